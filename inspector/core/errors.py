@@ -1,0 +1,112 @@
+"""Exceptions raised by the client core, one per way a request can end badly."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "INTERNAL_ERROR",
+    "INVALID_PARAMS",
+    "INVALID_REQUEST",
+    "METHOD_NOT_FOUND",
+    "PARSE_ERROR",
+    "URL_ELICITATION_REQUIRED",
+    "CancelledError",
+    "ConnectError",
+    "ConnectionClosed",
+    "HttpError",
+    "InspectorError",
+    "JsonRpcError",
+    "ProtocolError",
+    "RequestTimeout",
+    "SessionExpired",
+    "TransportFallback",
+]
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+URL_ELICITATION_REQUIRED = -32042
+
+
+class InspectorError(Exception):
+    """Base of every error the core raises on purpose."""
+
+
+class ConnectError(InspectorError):
+    """The server could not be reached or started, or it went away during set-up."""
+
+    def __init__(self, message: str, *, detail: str | None = None) -> None:
+        super().__init__(message)
+        self.detail = detail
+
+
+class ConnectionClosed(InspectorError):
+    """The connection ended while a request was waiting (process exit, stream end)."""
+
+
+class HttpError(InspectorError):
+    """An HTTP status the transport cannot turn into a JSON-RPC answer."""
+
+    def __init__(self, status: int, reason: str, body: str = "") -> None:
+        text = f"HTTP {status} {reason}".rstrip()
+        if body:
+            text += f": {body[:300]}"
+        super().__init__(text)
+        self.status = status
+        self.body = body
+
+
+class SessionExpired(InspectorError):
+    """Streamable HTTP answered 404 for our session id: the session is gone."""
+
+
+class ProtocolError(InspectorError):
+    """The server answered something the protocol does not allow (bad version, bad shape)."""
+
+
+class RequestTimeout(InspectorError):
+    """No answer within the request's timeout."""
+
+    def __init__(self, method: str, timeout: float) -> None:
+        super().__init__(f"{method}: no response within {timeout:g} s")
+        self.method = method
+        self.timeout = timeout
+
+
+class CancelledError(InspectorError):
+    """The request was cancelled by the client."""
+
+
+class TransportFallback(InspectorError):
+    """Streamable HTTP was refused in a way that means: try legacy HTTP+SSE."""
+
+
+class JsonRpcError(InspectorError):
+    """A JSON-RPC error response from the server (or one we send back)."""
+
+    def __init__(self, code: int, message: str, data: Any = None) -> None:
+        super().__init__(f"{message} (code {code})")
+        self.code = code
+        self.message = message
+        self.data = data
+
+    def to_dict(self) -> dict[str, Any]:
+        error: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.data is not None:
+            error["data"] = self.data
+        return error
+
+    @classmethod
+    def from_dict(cls, error: Any) -> JsonRpcError:
+        if not isinstance(error, dict):
+            return cls(INTERNAL_ERROR, f"malformed error object: {error!r}")
+        code = error.get("code")
+        message = error.get("message")
+        return cls(
+            code if isinstance(code, int) else INTERNAL_ERROR,
+            message if isinstance(message, str) else repr(message),
+            error.get("data"),
+        )

@@ -1,0 +1,208 @@
+"""Lenient views of list items (tools, resources, templates, prompts).
+
+Each item is checked on its own: a broken one keeps its raw JSON and a list
+of what is wrong, and the rest of the page still works.  These checks are
+the structural minimum needed to use an item; the full per-revision wire
+validation lives in `validation` and runs separately.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "HINT_DEFAULTS",
+    "HINT_NAMES",
+    "KIND_FIELDS",
+    "Hint",
+    "Item",
+    "ListResult",
+    "parse_item",
+    "tool_hints",
+]
+
+# kind -> (result key, identifying field)
+KIND_FIELDS: dict[str, tuple[str, str]] = {
+    "tools": ("tools", "name"),
+    "resources": ("resources", "uri"),
+    "templates": ("resourceTemplates", "uriTemplate"),
+    "prompts": ("prompts", "name"),
+}
+
+LIST_METHODS: dict[str, str] = {
+    "tools": "tools/list",
+    "resources": "resources/list",
+    "templates": "resources/templates/list",
+    "prompts": "prompts/list",
+}
+
+HINT_NAMES = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+# The spec's defaults for a tool that says nothing: assume the worst.
+HINT_DEFAULTS: dict[str, bool] = {
+    "readOnlyHint": False,
+    "destructiveHint": True,
+    "idempotentHint": False,
+    "openWorldHint": True,
+}
+
+
+@dataclass(slots=True)
+class Hint:
+    name: str
+    value: bool
+    explicit: bool
+    # destructiveHint and idempotentHint mean nothing for a read-only tool.
+    applies: bool = True
+    invalid: Any = None
+
+
+@dataclass(slots=True)
+class Item:
+    kind: str
+    raw: Any
+    problems: list[str] = field(default_factory=list)
+    page: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.raw if isinstance(self.raw, dict) else {}
+
+    @property
+    def key(self) -> str:
+        """The name, URI or URI template that identifies this item."""
+        value = self.data.get(KIND_FIELDS[self.kind][1])
+        return value if isinstance(value, str) else f"<item {self.page}:{id(self.raw) % 10000}>"
+
+    @property
+    def name(self) -> str:
+        value = self.data.get("name")
+        return value if isinstance(value, str) else self.key
+
+    @property
+    def title(self) -> str | None:
+        title = self.data.get("title")
+        if isinstance(title, str) and title:
+            return title
+        annotations = self.data.get("annotations")
+        if self.kind == "tools" and isinstance(annotations, dict):
+            title = annotations.get("title")
+            if isinstance(title, str) and title:
+                return title
+        return None
+
+    @property
+    def display_name(self) -> str:
+        return self.title or self.name
+
+    @property
+    def description(self) -> str:
+        value = self.data.get("description")
+        return value if isinstance(value, str) else ""
+
+    @property
+    def input_schema(self) -> dict[str, Any]:
+        schema = self.data.get("inputSchema")
+        return schema if isinstance(schema, dict) else {"type": "object"}
+
+    @property
+    def output_schema(self) -> dict[str, Any] | None:
+        schema = self.data.get("outputSchema")
+        return schema if isinstance(schema, dict) else None
+
+    def hints(self) -> list[Hint]:
+        return tool_hints(self.data)
+
+
+def tool_hints(tool: dict[str, Any]) -> list[Hint]:
+    """The four annotation hints with the spec's defaults applied."""
+    annotations = tool.get("annotations")
+    annotations = annotations if isinstance(annotations, dict) else {}
+    hints = []
+    read_only = annotations.get("readOnlyHint") is True
+    for name in HINT_NAMES:
+        value = annotations.get(name)
+        if isinstance(value, bool):
+            hint = Hint(name, value, True)
+        else:
+            hint = Hint(name, HINT_DEFAULTS[name], False, invalid=value)
+        if read_only and name in ("destructiveHint", "idempotentHint"):
+            hint.applies = False
+        hints.append(hint)
+    return hints
+
+
+def _check_tool(raw: dict[str, Any], problems: list[str]) -> None:
+    schema = raw.get("inputSchema")
+    if schema is None:
+        problems.append("inputSchema is missing (required)")
+    elif not isinstance(schema, dict):
+        problems.append(f"inputSchema is not an object: {type(schema).__name__}")
+    elif schema.get("type") != "object":
+        problems.append(f'inputSchema.type must be "object", got {schema.get("type")!r}')
+    output = raw.get("outputSchema")
+    if output is not None and not isinstance(output, dict):
+        problems.append("outputSchema is not an object")
+    annotations = raw.get("annotations")
+    if annotations is not None:
+        if not isinstance(annotations, dict):
+            problems.append("annotations is not an object")
+        else:
+            for name in HINT_NAMES:
+                if name in annotations and not isinstance(annotations[name], bool):
+                    problems.append(f"annotations.{name} is not a boolean: {annotations[name]!r}")
+
+
+def _check_prompt(raw: dict[str, Any], problems: list[str]) -> None:
+    arguments = raw.get("arguments")
+    if arguments is None:
+        return
+    if not isinstance(arguments, list):
+        problems.append("arguments is not an array")
+        return
+    for index, argument in enumerate(arguments):
+        if not isinstance(argument, dict) or not isinstance(argument.get("name"), str):
+            problems.append(f"arguments[{index}] has no string name")
+
+
+def parse_item(kind: str, raw: Any, page: int = 0) -> Item:
+    item = Item(kind, raw, page=page)
+    if not isinstance(raw, dict):
+        item.problems.append(f"item is not an object: {type(raw).__name__}")
+        return item
+    key_field = KIND_FIELDS[kind][1]
+    if not isinstance(raw.get(key_field), str):
+        item.problems.append(f"{key_field} is missing or not a string")
+    if kind in ("resources", "templates") and not isinstance(raw.get("name"), str):
+        item.problems.append("name is missing or not a string")
+    if "description" in raw and raw["description"] is not None and not isinstance(raw["description"], str):
+        item.problems.append("description is not a string")
+    if kind == "tools":
+        _check_tool(raw, item.problems)
+    elif kind == "prompts":
+        _check_prompt(raw, item.problems)
+    return item
+
+
+@dataclass(slots=True)
+class ListResult:
+    """Every page of one list, the items parsed leniently, and what went wrong."""
+
+    kind: str
+    items: list[Item] = field(default_factory=list)
+    pages: list[dict[str, Any]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    complete: bool = True
+
+    def names(self) -> list[str]:
+        return [item.key for item in self.items]
+
+    def find(self, key: str) -> Item | None:
+        for item in self.items:
+            if item.key == key:
+                return item
+        return None

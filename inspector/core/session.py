@@ -1,0 +1,545 @@
+"""The JSON-RPC session: ids, pending requests, timeouts, cancellation,
+progress, server-to-client requests and notifications.
+
+It knows JSON-RPC, not MCP features: the MCP operations and the handshake
+live in `client.py`, and the era-specific request decoration is a hook
+(`prepare_params`) so the stateless era can add its envelope without a
+second session class.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import (
+    INTERNAL_ERROR,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    CancelledError,
+    ConnectionClosed,
+    InspectorError,
+    JsonRpcError,
+    RequestTimeout,
+)
+from .traffic import Frame, TrafficLog
+from .transports.base import Transport
+
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "NotificationObserver",
+    "PendingRequest",
+    "ProgressCallback",
+    "ServerRequest",
+    "ServerRequestHandler",
+    "Session",
+]
+
+DEFAULT_TIMEOUT = 60.0
+
+ProgressCallback = Callable[[float, float | None, str | None], None]
+NotificationObserver = Callable[[str, Any, Frame], None]
+
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_loads = json.loads
+
+
+def _encode(message: Any) -> bytes:
+    return _dumps(message).encode("utf-8", errors="surrogatepass")
+
+
+STDOUT_HINT = (
+    "a line on the server's stdout that is not JSON: stdio servers must write only "
+    "JSON-RPC messages to stdout (logs belong on stderr)"
+)
+
+
+@dataclass(slots=True, eq=False)
+class PendingRequest:
+    """A request waiting for its response."""
+
+    id: Any
+    method: str
+    frame: Frame
+    future: asyncio.Future[Any]
+    timeout: float | None
+    started: float
+    on_progress: ProgressCallback | None = None
+    progress_token: Any = None
+    timer: asyncio.TimerHandle | None = None
+    invalid_seen: int = 0
+    session: Session | None = None
+
+    async def result(self) -> Any:
+        return await self.future
+
+    async def cancel(self, reason: str = "cancelled by the user") -> None:
+        if self.session is not None:
+            await self.session.cancel(self, reason)
+
+
+@dataclass(slots=True, eq=False)
+class ServerRequest:
+    """A request the server sent us, as seen by a handler."""
+
+    id: Any
+    method: str
+    params: Any
+    frame: Frame
+    cancelled: asyncio.Event = field(default_factory=asyncio.Event)
+    cancel_reason: str | None = None
+
+
+ServerRequestHandler = Callable[[ServerRequest], Awaitable[Any]]
+
+
+class Session:
+    def __init__(
+        self,
+        transport: Transport,
+        traffic: TrafficLog,
+        *,
+        default_timeout: float | None = DEFAULT_TIMEOUT,
+    ) -> None:
+        self.transport = transport
+        self.traffic = traffic
+        self.default_timeout = default_timeout
+        self.request_handlers: dict[str, ServerRequestHandler] = {}
+        self.notification_observers: list[NotificationObserver] = []
+        self.prepare_params: Callable[[str, Any], Any] | None = None
+        self.closed_reason: str | None = None
+        self._pending: dict[Any, PendingRequest] = {}
+        self._by_token: dict[Any, PendingRequest] = {}
+        self._server_requests: dict[Any, tuple[ServerRequest, asyncio.Task[None]]] = {}
+        self._next_id = 0
+        self._loop = asyncio.get_running_loop()
+        self._lost_observers: list[Callable[[str], None]] = []
+        transport.bind(self)
+
+    # -- outgoing ------------------------------------------------------------------
+
+    @property
+    def in_flight(self) -> int:
+        return len(self._pending)
+
+    def next_id(self) -> int:
+        self._next_id += 1
+        return self._next_id
+
+    async def start_request(
+        self,
+        method: str,
+        params: Any = None,
+        *,
+        timeout: float | None | bool = True,
+        on_progress: ProgressCallback | None = None,
+        note: str | None = None,
+        related: int | None = None,
+    ) -> PendingRequest:
+        """Send a request and return its pending handle without waiting."""
+        if self.closed_reason is not None:
+            raise ConnectionClosed(self.closed_reason)
+        request_id = self.next_id()
+        if on_progress is not None:
+            params = dict(params or {})
+            meta = dict(params.get("_meta") or {})
+            meta["progressToken"] = request_id
+            params["_meta"] = meta
+        if self.prepare_params is not None:
+            params = self.prepare_params(method, params)
+        message: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+        if params is not None:
+            message["params"] = params
+        raw = _encode(message)
+        frame = self.traffic.add(
+            "out", "request", raw=raw, message=message, method=method, id=request_id, note=note, partner=related
+        )
+        effective = self.default_timeout if timeout is True else (None if timeout is False else timeout)
+        pending = PendingRequest(
+            request_id,
+            method,
+            frame,
+            self._loop.create_future(),
+            effective,  # type: ignore[arg-type]
+            time.perf_counter(),
+            on_progress,
+            request_id if on_progress is not None else None,
+            session=self,
+        )
+        self._pending[request_id] = pending
+        if on_progress is not None:
+            self._by_token[request_id] = pending
+        if pending.timeout:
+            pending.timer = self._loop.call_later(pending.timeout, self._expire, pending)
+        try:
+            await self.transport.send(raw, message)
+        except Exception as exc:
+            self._finish(pending)
+            reason = f"could not send {method}: {exc}"
+            frame.problems.append(reason)
+            if isinstance(exc, InspectorError):
+                raise
+            raise ConnectionClosed(reason) from exc
+        return pending
+
+    async def request(
+        self,
+        method: str,
+        params: Any = None,
+        *,
+        timeout: float | None | bool = True,
+        on_progress: ProgressCallback | None = None,
+        note: str | None = None,
+    ) -> Any:
+        pending = await self.start_request(method, params, timeout=timeout, on_progress=on_progress, note=note)
+        return await pending.future
+
+    async def notify(self, method: str, params: Any = None, *, note: str | None = None) -> Frame:
+        if self.closed_reason is not None:
+            raise ConnectionClosed(self.closed_reason)
+        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            message["params"] = params
+        raw = _encode(message)
+        frame = self.traffic.add("out", "notification", raw=raw, message=message, method=method, note=note)
+        await self.transport.send(raw, message)
+        return frame
+
+    async def send_raw(self, text: str) -> Frame:
+        """Send text the person typed, as is (it must be JSON, not necessarily MCP)."""
+        message = _loads(text)
+        raw = text.encode("utf-8")
+        kind = "request" if isinstance(message, dict) and "method" in message and "id" in message else (
+            "notification" if isinstance(message, dict) and "method" in message else "response"
+        )
+        method = message.get("method") if isinstance(message, dict) else None
+        msg_id = message.get("id") if isinstance(message, dict) else None
+        frame = self.traffic.add("out", kind, raw=raw, message=message, method=method, id=msg_id, note="raw")
+        await self.transport.send(raw, message if isinstance(message, dict) else {"batch": message})
+        return frame
+
+    async def cancel(self, pending: PendingRequest, reason: str = "cancelled by the user") -> None:
+        """Cancel an in-flight request: tell the server, then fail the waiter."""
+        if pending.future.done():
+            return
+        self._finish(pending)
+        pending.future.set_exception(CancelledError(f"{pending.method}: {reason}"))
+        if self.transport.cancel_request(pending.id):
+            return
+        with contextlib.suppress(ConnectionClosed, ConnectionError, OSError):
+            await self.notify(
+                "notifications/cancelled", {"requestId": pending.id, "reason": reason}, note="cancellation"
+            )
+
+    def _finish(self, pending: PendingRequest) -> None:
+        self._pending.pop(pending.id, None)
+        if pending.progress_token is not None:
+            self._by_token.pop(pending.progress_token, None)
+        if pending.timer is not None:
+            pending.timer.cancel()
+            pending.timer = None
+
+    def _expire(self, pending: PendingRequest) -> None:
+        if pending.future.done():
+            return
+        self._finish(pending)
+        error = RequestTimeout(pending.method, pending.timeout or 0)
+        if pending.invalid_seen:
+            error.args = (
+                f"{error.args[0]}; meanwhile the server sent {pending.invalid_seen} frame(s) that could not be "
+                "parsed (see the traffic log)",
+            )
+        pending.frame.problems.append(str(error))
+        pending.future.set_exception(error)
+        self.traffic.event("local", "transport", note=str(error), meta={"timeout": pending.id})
+        # The spec asks a client that gives up on a request to say so.
+        task = self._loop.create_task(self._quiet_notify_cancel(pending.id, "request timed out"))
+        task.add_done_callback(lambda _t: None)
+
+    async def _quiet_notify_cancel(self, request_id: Any, reason: str) -> None:
+        with contextlib.suppress(Exception):
+            await self.notify(
+                "notifications/cancelled", {"requestId": request_id, "reason": reason}, note="cancellation"
+            )
+
+    # -- incoming ------------------------------------------------------------------
+
+    def feed(self, raw: bytes, meta: dict[str, Any] | None = None) -> None:
+        """One raw inbound frame from the transport: record it, then act on it."""
+        try:
+            message = _loads(raw)
+        except UnicodeDecodeError as exc:
+            self._invalid(raw, f"invalid UTF-8: {exc}", meta)
+            return
+        except ValueError as exc:
+            stripped = raw.lstrip()
+            hint = STDOUT_HINT if not stripped.startswith((b"{", b"[")) else f"invalid JSON: {exc}"
+            self._invalid(raw, hint if hint == STDOUT_HINT else f"invalid JSON: {exc}", meta)
+            return
+        if isinstance(message, dict):
+            self._dispatch(raw, message, meta)
+        elif isinstance(message, list) and message:
+            frame = self.traffic.add("in", "batch", raw=raw, message=message, meta=meta)
+            for item in message:
+                if isinstance(item, dict):
+                    self._dispatch(None, item, meta, frame)
+                else:
+                    frame.problems.append(f"batch item is not an object: {item!r}")
+        else:
+            self._invalid(raw, "a JSON-RPC message must be an object (or a non-empty batch array)", meta, message)
+
+    def _invalid(self, raw: bytes, error: str, meta: dict[str, Any] | None, message: Any = None) -> None:
+        frame = self.traffic.add("in", "invalid", raw=raw, message=message, error=error, meta=meta)
+        frame.problems.append(error)
+        for pending in self._pending.values():
+            pending.invalid_seen += 1
+
+    def _dispatch(
+        self, raw: bytes | None, message: dict[str, Any], meta: dict[str, Any] | None, batch: Frame | None = None
+    ) -> None:
+        method = message.get("method")
+        if method is not None:
+            if "id" in message:
+                self._on_server_request(raw, message, meta, batch)
+            else:
+                self._on_notification(raw, message, meta, batch)
+            return
+        msg_id = message.get("id")
+        if "result" in message or "error" in message:
+            self._on_response(raw, message, msg_id, meta, batch)
+            return
+        frame = self._record(raw, "invalid", message, None, msg_id, meta, batch)
+        frame.problems.append("not a request, notification or response: no method, result or error")
+
+    def _record(
+        self,
+        raw: bytes | None,
+        kind: str,
+        message: dict[str, Any],
+        method: str | None,
+        msg_id: Any,
+        meta: dict[str, Any] | None,
+        batch: Frame | None,
+        latency: float | None = None,
+        partner: int | None = None,
+    ) -> Frame:
+        if batch is not None and raw is None:
+            raw = _encode(message)
+            meta = {**(meta or {}), "batch": batch.seq}
+        return self.traffic.add(
+            "in", kind, raw=raw, message=message, method=method, id=msg_id, latency=latency, partner=partner, meta=meta
+        )
+
+    def _on_response(
+        self, raw: bytes | None, message: dict[str, Any], msg_id: Any, meta: dict[str, Any] | None, batch: Frame | None
+    ) -> None:
+        is_error = "error" in message
+        kind = "error" if is_error else "response"
+        pending = self._pending.get(msg_id) if isinstance(msg_id, (int, str)) else None
+        problem = None
+        if pending is None and isinstance(msg_id, str) and msg_id.isdigit():
+            pending = self._pending.get(int(msg_id))
+            if pending is not None:
+                problem = f"response id {msg_id!r} is a string but the request id was the number {msg_id}"
+        if pending is None:
+            frame = self._record(raw, kind, message, None, msg_id, meta, batch)
+            if msg_id is None and is_error:
+                frame.problems.append("error response without an id (the server could not parse a request)")
+            else:
+                frame.problems.append(f"response to unknown request id {msg_id!r}")
+            return
+        self._finish(pending)
+        frame = self._record(
+            raw,
+            kind,
+            message,
+            pending.method,
+            msg_id,
+            meta,
+            batch,
+            latency=time.perf_counter() - pending.started,
+            partner=pending.frame.seq,
+        )
+        pending.frame.partner = frame.seq
+        if problem:
+            frame.problems.append(problem)
+        if pending.future.done():
+            return
+        if is_error:
+            pending.future.set_exception(JsonRpcError.from_dict(message["error"]))
+        else:
+            pending.future.set_result(message["result"])
+
+    def _on_notification(
+        self, raw: bytes | None, message: dict[str, Any], meta: dict[str, Any] | None, batch: Frame | None
+    ) -> None:
+        method = message["method"]
+        params = message.get("params")
+        frame = self._record(raw, "notification", message, method, None, meta, batch)
+        if not isinstance(method, str):
+            frame.problems.append("method is not a string")
+            return
+        if method == "notifications/progress" and isinstance(params, dict):
+            self._on_progress(params, frame)
+        elif method == "notifications/cancelled" and isinstance(params, dict):
+            entry = self._server_requests.get(params.get("requestId"))
+            if entry is not None:
+                request, task = entry
+                request.cancel_reason = params.get("reason") or "cancelled by the server"
+                request.cancelled.set()
+                task.cancel()
+        for observer in list(self.notification_observers):
+            try:
+                observer(method, params, frame)
+            except Exception as exc:  # an observer must never break the session
+                frame.problems.append(f"notification observer failed: {exc!r}")
+
+    def _on_progress(self, params: dict[str, Any], frame: Frame) -> None:
+        token = params.get("progressToken")
+        pending = self._by_token.get(token)
+        if pending is None:
+            frame.problems.append(f"progress for unknown or finished token {token!r}")
+            return
+        frame.partner = pending.frame.seq
+        # Progress proves the server is alive: restart the timeout.
+        if pending.timer is not None and pending.timeout:
+            pending.timer.cancel()
+            pending.timer = self._loop.call_later(pending.timeout, self._expire, pending)
+        if pending.on_progress is not None:
+            progress = params.get("progress")
+            total = params.get("total")
+            message = params.get("message")
+            try:
+                pending.on_progress(
+                    float(progress) if isinstance(progress, (int, float)) else 0.0,
+                    float(total) if isinstance(total, (int, float)) else None,
+                    message if isinstance(message, str) else None,
+                )
+            except Exception as exc:  # a progress display must not break the session
+                frame.problems.append(f"progress callback failed: {exc!r}")
+
+    def _on_server_request(
+        self, raw: bytes | None, message: dict[str, Any], meta: dict[str, Any] | None, batch: Frame | None
+    ) -> None:
+        method = message["method"]
+        msg_id = message["id"]
+        frame = self._record(raw, "request", message, method if isinstance(method, str) else None, msg_id, meta, batch)
+        if not isinstance(method, str) or not isinstance(msg_id, (int, str)) or isinstance(msg_id, bool):
+            frame.problems.append("request with a non-string method or an id that is not a string or integer")
+            task = self._loop.create_task(
+                self._respond_error(msg_id if isinstance(msg_id, (int, str)) else None, INVALID_REQUEST,
+                                    "invalid request", frame)
+            )
+            task.add_done_callback(lambda _t: None)
+            return
+        request = ServerRequest(msg_id, method, message.get("params"), frame)
+        task = self._loop.create_task(self._serve(request))
+        self._server_requests[msg_id] = (request, task)
+
+    async def _serve(self, request: ServerRequest) -> None:
+        handler = self.request_handlers.get(request.method)
+        try:
+            if handler is None:
+                raise JsonRpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
+            result = await handler(request)
+        except asyncio.CancelledError:
+            self._server_requests.pop(request.id, None)
+            if request.cancelled.is_set():
+                # Cancelled by the server: the spec says send nothing back.
+                return
+            raise
+        except JsonRpcError as exc:
+            self._server_requests.pop(request.id, None)
+            await self._respond_error(request.id, exc.code, exc.message, request.frame, exc.data)
+            return
+        except Exception as exc:  # a handler bug becomes a JSON-RPC error, not a crash
+            self._server_requests.pop(request.id, None)
+            await self._respond_error(request.id, INTERNAL_ERROR, f"client handler failed: {exc}", request.frame)
+            return
+        self._server_requests.pop(request.id, None)
+        if request.cancelled.is_set():
+            return
+        await self._respond(request.id, result, request.frame)
+
+    async def _respond(self, msg_id: Any, result: Any, request_frame: Frame) -> None:
+        message = {"jsonrpc": "2.0", "id": msg_id, "result": result}
+        raw = _encode(message)
+        frame = self.traffic.add(
+            "out", "response", raw=raw, message=message, id=msg_id, method=request_frame.method,
+            partner=request_frame.seq,
+        )
+        request_frame.partner = frame.seq
+        with contextlib.suppress(ConnectionError, OSError, ConnectionClosed):
+            await self.transport.send(raw, message)
+
+    async def _respond_error(
+        self, msg_id: Any, code: int, text: str, request_frame: Frame, data: Any = None
+    ) -> None:
+        error: dict[str, Any] = {"code": code, "message": text}
+        if data is not None:
+            error["data"] = data
+        message = {"jsonrpc": "2.0", "id": msg_id, "error": error}
+        raw = _encode(message)
+        frame = self.traffic.add(
+            "out", "error", raw=raw, message=message, id=msg_id, method=request_frame.method,
+            partner=request_frame.seq,
+        )
+        request_frame.partner = frame.seq
+        with contextlib.suppress(ConnectionError, OSError, ConnectionClosed):
+            await self.transport.send(raw, message)
+
+    def fail_request(self, request_id: Any, error: Exception) -> None:
+        """The transport could not deliver a request or its answer."""
+        pending = self._pending.get(request_id)
+        if pending is None or pending.future.done():
+            return
+        self._finish(pending)
+        pending.frame.problems.append(str(error))
+        pending.future.set_exception(error)
+
+    def is_pending(self, request_id: Any) -> bool:
+        return request_id in self._pending
+
+    def pending_server_requests(self) -> list[ServerRequest]:
+        return [request for request, _task in self._server_requests.values()]
+
+    # -- end of the connection -------------------------------------------------------
+
+    def on_connection_lost(self, callback: Callable[[str], None]) -> None:
+        self._lost_observers.append(callback)
+
+    def connection_lost(self, reason: str) -> None:
+        if self.closed_reason is not None:
+            return
+        tail = self.transport.stderr_tail()
+        self.closed_reason = reason
+        detail = reason
+        if tail:
+            detail += "; last stderr: " + " | ".join(tail[-3:])
+        for pending in list(self._pending.values()):
+            self._finish(pending)
+            if not pending.future.done():
+                pending.future.set_exception(ConnectionClosed(f"{pending.method}: {detail}"))
+        for _request, task in list(self._server_requests.values()):
+            task.cancel()
+        self._server_requests.clear()
+        self.traffic.event("local", "transport", note=f"connection lost: {reason}")
+        for callback in list(self._lost_observers):
+            with contextlib.suppress(Exception):
+                callback(reason)
+
+    async def close(self) -> None:
+        if self.closed_reason is None:
+            self.closed_reason = "closed by the client"
+            for pending in list(self._pending.values()):
+                self._finish(pending)
+                if not pending.future.done():
+                    pending.future.set_exception(ConnectionClosed(f"{pending.method}: connection closed"))
+            for _request, task in list(self._server_requests.values()):
+                task.cancel()
+        await self.transport.close()

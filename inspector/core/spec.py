@@ -1,0 +1,61 @@
+"""ServerSpec: everything needed to reach one server, whatever face asked."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from dataclasses import dataclass, field, replace
+
+__all__ = ["ServerSpec", "demo_spec"]
+
+
+@dataclass
+class ServerSpec:
+    """How to reach a server.
+
+    transport: "stdio", "http" (Streamable HTTP only), "sse" (legacy HTTP+SSE
+    only) or "auto" (a URL: Streamable HTTP first, falling back to legacy
+    HTTP+SSE as the spec describes).
+    """
+
+    transport: str = "stdio"
+    command: str | None = None
+    args: list[str] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+    inherit_env: bool = False
+    url: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    name: str | None = None
+    protocol_version: str | None = None
+    era: str = "legacy"
+    timeout: float | None = 60.0
+    is_demo: bool = False
+    # Names of env/header values that are secrets (masked in recordings).
+    secret_names: set[str] = field(default_factory=set)
+
+    def label(self) -> str:
+        if self.name:
+            return self.name
+        if self.is_demo:
+            return "demo server"
+        if self.url:
+            return self.url
+        return shlex.join([self.command or "?", *self.args])
+
+    def with_overrides(self, **changes: object) -> ServerSpec:
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+def demo_spec() -> ServerSpec:
+    """The embedded demo server, run by this same interpreter over stdio."""
+    return ServerSpec(
+        transport="stdio",
+        command=sys.executable,
+        args=["-m", "inspector.demo"],
+        # So the child finds this package even when it is run from a checkout.
+        env={"PYTHONPATH": os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))},
+        name="inspector-demo",
+        is_demo=True,
+    )

@@ -1,0 +1,75 @@
+"""What every transport offers the session, and what the session offers back."""
+
+from __future__ import annotations
+
+import abc
+from typing import Any, Protocol
+
+from ..traffic import TrafficLog
+
+__all__ = ["Receiver", "Transport"]
+
+
+class Receiver(Protocol):
+    """The session side: raw inbound frames and the end of the connection."""
+
+    def feed(self, raw: bytes, meta: dict[str, Any] | None = None) -> None: ...
+
+    def connection_lost(self, reason: str) -> None: ...
+
+    def fail_request(self, request_id: Any, error: Exception) -> None: ...
+
+    def is_pending(self, request_id: Any) -> bool: ...
+
+
+class Transport(abc.ABC):
+    """Moves raw JSON-RPC frames.  It records transport events, never messages.
+
+    The session records every message frame itself (so all transports log the
+    same way); a transport adds what only it knows, such as HTTP status lines,
+    SSE event ids, stderr lines and process exits.
+    """
+
+    kind: str = "?"
+
+    def __init__(self, traffic: TrafficLog) -> None:
+        self.traffic = traffic
+        self._receiver: Receiver | None = None
+        self.protocol_version: str | None = None
+
+    def bind(self, receiver: Receiver) -> None:
+        self._receiver = receiver
+
+    @property
+    def receiver(self) -> Receiver:
+        assert self._receiver is not None, "transport used before bind()"
+        return self._receiver
+
+    @abc.abstractmethod
+    async def start(self) -> None:
+        """Open the connection (spawn the process, open the stream)."""
+
+    @abc.abstractmethod
+    async def send(self, raw: bytes, message: dict[str, Any]) -> None:
+        """Deliver one serialised message."""
+
+    @abc.abstractmethod
+    async def close(self) -> None:
+        """End the connection politely, then firmly; bounded in time."""
+
+    def describe(self) -> str:
+        return self.kind
+
+    def after_initialize(self, protocol_version: str) -> None:  # noqa: B027 - optional hook
+        """Called once the handshake has agreed a revision."""
+        self.protocol_version = protocol_version
+
+    async def session_ready(self) -> None:  # noqa: B027 - optional hook
+        """Called after `notifications/initialized`: HTTP opens its GET stream here."""
+
+    def cancel_request(self, request_id: Any) -> bool:
+        """Drop a request at the transport level; True when that is the cancellation."""
+        return False
+
+    def stderr_tail(self) -> list[str]:
+        return []

@@ -1,0 +1,114 @@
+"""Legacy HTTP+SSE (2024-11-05): one long GET stream carries every server
+message; the first event, `endpoint`, names the URL to POST messages to."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+import httpx2
+
+from ..errors import ConnectError, HttpError
+from ..traffic import TrafficLog
+from .httpbase import HttpTransportBase
+
+__all__ = ["LegacySseTransport"]
+
+
+class LegacySseTransport(HttpTransportBase):
+    kind = "sse"
+
+    def __init__(
+        self,
+        traffic: TrafficLog,
+        url: str,
+        headers: Mapping[str, str] | None = None,
+        secret_names: set[str] | None = None,
+        endpoint_timeout: float = 10.0,
+    ) -> None:
+        super().__init__(traffic, url, headers, secret_names)
+        self.endpoint: str | None = None
+        self.endpoint_timeout = endpoint_timeout
+        self._endpoint_ready: asyncio.Future[str] | None = None
+        self._state: dict[str, Any] = {}
+
+    def describe(self) -> str:
+        return f"HTTP+SSE (legacy): {self.url}"
+
+    async def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._endpoint_ready = loop.create_future()
+        self.spawn(self._stream())
+        try:
+            self.endpoint = await asyncio.wait_for(asyncio.shield(self._endpoint_ready), self.endpoint_timeout)
+        except TimeoutError as exc:
+            await self.cancel_tasks()
+            note = f"no `endpoint` event on {self.url} within {self.endpoint_timeout:g} s"
+            self.traffic.event("local", "transport", note=note)
+            raise ConnectError(note) from exc
+
+    async def _stream(self) -> None:
+        headers = dict(self.headers)
+        headers["Accept"] = "text/event-stream"
+        ready = self._endpoint_ready
+        assert ready is not None
+        try:
+            async with self.client.stream("GET", self.url, headers=headers) as response:
+                self.record_response("GET", self.url, response, headers, stream="legacy SSE")
+                if response.status_code >= 400 or "text/event-stream" not in response.headers.get("content-type", ""):
+                    body = (await response.aread()).decode("utf-8", errors="replace")
+                    error = HttpError(response.status_code, response.reason_phrase, body)
+                    if not ready.done():
+                        ready.set_exception(ConnectError(f"GET {self.url} did not open an SSE stream: {error}"))
+                    return
+                await self.read_sse(response, "SSE stream", self._state, on_other=self._on_event)
+        except asyncio.CancelledError:
+            raise
+        except httpx2.HTTPError as exc:
+            error_note = f"SSE stream failed: {exc.__class__.__name__}: {exc}"
+            self.traffic.event("local", "transport", note=error_note)
+            if not ready.done():
+                ready.set_exception(ConnectError(f"cannot reach {self.url}: {exc}"))
+                return
+        if not ready.done():
+            ready.set_exception(ConnectError(f"the SSE stream at {self.url} ended before sending its endpoint"))
+            return
+        if not self._closing:
+            self.receiver.connection_lost("the server closed the SSE stream")
+
+    def _on_event(self, event: httpx2.ServerSentEvent) -> None:
+        if event.event == "endpoint":
+            endpoint = urljoin(self.url, event.data.strip())
+            meta = {"sse_event": "endpoint", "endpoint": endpoint}
+            if urlsplit(endpoint)[:2] != urlsplit(self.url)[:2]:
+                meta["warning"] = "endpoint is on a different origin than the SSE URL"
+            self.traffic.event("in", "sse", note=f"endpoint: {endpoint}", meta=meta)
+            if self._endpoint_ready is not None and not self._endpoint_ready.done():
+                self._endpoint_ready.set_result(endpoint)
+            else:
+                self.endpoint = endpoint
+            return
+        self.traffic.event("in", "sse", note=f"SSE event of type {event.event!r}", meta={"data": event.data})
+
+    async def send(self, raw: bytes, message: dict[str, Any]) -> None:
+        if self.endpoint is None:
+            raise ConnectError("the legacy SSE transport has no endpoint yet")
+        headers = dict(self.headers)
+        headers["Content-Type"] = "application/json"
+        try:
+            response = await self.client.post(self.endpoint, content=raw, headers=headers)
+        except httpx2.HTTPError as exc:
+            raise self.connect_failure("POST", self.endpoint, exc) from exc
+        label = message.get("method") or "response"
+        self.record_response("POST", self.endpoint, response, headers, for_method=label, for_id=message.get("id"))
+        if response.status_code >= 400:
+            raise HttpError(response.status_code, response.reason_phrase, response.text)
+
+    async def close(self) -> None:
+        if self._closing:
+            return
+        self._closing = True
+        await self.cancel_tasks()
+        await self.close_client()

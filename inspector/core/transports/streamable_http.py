@@ -1,0 +1,241 @@
+"""Streamable HTTP (2025-03-26 and later), handshake era.
+
+Each message is its own POST.  A request's answer is either one JSON body
+or an SSE stream that carries the response (and anything the server sends
+first).  A stream that ends before the response came is resumed with a GET
+carrying `Last-Event-ID`, after the server's `retry` delay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import httpx2
+
+from ..errors import ConnectionClosed, HttpError, SessionExpired, TransportFallback
+from ..traffic import TrafficLog
+from .httpbase import HttpTransportBase
+
+__all__ = ["StreamableHttpTransport"]
+
+DEFAULT_RETRY_MS = 1000
+MAX_RESUMES = 10
+GET_STREAM_MAX_FAILURES = 5
+
+
+class StreamableHttpTransport(HttpTransportBase):
+    kind = "http"
+
+    def __init__(
+        self,
+        traffic: TrafficLog,
+        url: str,
+        headers: Mapping[str, str] | None = None,
+        secret_names: set[str] | None = None,
+        allow_fallback: bool = False,
+        open_get_stream: bool = True,
+    ) -> None:
+        super().__init__(traffic, url, headers, secret_names)
+        self.allow_fallback = allow_fallback
+        self.open_get_stream = open_get_stream
+        self.session_id: str | None = None
+        self.get_stream_state: dict[str, Any] = {}
+
+    def describe(self) -> str:
+        return f"Streamable HTTP: {self.url}"
+
+    async def start(self) -> None:
+        # Nothing to open: the first POST (initialize) is the connection.
+        _ = self.client
+
+    def _headers(self, accept: str, *, with_version: bool = True) -> dict[str, str]:
+        headers = dict(self.headers)
+        headers["Accept"] = accept
+        if self.session_id:
+            headers["Mcp-Session-Id"] = self.session_id
+        if with_version and self.protocol_version:
+            headers["MCP-Protocol-Version"] = self.protocol_version
+        return headers
+
+    async def send(self, raw: bytes, message: dict[str, Any]) -> None:
+        is_request = "method" in message and "id" in message
+        if not is_request:
+            await self._post(raw, message)
+            return
+        if message.get("method") == "initialize":
+            # Set-up must finish (session id, fallback decision) before anything else.
+            await self._post(raw, message)
+            return
+        self.spawn(self._post_request(raw, message))
+
+    async def _post_request(self, raw: bytes, message: dict[str, Any]) -> None:
+        try:
+            await self._post(raw, message)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # the waiting request must learn why, whatever it was
+            self.receiver.fail_request(message.get("id"), exc)
+
+    async def _post(self, raw: bytes, message: dict[str, Any]) -> None:
+        method = message.get("method")
+        is_init = method == "initialize"
+        headers = self._headers("application/json, text/event-stream", with_version=not is_init)
+        headers["Content-Type"] = "application/json"
+        request = self.client.build_request("POST", self.url, content=raw, headers=headers)
+        try:
+            response = await self.client.send(request, stream=True)
+        except httpx2.HTTPError as exc:
+            raise self.connect_failure("POST", self.url, exc) from exc
+        try:
+            await self._handle_post_response(response, headers, message, is_init)
+        finally:
+            await response.aclose()
+
+    async def _handle_post_response(
+        self, response: httpx2.Response, headers: dict[str, str], message: dict[str, Any], is_init: bool
+    ) -> None:
+        status = response.status_code
+        content_type = response.headers.get("content-type", "").split(";")[0].strip().lower()
+        label = message.get("method") or ("response" if "id" in message else "message")
+        self.record_response("POST", self.url, response, headers, for_method=label, for_id=message.get("id"))
+        if is_init and status < 300:
+            session_id = response.headers.get("mcp-session-id")
+            if session_id:
+                self.session_id = session_id
+        if status == 202 or (status < 300 and "id" not in message):
+            return
+        if status == 202:
+            return
+        if status >= 400:
+            body = (await response.aread()).decode("utf-8", errors="replace")
+            parsed = _json_or_none(body)
+            is_jsonrpc_error = isinstance(parsed, dict) and "error" in parsed
+            if is_init and self.allow_fallback and status in (400, 404, 405) and not is_jsonrpc_error:
+                raise TransportFallback(f"POST {self.url} answered {status}")
+            if status == 404 and self.session_id and not is_init:
+                raise SessionExpired(f"the server no longer knows session {self.session_id} (HTTP 404)")
+            if is_jsonrpc_error and isinstance(parsed, dict) and parsed.get("id") is not None:
+                self.receiver.feed(body.encode("utf-8"), {"http_status": status})
+                return
+            if is_jsonrpc_error:
+                self.receiver.feed(body.encode("utf-8"), {"http_status": status})
+            raise HttpError(status, response.reason_phrase, body)
+        if content_type == "text/event-stream":
+            await self._read_request_stream(response, message.get("id"))
+            return
+        body_bytes = await response.aread()
+        if not body_bytes.strip():
+            if "id" in message:
+                raise HttpError(status, response.reason_phrase, "empty body where a JSON-RPC response was expected")
+            return
+        if content_type not in ("application/json", ""):
+            self.traffic.event(
+                "in", "http", note=f"unexpected content type {content_type!r} for a JSON-RPC reply; parsing anyway"
+            )
+        self.receiver.feed(body_bytes, {"http_status": status})
+
+    async def _read_request_stream(self, response: httpx2.Response, request_id: Any) -> None:
+        state: dict[str, Any] = {}
+        origin = f"POST stream for id {request_id}"
+        try:
+            await self.read_sse(response, origin, state)
+        except httpx2.HTTPError as exc:
+            self.traffic.event("local", "transport", note=f"{origin} broke: {exc!r}")
+        resumes = 0
+        while self.receiver.is_pending(request_id) and not self._closing:
+            last_id = state.get("last_event_id")
+            if not last_id:
+                raise ConnectionClosed(
+                    f"the server closed the SSE stream for request {request_id} before answering, "
+                    "and sent no event id to resume from"
+                )
+            if resumes >= MAX_RESUMES:
+                raise ConnectionClosed(f"gave up resuming the stream for request {request_id} after {resumes} tries")
+            resumes += 1
+            delay = state.get("retry", DEFAULT_RETRY_MS) / 1000
+            self.traffic.event(
+                "local", "sse",
+                note=f"{origin} ended before the response; resuming with Last-Event-ID {last_id} in {delay:g} s",
+                meta={"last_event_id": last_id, "retry_ms": int(delay * 1000)},
+            )
+            await asyncio.sleep(delay)
+            await self._resume(origin, state)
+
+    async def _resume(self, origin: str, state: dict[str, Any]) -> bool:
+        headers = self._headers("text/event-stream")
+        headers["Last-Event-ID"] = str(state["last_event_id"])
+        try:
+            async with self.client.stream("GET", self.url, headers=headers) as response:
+                self.record_response("GET", self.url, response, headers, resume=state["last_event_id"])
+                if response.status_code >= 400:
+                    body = (await response.aread()).decode("utf-8", errors="replace")
+                    raise HttpError(response.status_code, response.reason_phrase, body)
+                await self.read_sse(response, f"{origin} (resumed)", state)
+                return True
+        except httpx2.HTTPError as exc:
+            self.traffic.event("local", "transport", note=f"resuming {origin} failed: {exc!r}")
+            return False
+
+    async def session_ready(self) -> None:
+        if self.open_get_stream:
+            self.spawn(self._get_stream())
+
+    async def _get_stream(self) -> None:
+        """The optional server-to-client stream, kept open and resumed."""
+        failures = 0
+        state = self.get_stream_state
+        while not self._closing:
+            headers = self._headers("text/event-stream")
+            if state.get("last_event_id"):
+                headers["Last-Event-ID"] = str(state["last_event_id"])
+            try:
+                async with self.client.stream("GET", self.url, headers=headers) as response:
+                    self.record_response("GET", self.url, response, headers, stream="server")
+                    if response.status_code == 405:
+                        self.traffic.event("local", "sse", note="the server offers no GET stream (405); not retrying")
+                        return
+                    if response.status_code >= 400:
+                        failures += 1
+                        await response.aread()
+                    else:
+                        failures = 0
+                        await self.read_sse(response, "GET stream", state)
+            except httpx2.HTTPError as exc:
+                failures += 1
+                self.traffic.event("local", "transport", note=f"GET stream broke: {exc!r}")
+            if self._closing:
+                return
+            if failures >= GET_STREAM_MAX_FAILURES:
+                self.traffic.event("local", "sse", note=f"GET stream failed {failures} times; giving up")
+                return
+            delay = state.get("retry", DEFAULT_RETRY_MS) / 1000 * (1 + failures)
+            await asyncio.sleep(delay)
+
+    async def close(self) -> None:
+        if self._closing:
+            return
+        self._closing = True
+        await self.cancel_tasks()
+        if self.session_id and self._client is not None:
+            headers = self._headers("application/json, text/event-stream")
+            try:
+                response = await asyncio.wait_for(self.client.delete(self.url, headers=headers), 3.0)
+                self.record_response("DELETE", self.url, response, headers)
+            except (TimeoutError, httpx2.HTTPError) as exc:
+                self.traffic.event("local", "transport", note=f"DELETE of the session failed: {exc!r}")
+        await self.close_client()
+
+    def reset_session(self) -> None:
+        """Forget the session id, before a fresh `initialize`."""
+        self.session_id = None
+        self.protocol_version = None
+
+
+def _json_or_none(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
