@@ -99,7 +99,10 @@ class TrafficLog:
     observer is reported on the log itself rather than breaking the session.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, retain: bool = True) -> None:
+        # A one-shot command that streams frames to observers need not keep
+        # them: a 100 MB result would otherwise stay in memory twice.
+        self.retain = retain
         self.frames: list[Frame] = []
         self._observers: list[Observer] = []
         self._seq = 0
@@ -150,7 +153,8 @@ class TrafficLog:
             meta,
             note,
         )
-        self.frames.append(frame)
+        if self.retain:
+            self.frames.append(frame)
         for observer in self._observers:
             try:
                 observer(frame)

@@ -1,0 +1,215 @@
+"""Command line: parse arguments, build the ServerSpec, pick the face.
+
+Kept light on purpose: the scripting path imports neither Textual nor Rich,
+and `--version` imports nothing at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from . import __version__
+
+__all__ = ["build_parser", "main", "spec_from_args"]
+
+SUBCOMMANDS = ("info", "list", "call", "read", "get", "demo-server", "tui")
+
+DESCRIPTION = """\
+Explore and debug Model Context Protocol servers.
+
+With no subcommand, opens the terminal UI.  Name the server with
+`-- COMMAND ARGS...` (stdio), `--url URL` (HTTP) or `--config FILE --server NAME`;
+with none of these, the embedded demo server is used.
+"""
+
+EPILOG = """\
+exit codes: 0 ok, 2 usage error, 3 cannot connect / server exited,
+4 protocol error (JSON-RPC error), 5 tool returned isError, 6 timeout,
+7 confirmation refused, 130 interrupted.
+"""
+
+
+class UsageError(Exception):
+    """A command line that cannot be acted on."""
+
+
+def _add_server_options(parser: argparse.ArgumentParser, suppress: bool) -> None:
+    default = argparse.SUPPRESS if suppress else None
+    group = parser.add_argument_group("choosing the server")
+    group.add_argument("--url", default=default, help="a remote server (Streamable HTTP, legacy SSE fallback)")
+    group.add_argument(
+        "--transport",
+        choices=("stdio", "http", "sse"),
+        default=default,
+        help="force a transport (default: stdio for a command, http with sse fallback for a URL)",
+    )
+    group.add_argument(
+        "--header", action="append", default=default, metavar="'NAME: VALUE'", help="HTTP header (repeatable)"
+    )
+    group.add_argument("--config", default=default, metavar="FILE", help="a client config file (mcpServers / servers)")
+    group.add_argument("--server", default=default, metavar="NAME", help="which server of --config")
+    group.add_argument("--env", action="append", default=default, metavar="K=V", help="environment for a stdio server")
+    group.add_argument("--cwd", default=default, metavar="DIR", help="working directory for a stdio server")
+    group.add_argument(
+        "--inherit-env",
+        action="store_true",
+        default=default,
+        help="pass the whole environment to a stdio server (default: a safe minimal set)",
+    )
+    group.add_argument("--protocol-version", default=default, metavar="REV", help="the revision to offer")
+    group.add_argument(
+        "--timeout", type=float, default=default, metavar="SECONDS", help="per-request timeout (default 60)"
+    )
+    group.add_argument("--record", default=default, metavar="FILE", help="write the traffic as JSON Lines")
+    out = parser.add_argument_group("output")
+    out.add_argument("--json", action="store_true", default=default, help="print JSON (default when not a terminal)")
+    out.add_argument("--human", action="store_true", default=default, help="print text even when not a terminal")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="inspector",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"inspector {__version__}")
+    _add_server_options(parser, suppress=False)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def command(name: str, help_text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        _add_server_options(p, suppress=True)
+        return p
+
+    command("tui", "open the terminal UI (the default)")
+    command("info", "server info, capabilities, negotiated revision, instructions")
+    p = command("list", "list tools, resources, templates or prompts (every page)")
+    p.add_argument("kind", choices=("tools", "resources", "templates", "prompts"))
+    p.add_argument("--max-pages", type=int, default=1000, help="stop following nextCursor after this many pages")
+    p = command("call", "call a tool")
+    p.add_argument("tool")
+    p.add_argument("assignments", nargs="*", metavar="key=value", help="arguments, converted by the input schema")
+    p.add_argument("--args", dest="args_json", metavar="JSON", help="all arguments as one JSON object")
+    p.add_argument("--yes", "-y", action="store_true", help="do not ask for confirmation")
+    p.add_argument("--no-validate", action="store_true", help="send arguments even if they fail the input schema")
+    p = command("read", "read a resource")
+    p.add_argument("uri")
+    p = command("get", "get a prompt")
+    p.add_argument("prompt")
+    p.add_argument("assignments", nargs="*", metavar="key=value", help="prompt arguments (strings)")
+    p = sub.add_parser("demo-server", help="run the embedded demo server (stdio by default)")
+    p.add_argument("--http", type=int, metavar="PORT", help="serve Streamable HTTP on 127.0.0.1:PORT/mcp")
+    p.add_argument("--sse", type=int, metavar="PORT", help="serve legacy HTTP+SSE on 127.0.0.1:PORT")
+    return parser
+
+
+def split_server_command(argv: Sequence[str]) -> tuple[list[str], list[str]]:
+    argv = list(argv)
+    if "--" in argv:
+        index = argv.index("--")
+        return argv[:index], argv[index + 1 :]
+    return argv, []
+
+
+def _pairs(values: Sequence[str] | None, sep: str, what: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for value in values or ():
+        key, found, rest = value.partition(sep)
+        if not found or not key.strip():
+            raise UsageError(f"{what} must look like NAME{sep}VALUE, got {value!r}")
+        out[key.strip()] = rest.strip() if sep == ":" else rest
+    return out
+
+
+def spec_from_args(args: argparse.Namespace, server_command: list[str]):  # type: ignore[no-untyped-def]
+    from .core.config import ConfigError, spec_from_file
+    from .core.spec import ServerSpec, demo_spec
+
+    url = getattr(args, "url", None)
+    config = getattr(args, "config", None)
+    chosen = sum(bool(x) for x in (url, config, server_command))
+    if chosen > 1:
+        raise UsageError("name one server: `-- COMMAND`, --url or --config")
+    if config:
+        try:
+            spec = spec_from_file(config, getattr(args, "server", None))
+        except ConfigError as exc:
+            raise UsageError(str(exc)) from exc
+    elif url:
+        spec = ServerSpec(transport="auto", url=url)
+    elif server_command:
+        spec = ServerSpec(transport="stdio", command=server_command[0], args=server_command[1:])
+    else:
+        if getattr(args, "server", None):
+            raise UsageError("--server needs --config")
+        spec = demo_spec()
+    transport = getattr(args, "transport", None)
+    if transport:
+        if transport == "stdio" and not spec.command:
+            raise UsageError("--transport stdio needs a server command after --")
+        if transport in ("http", "sse") and not spec.url:
+            raise UsageError(f"--transport {transport} needs --url")
+        spec.transport = transport
+    headers = _pairs(getattr(args, "header", None), ":", "--header")
+    if headers:
+        if not spec.url:
+            raise UsageError("--header only applies to HTTP servers (--url)")
+        spec.headers.update(headers)
+    env = _pairs(getattr(args, "env", None), "=", "--env")
+    if env:
+        if spec.url:
+            raise UsageError("--env only applies to stdio servers")
+        spec.env.update(env)
+    cwd = getattr(args, "cwd", None)
+    if cwd:
+        if not os.path.isdir(cwd):
+            raise UsageError(f"--cwd {cwd}: no such directory")
+        spec.cwd = cwd
+    if getattr(args, "inherit_env", None):
+        spec.inherit_env = True
+    version = getattr(args, "protocol_version", None)
+    if version:
+        spec.protocol_version = version
+    timeout = getattr(args, "timeout", None)
+    if timeout is not None:
+        if timeout <= 0:
+            raise UsageError("--timeout must be positive")
+        spec.timeout = timeout
+    return spec
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["--version"]:
+        print(f"inspector {__version__}")
+        return 0
+    own, server_command = split_server_command(argv)
+    parser = build_parser()
+    args = parser.parse_args(own)
+    command = args.command or "tui"
+    if command == "demo-server":
+        from .demo.server import main as demo_main
+
+        demo_args: list[str] = []
+        if args.http:
+            demo_args += ["--http", str(args.http)]
+        if args.sse:
+            demo_args += ["--sse", str(args.sse)]
+        return demo_main(demo_args)
+    try:
+        spec = spec_from_args(args, server_command)
+    except UsageError as exc:
+        parser.print_usage(sys.stderr)
+        print(f"inspector: error: {exc}", file=sys.stderr)
+        return 2
+    if command == "tui":
+        from .tui.launch import run_tui
+
+        return run_tui(spec, args)
+    from .commands.runner import run_command
+
+    return run_command(command, spec, args)

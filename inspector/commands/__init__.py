@@ -1,0 +1,1 @@
+"""The scripting subcommands: JSON or text out, documented exit codes."""

@@ -1,0 +1,31 @@
+"""How the scripting commands answer the server's own requests.
+
+A one-shot command has nobody to write a sampling reply or fill an
+elicitation form, so it declares no such capability (and the server must not
+ask).  Roots are declared when the person passes `--root`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from ..core.handlers import ClientHandlers
+from ..core.session import ServerRequest
+
+__all__ = ["CliHandlers", "RootsHandlers"]
+
+
+class CliHandlers(ClientHandlers):
+    def __init__(self, interactive: bool = False) -> None:
+        self.interactive = interactive
+
+
+class RootsHandlers(CliHandlers):
+    def __init__(self, roots: list[str], interactive: bool = False) -> None:
+        super().__init__(interactive)
+        self.roots = [Path(os.path.abspath(r)) for r in roots]
+
+    async def list_roots(self, request: ServerRequest) -> list[dict[str, Any]]:
+        return [{"uri": root.as_uri(), "name": root.name or str(root)} for root in self.roots]

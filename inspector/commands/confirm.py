@@ -1,0 +1,33 @@
+"""The confirmation step before a tool call on a terminal."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from ..core.items import Item
+from ..core.safetext import visible
+from .render import hint_summary
+
+__all__ = ["ask_confirmation", "confirmation_text"]
+
+
+def confirmation_text(tool: Item, arguments: dict[str, Any]) -> str:
+    lines = [f"Call tool {visible(tool.key)}" + (f" ({visible(tool.title)})" if tool.title else "") + "?"]
+    lines.append(f"  hints: {hint_summary(tool.hints())}")
+    lines.append("  arguments:")
+    for line in json.dumps(arguments, indent=2, ensure_ascii=False).splitlines():
+        lines.append("    " + visible(line))
+    return "\n".join(lines)
+
+
+def ask_confirmation(tool: Item, arguments: dict[str, Any]) -> bool:
+    """Ask on the terminal; anything but y/yes is a no."""
+    sys.stderr.write(confirmation_text(tool, arguments) + "\nProceed? [y/N] ")
+    sys.stderr.flush()
+    try:
+        answer = sys.stdin.readline()
+    except (KeyboardInterrupt, EOFError):
+        return False
+    return answer.strip().lower() in ("y", "yes")

@@ -1,0 +1,50 @@
+"""`inspector info`: who the server is and what it offers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import exitcodes
+from .render import json_lines
+from .runner import CommandContext
+
+__all__ = ["info_document", "run_info"]
+
+
+def info_document(ctx: CommandContext) -> dict[str, Any]:
+    client = ctx.client
+    transport = client.transport
+    return {
+        "serverInfo": client.server_info,
+        "protocolVersion": client.protocol_version,
+        "offeredVersion": client.offered_version,
+        "era": client.era,
+        "transport": transport.describe() if transport is not None else None,
+        "capabilities": client.server_capabilities,
+        "instructions": client.instructions,
+        "initializeResult": client.initialize_result,
+    }
+
+
+async def run_info(ctx: CommandContext) -> int:
+    doc = info_document(ctx)
+    out = ctx.out
+    if out.json:
+        out.json_value(doc)
+        return exitcodes.OK
+    info = doc["serverInfo"]
+    name = info.get("title") or info.get("name") or "?"
+    out.line(f"{name} {info.get('version', '')}".rstrip())
+    if info.get("title") and info.get("name"):
+        out.line(f"  name: {info['name']}")
+    out.line(f"  protocol: {doc['protocolVersion']} ({doc['era']} era; offered {doc['offeredVersion']})")
+    out.line(f"  transport: {doc['transport']}")
+    caps = doc["capabilities"]
+    out.line("  capabilities: " + (", ".join(sorted(caps)) if caps else "(none)"))
+    for line in json_lines(caps):
+        out.line("    " + line)
+    if doc["instructions"]:
+        out.line("  instructions:")
+        for line in str(doc["instructions"]).splitlines():
+            out.line("    " + line)
+    return exitcodes.OK

@@ -1,0 +1,46 @@
+"""Where a command's output goes, and in which form (JSON or text)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import IO, Any
+
+from ..core.safetext import visible
+
+__all__ = ["Output"]
+
+_SLICE = 1 << 20
+
+
+class Output:
+    def __init__(self, json_mode: bool, stream: IO[str] | None = None) -> None:
+        self.json = json_mode
+        self.stream = stream if stream is not None else sys.stdout
+
+    @classmethod
+    def for_args(cls, args: argparse.Namespace) -> Output:
+        if getattr(args, "json", None):
+            return cls(True)
+        if getattr(args, "human", None):
+            return cls(False)
+        return cls(not sys.stdout.isatty())
+
+    def json_value(self, value: Any, stream: IO[str] | None = None) -> None:
+        """The value as one line of JSON, as received (key order kept)."""
+        target = stream if stream is not None else self.stream
+        text = json.dumps(value, ensure_ascii=False)
+        # A huge result is written in slices so no second full copy is made.
+        for start in range(0, len(text), _SLICE):
+            target.write(text[start : start + _SLICE])
+        target.write("\n")
+        target.flush()
+
+    def line(self, text: str = "") -> None:
+        """Untrusted text made safe for the terminal, then printed."""
+        self.stream.write(visible(text) + "\n")
+
+    def lines(self, texts: list[str]) -> None:
+        for text in texts:
+            self.line(text)

@@ -1,0 +1,121 @@
+"""Plain-text renderings for a terminal: lists, content blocks, messages.
+
+Every string from the server passes through `visible()` (via Output.line),
+so nothing here can emit a control sequence.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from typing import Any
+
+from ..core.items import Hint, Item
+from ..core.safetext import one_line
+
+__all__ = ["content_lines", "hint_summary", "item_line", "json_lines", "resource_contents_lines"]
+
+_HINT_LABELS = {
+    "readOnlyHint": ("read-only", "writes"),
+    "destructiveHint": ("destructive", "non-destructive"),
+    "idempotentHint": ("idempotent", "not idempotent"),
+    "openWorldHint": ("open-world", "closed-world"),
+}
+
+
+def hint_summary(hints: list[Hint]) -> str:
+    """e.g. `writes, destructive (assumed), not idempotent (assumed), open-world`."""
+    parts = []
+    for hint in hints:
+        if not hint.applies:
+            continue
+        yes, no = _HINT_LABELS[hint.name]
+        label = yes if hint.value else no
+        if not hint.explicit:
+            label += " (assumed)"
+        parts.append(label)
+    return ", ".join(parts)
+
+
+def item_line(item: Item, width: int = 100) -> str:
+    head = item.key
+    if item.title and item.title != item.key:
+        head += f" — {item.title}"
+    if item.kind == "tools":
+        head += f"  [{hint_summary(item.hints())}]"
+    elif item.kind in ("resources", "templates"):
+        mime = item.data.get("mimeType")
+        if isinstance(mime, str):
+            head += f"  ({mime})"
+    elif item.kind == "prompts":
+        args = item.data.get("arguments")
+        if isinstance(args, list):
+            names = [
+                (a.get("name", "?") + ("*" if a.get("required") else "")) for a in args if isinstance(a, dict)
+            ]
+            if names:
+                head += f"  ({', '.join(str(n) for n in names)})"
+    line = one_line(head, width)
+    description = one_line(item.description, width - 4) if item.description else ""
+    text = line + (f"\n    {description}" if description else "")
+    for problem in item.problems:
+        text += f"\n    ! {problem}"
+    return text
+
+
+def json_lines(value: Any) -> list[str]:
+    return json.dumps(value, indent=2, ensure_ascii=False).splitlines()
+
+
+def _blob_summary(data: Any) -> str:
+    if not isinstance(data, str):
+        return "invalid base64 (not a string)"
+    try:
+        size = len(base64.b64decode(data, validate=True))
+    except (binascii.Error, ValueError):
+        return f"invalid base64 ({len(data)} characters)"
+    return f"{size} bytes"
+
+
+def resource_contents_lines(contents: Any) -> list[str]:
+    lines: list[str] = []
+    if not isinstance(contents, dict):
+        return [f"(invalid resource contents: {contents!r})"]
+    uri = contents.get("uri", "?")
+    mime = contents.get("mimeType") or "unknown type"
+    if "text" in contents:
+        lines.append(f"── {uri} ({mime})")
+        text = contents.get("text")
+        lines.extend(str(text).splitlines() or [""])
+    elif "blob" in contents:
+        lines.append(f"── {uri} ({mime}, {_blob_summary(contents.get('blob'))}; use --json for the data)")
+    else:
+        lines.append(f"── {uri}: neither text nor blob")
+    return lines
+
+
+def content_lines(block: Any) -> list[str]:
+    """One content block (tool result or prompt message) as text lines."""
+    if not isinstance(block, dict):
+        return [f"(invalid content block: {block!r})"]
+    kind = block.get("type")
+    if kind == "text":
+        text = block.get("text")
+        text = text if isinstance(text, str) else repr(text)
+        try:
+            parsed = json.loads(text)
+        except ValueError:
+            return text.splitlines() or [""]
+        if isinstance(parsed, (dict, list)):
+            return json_lines(parsed)
+        return text.splitlines() or [""]
+    if kind in ("image", "audio"):
+        mime = block.get("mimeType", "?")
+        return [f"[{kind} {mime}, {_blob_summary(block.get('data'))}; use --json for the data]"]
+    if kind == "resource_link":
+        name = block.get("name") or ""
+        return [f"[resource link] {block.get('uri', '?')} {name}".rstrip()]
+    if kind == "resource":
+        return ["[embedded resource]", *resource_contents_lines(block.get("resource"))]
+    return [f"[{kind} block]", *json_lines(block)]

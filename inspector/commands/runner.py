@@ -1,0 +1,129 @@
+"""Running one scripting command: connect, act, print, map failures to exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.client import Client
+from ..core.errors import (
+    CancelledError,
+    ConnectError,
+    ConnectionClosed,
+    HttpError,
+    JsonRpcError,
+    ProtocolError,
+    RequestTimeout,
+)
+from ..core.safetext import visible
+from ..core.spec import ServerSpec
+from ..core.traffic import JsonlRecorder, TrafficLog
+from . import exitcodes
+from .output import Output
+
+__all__ = ["CommandContext", "CommandFailed", "run_command"]
+
+
+class CommandFailed(Exception):
+    """A command that ends with a message and an exit code (not a crash)."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass
+class CommandContext:
+    spec: ServerSpec
+    args: argparse.Namespace
+    client: Client
+    out: Output
+
+
+def _handlers_for(args: argparse.Namespace) -> Any:
+    from .cli_handlers import CliHandlers
+
+    return CliHandlers(interactive=sys.stdin.isatty() and sys.stderr.isatty())
+
+
+def _commands() -> dict[str, Callable[[CommandContext], Awaitable[int]]]:
+    from .call import run_call
+    from .info import run_info
+    from .listing import run_list
+    from .prompt import run_get
+    from .read import run_read
+
+    return {"info": run_info, "list": run_list, "call": run_call, "read": run_read, "get": run_get}
+
+
+async def _run(command: str, spec: ServerSpec, args: argparse.Namespace, out: Output) -> int:
+    traffic = TrafficLog(retain=False)
+    recorder = None
+    if getattr(args, "record", None):
+        from ..core.recording import secret_masker
+
+        try:
+            recorder = JsonlRecorder.open(args.record, secret_masker(spec))
+        except OSError as exc:
+            raise CommandFailed(exitcodes.USAGE, f"cannot write --record file: {exc.strerror or exc}") from exc
+        traffic.subscribe(recorder)
+    client = Client(spec, handlers=_handlers_for(args), traffic=traffic)
+    try:
+        await client.connect()
+        return await _commands()[command](CommandContext(spec, args, client, out))
+    finally:
+        await client.close()
+        if recorder is not None:
+            recorder.close()
+
+
+def _failure(exc: BaseException) -> tuple[int, str, str | None]:
+    if isinstance(exc, CommandFailed):
+        return exc.code, str(exc), None
+    if isinstance(exc, ConnectError):
+        return exitcodes.CANNOT_CONNECT, str(exc), exc.detail
+    if isinstance(exc, ConnectionClosed):
+        return exitcodes.CANNOT_CONNECT, f"connection lost: {exc}", None
+    if isinstance(exc, RequestTimeout):
+        return exitcodes.TIMEOUT, f"timeout: {exc}", None
+    if isinstance(exc, JsonRpcError):
+        text = f"the server answered with an error: {exc.message} (code {exc.code})"
+        return exitcodes.PROTOCOL_ERROR, text, None
+    if isinstance(exc, (ProtocolError, HttpError)):
+        return exitcodes.PROTOCOL_ERROR, f"protocol error: {exc}", None
+    if isinstance(exc, CancelledError):
+        return exitcodes.INTERRUPTED, str(exc), None
+    return exitcodes.INTERNAL, f"internal error: {exc.__class__.__name__}: {exc}", None
+
+
+def run_command(command: str, spec: ServerSpec, args: argparse.Namespace) -> int:
+    out = Output.for_args(args)
+    try:
+        return asyncio.run(_run(command, spec, args, out))
+    except KeyboardInterrupt:
+        print("inspector: interrupted", file=sys.stderr)
+        return exitcodes.INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly, like any Unix filter.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return exitcodes.OK
+    except Exception as exc:  # every failure becomes a message and an exit code
+        code, message, detail = _failure(exc)
+        print(f"inspector: {visible(message)}", file=sys.stderr)
+        if isinstance(exc, JsonRpcError) and exc.data is not None and out.json:
+            out.json_value({"error": exc.to_dict()}, stream=sys.stderr)
+        if detail:
+            print("server stderr (last lines):", file=sys.stderr)
+            for line in detail.splitlines()[-20:]:
+                print("  " + visible(line, keep_newlines=False), file=sys.stderr)
+        if code == exitcodes.INTERNAL:
+            import traceback
+
+            traceback.print_exc(file=sys.stderr)
+        return code

@@ -1,0 +1,1 @@
+"""The Textual face of the inspector."""

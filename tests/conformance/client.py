@@ -1,0 +1,136 @@
+"""Scenario client for the official MCP conformance suite.
+
+The harness runs `python tests/conformance/client.py URL` with the scenario
+name in MCP_CONFORMANCE_SCENARIO.  Every scenario is performed through the
+inspector's own client core (not an SDK client), so a pass is evidence about
+our code.  Exit code 0 when the scenario ran to its end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+from inspector.core import Client, ClientHandlers, InspectorError, ServerRequest, ServerSpec  # noqa: E402
+from inspector.forms import apply_defaults  # noqa: E402
+
+
+class ScenarioHandlers(ClientHandlers):
+    """Answers a scenario server's requests the way a cooperative user would."""
+
+    supports_url_elicitation = True
+
+    async def list_roots(self, request: ServerRequest) -> list[dict[str, Any]]:
+        return [{"uri": "file:///tmp/conformance", "name": "conformance"}]
+
+    async def create_message(self, request: ServerRequest) -> dict[str, Any]:
+        return {
+            "role": "assistant",
+            "content": {"type": "text", "text": "conformance reply"},
+            "model": "conformance-client",
+            "stopReason": "endTurn",
+        }
+
+    async def elicit(self, request: ServerRequest) -> dict[str, Any]:
+        params = request.params if isinstance(request.params, dict) else {}
+        if params.get("mode") == "url":
+            return {"action": "accept"}
+        schema = params.get("requestedSchema")
+        content = apply_defaults(schema) if isinstance(schema, dict) else {}
+        return {"action": "accept", "content": content}
+
+
+def _placeholder(schema: Any) -> Any:
+    """A plausible argument value for a schema (used by the generic scenario)."""
+    if not isinstance(schema, dict):
+        return None
+    if "default" in schema:
+        return schema["default"]
+    if "enum" in schema and schema["enum"]:
+        return schema["enum"][0]
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kind = next((k for k in kind if k != "null"), "null")
+    return {
+        "string": "test",
+        "integer": 1,
+        "number": 1,
+        "boolean": True,
+        "array": [],
+        "object": {},
+    }.get(str(kind))
+
+
+def _arguments_for(tool: dict[str, Any]) -> dict[str, Any]:
+    schema = tool.get("inputSchema") or {}
+    properties = schema.get("properties") or {}
+    required = schema.get("required") or []
+    return {name: _placeholder(properties.get(name)) for name in required if name in properties}
+
+
+async def list_and_call_all(client: Client) -> None:
+    tools = await client.list_all("tools")
+    for item in tools.items:
+        if item.ok:
+            await client.call_tool(item.key, _arguments_for(item.data))
+
+
+async def initialize_only(client: Client) -> None:
+    await client.list_all("tools")
+
+
+async def tools_call(client: Client) -> None:
+    tools = await client.list_all("tools")
+    names = tools.names()
+    if "add_numbers" in names:
+        await client.call_tool("add_numbers", {"a": 5, "b": 3})
+    else:
+        await list_and_call_all(client)
+
+
+SCENARIOS: dict[str, Callable[[Client], Awaitable[None]]] = {
+    "initialize": initialize_only,
+    "tools_call": tools_call,
+    "elicitation-sep1034-client-defaults": list_and_call_all,
+    "sse-retry": list_and_call_all,
+}
+
+
+async def run(url: str, scenario: str) -> int:
+    spec = ServerSpec(transport="http", url=url, timeout=30.0)
+    version = os.environ.get("MCP_CONFORMANCE_PROTOCOL_VERSION")
+    if version:
+        spec.protocol_version = version
+    client = Client(spec, handlers=ScenarioHandlers())
+    action = SCENARIOS.get(scenario, list_and_call_all)
+    try:
+        await client.connect()
+        await action(client)
+    except InspectorError as exc:
+        print(f"scenario {scenario}: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        await client.close()
+        if os.environ.get("CONFORMANCE_CLIENT_TRACE"):
+            for frame in client.traffic:
+                print(json.dumps({"kind": frame.kind, "note": frame.note, "raw": frame.text()[:300]}),
+                      file=sys.stderr)
+    return 0
+
+
+def main() -> int:
+    if len(sys.argv) < 2:
+        print("usage: client.py URL (scenario in MCP_CONFORMANCE_SCENARIO)", file=sys.stderr)
+        return 2
+    scenario = os.environ.get("MCP_CONFORMANCE_SCENARIO", "")
+    return asyncio.run(run(sys.argv[-1], scenario))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

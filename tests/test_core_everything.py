@@ -1,0 +1,149 @@
+"""The client core against the reference TypeScript server, on every transport."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from inspector.core import Client, JsonRpcError, ServerSpec
+
+from .conftest import RecordingHandlers
+
+
+@pytest.fixture(params=["stdio", "http", "sse-fallback", "sse"])
+def spec(request: pytest.FixtureRequest, everything_stdio: ServerSpec) -> ServerSpec:
+    if request.param == "stdio":
+        return everything_stdio
+    if request.param == "http":
+        url = request.getfixturevalue("everything_http_url")
+        return ServerSpec(transport="auto", url=url, timeout=20)
+    url = request.getfixturevalue("everything_sse_url")
+    return ServerSpec(transport="auto" if request.param == "sse-fallback" else "sse", url=url, timeout=20)
+
+
+async def test_everything_end_to_end(spec: ServerSpec, handlers: RecordingHandlers) -> None:
+    client = Client(spec, handlers=handlers)
+    await client.connect()
+    try:
+        assert client.protocol_version == "2025-11-25"
+        assert client.server_info["name"] == "mcp-servers/everything"
+        expected_transport = {"stdio": "stdio", "auto": "http" if "mcp" in (spec.url or "") else "sse", "sse": "sse"}
+        assert client.transport_kind == expected_transport[spec.transport]
+
+        tools = await client.list_all("tools")
+        names = tools.names()
+        assert {"echo", "get-sum", "trigger-long-running-operation"} <= set(names)
+        # Tools that need our declared capabilities appear because we declared them.
+        assert {"get-roots-list", "trigger-sampling-request", "trigger-elicitation-request"} <= set(names)
+        assert all(item.ok for item in tools.items), [item.problems for item in tools.items]
+        echo = tools.find("echo")
+        assert echo is not None
+        hints = {h.name: h for h in echo.hints()}
+        assert hints["readOnlyHint"].explicit and hints["readOnlyHint"].value is True
+
+        result = await client.call_tool("get-sum", {"a": 2, "b": 40})
+        assert "42" in result["content"][0]["text"]
+
+        progress: list[tuple[float, float | None, str | None]] = []
+        result = await client.call_tool(
+            "trigger-long-running-operation",
+            {"duration": 1, "steps": 3},
+            on_progress=lambda p, t, m: progress.append((p, t, m)),
+        )
+        assert [p for p, _t, _m in progress] == [1.0, 2.0, 3.0]
+        assert "completed" in result["content"][0]["text"]
+
+        result = await client.call_tool("trigger-sampling-request", {"prompt": "say hi"})
+        assert "a reply typed by the test" in result["content"][0]["text"]
+        result = await client.call_tool("get-roots-list", {})
+        assert "file:///tmp/project" in result["content"][0]["text"]
+        result = await client.call_tool("trigger-elicitation-request", {})
+        methods = [method for method, _params in handlers.seen]
+        assert methods.count("sampling/createMessage") == 1
+        assert "elicitation/create" in methods
+
+        resources = await client.list_all("resources")
+        assert len(resources.items) >= 7
+        first = resources.items[0].key
+        read = await client.read_resource(first)
+        assert read["contents"][0]["uri"] == first
+
+        templates = await client.list_all("templates")
+        assert "demo://resource/dynamic/text/{resourceId}" in templates.names()
+        read = await client.read_resource("demo://resource/dynamic/text/3")
+        assert read["contents"][0]["text"]
+
+        prompts = await client.list_all("prompts")
+        assert {"simple-prompt", "args-prompt", "completable-prompt"} <= set(prompts.names())
+        got = await client.get_prompt("args-prompt", {"city": "Paris", "state": "IDF"})
+        assert "Paris" in str(got["messages"])
+        completion = await client.complete(
+            {"type": "ref/prompt", "name": "completable-prompt"}, "department", "E"
+        )
+        assert "Engineering" in completion["completion"]["values"]
+
+        await client.set_logging_level("debug")
+        assert await client.ping() == {}
+        await client.subscribe(first)
+        await client.unsubscribe(first)
+
+        with pytest.raises(JsonRpcError) as excinfo:
+            await client.request("no/such-method")
+        assert excinfo.value.code == -32601
+    finally:
+        await client.close()
+    frames = client.traffic.frames
+    requests = [f for f in frames if f.direction == "out" and f.kind == "request"]
+    assert requests[0].method == "initialize"
+    # Every request we sent was answered and the pair is linked both ways;
+    # only the Streamable HTTP probe of the fallback case goes unanswered.
+    refused = [f for f in requests if f.partner is None]
+    assert len(refused) == (1 if spec.transport == "auto" and "sse" in (spec.url or "") else 0)
+    for frame in requests:
+        if frame in refused:
+            assert "answered 404" in frame.problems[0]
+            continue
+        assert frame.partner is not None, frame.method
+        partner = client.traffic.by_seq(frame.partner)
+        assert partner is not None and partner.partner == frame.seq and partner.latency is not None
+    assert not [f for f in frames if f.kind == "invalid"]
+
+
+async def test_cancellation_reaches_the_server(everything_stdio: ServerSpec) -> None:
+    client = Client(everything_stdio)
+    await client.connect()
+    try:
+        seen: list[float] = []
+        pending = await client.start_call_tool(
+            "trigger-long-running-operation", {"duration": 10, "steps": 10}, on_progress=lambda p, t, m: seen.append(p)
+        )
+        while not seen:
+            await asyncio.sleep(0.05)
+        await pending.cancel("test cancels")
+        with pytest.raises(Exception, match="test cancels"):
+            await pending.result()
+        cancels = [f for f in client.traffic if f.method == "notifications/cancelled" and f.direction == "out"]
+        assert cancels and cancels[0].message["params"]["requestId"] == pending.id
+        # The session is still usable after a cancellation.
+        assert await client.ping() == {}
+    finally:
+        await client.close()
+
+
+async def test_notifications_reach_observers(everything_stdio: ServerSpec) -> None:
+    client = Client(everything_stdio)
+    seen: list[tuple[str, Any]] = []
+    client.on_notification(lambda method, params, frame: seen.append((method, params)))
+    await client.connect()
+    try:
+        await client.set_logging_level("debug")
+        await client.call_tool("toggle-simulated-logging", {})
+        for _ in range(100):
+            if any(method == "notifications/message" for method, _ in seen):
+                break
+            await asyncio.sleep(0.05)
+        assert any(method == "notifications/message" for method, _ in seen)
+    finally:
+        await client.close()
