@@ -18,7 +18,6 @@ from typing import Any
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 from inspector.core import Client, ClientHandlers, InspectorError, ServerRequest, ServerSpec  # noqa: E402
-from inspector.forms import apply_defaults  # noqa: E402
 
 
 class ScenarioHandlers(ClientHandlers):
@@ -41,6 +40,8 @@ class ScenarioHandlers(ClientHandlers):
         params = request.params if isinstance(request.params, dict) else {}
         if params.get("mode") == "url":
             return {"action": "accept"}
+        from inspector.forms import apply_defaults
+
         schema = params.get("requestedSchema")
         content = apply_defaults(schema) if isinstance(schema, dict) else {}
         return {"action": "accept", "content": content}

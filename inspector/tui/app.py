@@ -1,0 +1,285 @@
+"""The Textual app: owns the connection, runs every server call in a worker,
+and turns core events into view updates."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.reactive import reactive
+from textual.widgets import Footer, TabbedContent, TabPane
+from textual.worker import Worker, WorkerState
+
+from ..core.client import Client
+from ..core.errors import ConnectError, InspectorError, JsonRpcError
+from ..core.items import Item, ListResult
+from ..core.recording import secret_masker
+from ..core.safetext import visible
+from ..core.spec import ServerSpec
+from ..core.traffic import Frame, JsonlRecorder, TrafficLog
+from .handlers import TuiHandlers
+from .commands import ServerCommands
+from .panes.bottom import BottomPanel
+from .panes.prompts import PromptsPane
+from .panes.resources import ResourcesPane
+from .panes.roots import RootsPane
+from .panes.server import ServerPane
+from .panes.templates import TemplatesPane
+from .panes.tools import ToolsPane
+from .widgets.status_bar import ConnectionFacts, StatusBar
+
+__all__ = ["InspectorApp"]
+
+LIST_CHANGED = {
+    "notifications/tools/list_changed": ("tools",),
+    "notifications/resources/list_changed": ("resources", "templates"),
+    "notifications/prompts/list_changed": ("prompts",),
+}
+SYNC_INTERVAL = 0.05
+
+
+class InspectorApp(App[int]):
+    CSS_PATH = "app.tcss"
+    TITLE = "MCP inspector"
+    COMMANDS = App.COMMANDS | {ServerCommands}
+
+    BINDINGS = [
+        Binding("f1,question_mark", "help", "Help", id="help", key_display="?"),
+        Binding("ctrl+r", "reconnect", "Reconnect", id="reconnect"),
+        Binding("ctrl+t", "toggle_bottom", "Traffic panel", id="toggle_bottom"),
+        Binding("ctrl+up", "resize_bottom(2)", "Grow panel", id="grow_bottom", show=False),
+        Binding("ctrl+down", "resize_bottom(-2)", "Shrink panel", id="shrink_bottom", show=False),
+        Binding("f2", "show_tab('tools')", "Tools", id="tab_tools", show=False),
+        Binding("f3", "show_tab('resources')", "Resources", id="tab_resources", show=False),
+        Binding("f4", "show_tab('templates')", "Templates", id="tab_templates", show=False),
+        Binding("f5", "show_tab('prompts')", "Prompts", id="tab_prompts", show=False),
+        Binding("f6", "show_tab('server')", "Server", id="tab_server", show=False),
+        Binding("f7", "show_tab('roots')", "Roots", id="tab_roots", show=False),
+        Binding("ctrl+q", "quit", "Quit", id="quit"),
+    ]
+
+    facts: reactive[ConnectionFacts] = reactive(ConnectionFacts())
+
+    def __init__(self, spec: ServerSpec, *, record: str | None = None) -> None:
+        super().__init__()
+        self.spec = spec
+        self.traffic = TrafficLog()
+        self.handlers = TuiHandlers(self)
+        self.client = Client(spec, handlers=self.handlers, traffic=self.traffic)
+        self.lists: dict[str, ListResult] = {}
+        self.trusted_tools: set[str] = set()
+        self._recorder: JsonlRecorder | None = None
+        if record:
+            self._recorder = JsonlRecorder.open(record, secret_masker(spec))
+            self.traffic.subscribe(self._recorder)
+        self._sync_scheduled = False
+        self.traffic.subscribe(self._on_frame)
+        self.client.on_state(self._on_state)
+        self.client.on_notification(self._on_notification)
+
+    # -- layout ----------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar().data_bind(facts=InspectorApp.facts)
+        with TabbedContent(id="main", initial="tools"):
+            with TabPane("Tools", id="tools"):
+                yield ToolsPane()
+            with TabPane("Resources", id="resources"):
+                yield ResourcesPane()
+            with TabPane("Templates", id="templates"):
+                yield TemplatesPane()
+            with TabPane("Prompts", id="prompts"):
+                yield PromptsPane()
+            with TabPane("Server", id="server"):
+                yield ServerPane()
+            with TabPane("Roots", id="roots"):
+                yield RootsPane()
+        yield BottomPanel(self.traffic)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.update_facts()
+        self.connect()
+
+    # -- connection --------------------------------------------------------------------
+
+    @work(exclusive=True, group="connection")
+    async def connect(self, reconnect: bool = False) -> None:
+        try:
+            if reconnect:
+                await self.client.reconnect()
+            else:
+                await self.client.connect()
+        except InspectorError as exc:
+            self.update_facts()
+            self.show_connect_error(exc)
+            return
+        self.update_facts()
+        self.query_one(ServerPane).show(self.client)
+        for kind in ("tools", "resources", "templates", "prompts"):
+            self.refresh_list(kind)
+
+    def show_connect_error(self, exc: InspectorError) -> None:
+        from .screens.connect_error import ConnectErrorScreen
+
+        detail = exc.detail if isinstance(exc, ConnectError) else None
+        tail = detail.splitlines() if detail else self.client.stderr_tail()[-20:]
+
+        def retry(again: bool | None) -> None:
+            if again:
+                self.connect(reconnect=True)
+
+        self.push_screen(ConnectErrorScreen(str(exc), tail, self.spec.label()), callback=retry)
+
+    def refresh_list(self, kind: str) -> None:
+        self.run_worker(self._load_list(kind), group=f"list-{kind}", exclusive=True, exit_on_error=False)
+
+    async def _load_list(self, kind: str) -> None:
+        listing = await self.client.list_all(kind)
+        self.lists[kind] = listing
+        pane = {
+            "tools": ToolsPane,
+            "resources": ResourcesPane,
+            "templates": TemplatesPane,
+            "prompts": PromptsPane,
+        }[kind]
+        self.query_one(pane).set_listing(listing)  # type: ignore[attr-defined]
+
+    def _on_state(self, state: str, detail: str | None) -> None:
+        self.update_facts()
+
+    def update_facts(self) -> None:
+        client = self.client
+        info = client.server_info
+        self.facts = ConnectionFacts(
+            server=str(info.get("title") or info.get("name") or self.spec.label()),
+            version=str(info.get("version") or ""),
+            transport=client.transport_kind,
+            revision=client.protocol_version or "",
+            state=client.state,
+            reason=client.state_detail or "",
+            in_flight=client.in_flight,
+            server_requests=len(self.handlers.waiting),
+            trusted_tools=tuple(sorted(self.trusted_tools)),
+        )
+
+    def server_requests_changed(self) -> None:
+        self.update_facts()
+
+    # -- core events -------------------------------------------------------------------
+
+    def _on_frame(self, frame: Frame) -> None:
+        # Frames can arrive by the thousand: views catch up on a short timer
+        # instead of redrawing per frame.
+        if not self._sync_scheduled:
+            self._sync_scheduled = True
+            self.set_timer(SYNC_INTERVAL, self._sync_views)
+
+    def _sync_views(self) -> None:
+        self._sync_scheduled = False
+        with contextlib.suppress(Exception):
+            self.query_one(BottomPanel).sync()
+        self.update_facts()
+
+    def _on_notification(self, method: str, params: Any, frame: Frame) -> None:
+        for kind in LIST_CHANGED.get(method, ()):
+            self.refresh_list(kind)
+        if method == "notifications/resources/updated" and isinstance(params, dict):
+            uri = params.get("uri")
+            if isinstance(uri, str):
+                self.query_one(ResourcesPane).mark_updated(uri)
+
+    # -- calls -------------------------------------------------------------------------
+
+    def confirm_and_call(self, tool: Item, arguments: dict[str, Any]) -> None:
+        """Every tools/call passes here: a confirmation, unless the person
+        trusted this read-only tool for the session (shown in the header)."""
+        from .screens.confirm_call import TRUST, ConfirmCallScreen
+
+        if tool.key in self.trusted_tools:
+            self.notify_plain(f"calling {tool.key} without asking (trusted read-only tool, this session)")
+            self._call(tool, arguments)
+            return
+
+        def answered(answer: bool | str | None) -> None:
+            if answer == TRUST:
+                self.trusted_tools.add(tool.key)
+                self.update_facts()
+            if answer:
+                self._call(tool, arguments)
+            else:
+                self.notify("call not sent")
+
+        self.push_screen(ConfirmCallScreen(tool, arguments), callback=answered)
+
+    def _call(self, tool: Item, arguments: dict[str, Any]) -> None:
+        pane = self.query_one(ToolsPane)
+        self.run_worker(pane.run_call(tool, arguments), group="call", name=f"call {tool.key}")
+
+    def select_item(self, kind: str, key: str) -> None:
+        """Show the pane of `kind` with `key` selected and its form focused."""
+        from .widgets.item_list import ItemList
+
+        self.action_show_tab(kind)
+        pane = self.query_one(f"TabPane#{kind}")
+        item_list = pane.query_one(ItemList)
+        if item_list.select_key(key):
+            item_list.focus_list()
+
+    def open_resource(self, uri: str) -> None:
+        self.action_show_tab("resources")
+        pane = self.query_one(ResourcesPane)
+        pane.read(uri)
+
+    # -- one place for worker failures ---------------------------------------------------
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state != WorkerState.ERROR:
+            return
+        error = event.worker.error
+        if isinstance(error, JsonRpcError):
+            message = f"server error {error.code}: {error.message}"
+        elif isinstance(error, InspectorError):
+            message = str(error)
+        else:
+            message = f"{error.__class__.__name__}: {error}"
+        self.notify_plain(message, title=event.worker.name or "request failed", severity="error")
+
+    def notify_plain(self, message: str, *, title: str = "", severity: str = "information") -> None:
+        """A toast whose text may come from the server: never markup."""
+        self.notify(visible(message), title=visible(title), severity=severity, markup=False)  # type: ignore[arg-type]
+
+    # -- actions -----------------------------------------------------------------------
+
+    def action_reconnect(self) -> None:
+        self.notify("reconnecting…")
+        self.connect(reconnect=True)
+
+    def action_toggle_bottom(self) -> None:
+        self.query_one(BottomPanel).toggle_class("hidden")
+
+    def action_resize_bottom(self, delta: int) -> None:
+        self.query_one(BottomPanel).resize_by(delta)
+
+    def action_show_tab(self, tab: str) -> None:
+        self.query_one("#main", TabbedContent).active = tab
+
+    def action_help(self) -> None:
+        from .screens.help import HelpScreen
+
+        self.push_screen(HelpScreen())
+
+    @on(TabbedContent.TabActivated, "#main")
+    def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        pane = event.pane
+        with contextlib.suppress(Exception):
+            pane.query_one("ItemList").focus_list()  # type: ignore[attr-defined]
+
+    async def on_unmount(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.client.close()
+        if self._recorder is not None:
+            self._recorder.close()

@@ -1,0 +1,291 @@
+"""The bottom panel: Traffic (every frame), Stderr (process lifecycle and
+server stderr) and Logs (notifications/message with a level selector)."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Input, Select, Static, TabbedContent, TabPane
+
+from ...core.safetext import one_line
+from ...core.traffic import Frame, TrafficLog
+from ..clipboard import copy_text
+from ..safe import json_syntax, plain, plain_line
+from ..widgets.traffic_table import TrafficTable
+
+if TYPE_CHECKING:
+    from ..app import InspectorApp
+
+__all__ = ["LOG_LEVELS", "BottomPanel", "TrafficFilter", "log_row"]
+
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+_LEVEL_STYLE = {
+    "debug": "dim",
+    "info": "cyan",
+    "notice": "bold cyan",
+    "warning": "yellow",
+    "error": "red",
+    "critical": "bold red",
+    "alert": "bold white on red",
+    "emergency": "bold white on dark_red",
+}
+MAX_DETAIL_CHARS = 100_000
+
+
+class TrafficFilter:
+    """What the filter box means: words that must all match, plus toggles.
+
+    `in` / `out` / `local` pick a direction, `errors` keeps errors, invalid
+    frames and frames with problems, `kind:X` and `method:X` match fields;
+    other words match the method, the note or the raw text.
+    """
+
+    def __init__(self, query: str) -> None:
+        self.direction: str | None = None
+        self.errors_only = False
+        self.kinds: list[str] = []
+        self.methods: list[str] = []
+        self.words: list[str] = []
+        for word in query.lower().split():
+            if word in ("in", "out", "local"):
+                self.direction = word
+            elif word in ("errors", "error", "!"):
+                self.errors_only = True
+            elif word.startswith("kind:"):
+                self.kinds.append(word[5:])
+            elif word.startswith("method:"):
+                self.methods.append(word[7:])
+            else:
+                self.words.append(word)
+
+    @property
+    def empty(self) -> bool:
+        return not (self.direction or self.errors_only or self.kinds or self.methods or self.words)
+
+    def __call__(self, frame: Frame) -> bool:
+        if self.direction and frame.direction != self.direction:
+            return False
+        if self.errors_only and not (frame.kind in ("error", "invalid") or frame.problems):
+            return False
+        if self.kinds and not any(frame.kind.startswith(k) for k in self.kinds):
+            return False
+        method = (frame.method or "").lower()
+        if self.methods and not any(m in method for m in self.methods):
+            return False
+        if self.words:
+            haystack = f"{method} {frame.note or ''} {frame.id if frame.id is not None else ''}".lower()
+            if frame.raw is not None and len(frame.raw) < 65536:
+                haystack += " " + frame.text().lower()
+            return all(word in haystack for word in self.words)
+        return True
+
+
+def frame_detail(frame: Frame) -> list[Any]:
+    head = Text()
+    head.append(f"#{frame.seq} ", style="bold")
+    head.append(f"{frame.direction} {frame.kind}", style="bold cyan")
+    if frame.method:
+        head.append_text(plain_line(f"  {frame.method}", 80, style="bold"))
+    if frame.id is not None:
+        head.append_text(plain_line(f"  id {frame.id}", 40))
+    stamp = time.strftime("%H:%M:%S", time.localtime(frame.time)) + f".{int(frame.time * 1000) % 1000:03d}"
+    head.append(f"  {stamp}", style="dim")
+    if frame.latency is not None:
+        head.append(f"  {frame.latency * 1000:.2f} ms", style="yellow")
+    if frame.raw is not None:
+        head.append(f"  {frame.size} bytes", style="dim")
+    if frame.partner is not None:
+        head.append(f"  partner #{frame.partner} (p jumps)", style="magenta")
+    parts: list[Any] = [Static(head)]
+    for problem in frame.problems:
+        parts.append(Static(plain(f"⚠ {problem}", style="bold red")))
+    if frame.error:
+        parts.append(Static(plain(f"parse error: {frame.error}", style="bold red")))
+    if frame.note and frame.raw is not None:
+        parts.append(Static(plain(frame.note, style="italic")))
+    if frame.meta:
+        parts.append(Static(Text("transport", style="bold")))
+        parts.append(Static(json_syntax(frame.meta)))
+    if frame.message is not None:
+        if frame.size > MAX_DETAIL_CHARS:
+            parts.append(Static(Text(f"message too large to pretty-print ({frame.size} bytes); raw below", style="yellow")))
+        else:
+            parts.append(Static(Text("message", style="bold")))
+            parts.append(Static(json_syntax(frame.message)))
+    if frame.raw is not None:
+        raw = frame.text()
+        shown = raw[:MAX_DETAIL_CHARS]
+        parts.append(Static(Text("raw", style="bold")))
+        parts.append(Static(plain(shown + (f"\n… {len(raw) - len(shown)} more characters" if len(raw) > len(shown) else ""))))
+    elif frame.note:
+        parts.append(Static(plain(frame.note)))
+    return parts
+
+
+def log_row(frame: Frame) -> Text:
+    params = frame.message.get("params") if isinstance(frame.message, dict) else None
+    params = params if isinstance(params, dict) else {}
+    level = str(params.get("level", "?"))
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append(time.strftime("%H:%M:%S", time.localtime(frame.time)) + " ", style="dim")
+    text.append(f"{level:<9.9}", style=_LEVEL_STYLE.get(level, "bold red"))
+    if isinstance(params.get("logger"), str):
+        text.append_text(plain_line(f"[{params['logger']}] ", 30, style="magenta"))
+    data = params.get("data")
+    text.append(one_line(data if isinstance(data, str) else json.dumps(data, ensure_ascii=False), 400))
+    return text
+
+
+def stderr_row(frame: Frame) -> Text:
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append(time.strftime("%H:%M:%S", time.localtime(frame.time)) + " ", style="dim")
+    if frame.kind == "stderr":
+        text.append_text(plain_line(frame.text(), 500))
+    else:
+        text.append_text(plain_line(frame.note or "", 500, style="bold yellow"))
+    return text
+
+
+def _is_log(frame: Frame) -> bool:
+    return frame.method == "notifications/message" and frame.direction == "in"
+
+
+def _is_stderr(frame: Frame) -> bool:
+    return frame.kind in ("stderr", "process")
+
+
+class TrafficPane(Horizontal):
+    BINDINGS = [
+        Binding("slash", "focus_filter", "Filter traffic", key_display="/"),
+        Binding("p", "partner", "Partner", id="traffic_partner"),
+        Binding("c", "copy", "Copy", id="traffic_copy"),
+        Binding("e", "toggle_errors", "Errors only", id="traffic_errors"),
+    ]
+
+    DEFAULT_CSS = """
+    TrafficPane > #traffic-left { width: 55%; }
+    TrafficPane #traffic-filter { height: 1; border: none; padding: 0 1; }
+    TrafficPane > #traffic-detail { width: 1fr; border-left: solid $primary-muted; padding: 0 1; }
+    """
+
+    def __init__(self, traffic: TrafficLog) -> None:
+        super().__init__()
+        self.traffic = traffic
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="traffic-left"):
+            yield Input(placeholder="filter: words, in/out, errors, kind:X, method:X", id="traffic-filter")
+            yield TrafficTable(self.traffic.frames, id="traffic-table")
+        yield VerticalScroll(id="traffic-detail")
+
+    @property
+    def table(self) -> TrafficTable:
+        return self.query_one("#traffic-table", TrafficTable)
+
+    @on(Input.Changed, "#traffic-filter")
+    def _filter(self, event: Input.Changed) -> None:
+        query = TrafficFilter(event.value)
+        self.table.set_filter(None if query.empty else query)
+
+    @on(Input.Submitted, "#traffic-filter")
+    def _filter_done(self) -> None:
+        self.table.focus()
+
+    @on(TrafficTable.Highlighted, "#traffic-table")
+    async def _highlighted(self, event: TrafficTable.Highlighted) -> None:
+        self._show_detail(event.frame)
+
+    @work(exclusive=True, group="traffic-detail")
+    async def _show_detail(self, frame: Frame | None) -> None:
+        detail = self.query_one("#traffic-detail", VerticalScroll)
+        await detail.remove_children()
+        if frame is not None:
+            await detail.mount_all(frame_detail(frame))
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#traffic-filter", Input).focus()
+
+    def action_partner(self) -> None:
+        frame = self.table.selected_frame
+        if frame is not None and frame.partner is not None and not self.table.select_seq(frame.partner):
+            self.app.notify("the partner frame is hidden by the filter", severity="warning")
+
+    def action_copy(self) -> None:
+        frame = self.table.selected_frame
+        if frame is not None:
+            how = copy_text(self.app, frame.text())
+            self.app.notify(f"copied frame #{frame.seq} ({how})")
+
+    def action_toggle_errors(self) -> None:
+        field = self.query_one("#traffic-filter", Input)
+        words = field.value.split()
+        field.value = " ".join(w for w in words if w != "errors") if "errors" in words else " ".join([*words, "errors"])
+
+
+class LogsPane(Vertical):
+    DEFAULT_CSS = """
+    LogsPane > Horizontal { height: 3; }
+    LogsPane Select { width: 24; }
+    LogsPane #logs-hint { width: 1fr; padding: 1 1; color: $text-muted; }
+    """
+
+    def __init__(self, traffic: TrafficLog) -> None:
+        super().__init__()
+        self.traffic = traffic
+
+    @property
+    def inspector(self) -> InspectorApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        with Horizontal():
+            yield Select([(level, level) for level in LOG_LEVELS], prompt="log level", id="log-level")
+            yield Static("sends logging/setLevel", id="logs-hint")
+        yield TrafficTable(self.traffic.frames, predicate=_is_log, row_renderer=log_row, id="logs-table")
+
+    @on(Select.Changed, "#log-level")
+    def _level(self, event: Select.Changed) -> None:
+        if isinstance(event.value, str):
+            self._set_level(event.value)
+
+    @work(group="log-level", exclusive=True)
+    async def _set_level(self, level: str) -> None:
+        await self.inspector.client.set_logging_level(level)
+        self.inspector.notify(f"log level set to {level}")
+
+
+class BottomPanel(Vertical):
+    DEFAULT_CSS = """
+    BottomPanel { height: 14; dock: bottom; border-top: heavy $primary-muted; }
+    BottomPanel.hidden { display: none; }
+    BottomPanel TabbedContent, BottomPanel ContentSwitcher, BottomPanel TabPane { height: 1fr; }
+    """
+
+    def __init__(self, traffic: TrafficLog) -> None:
+        super().__init__()
+        self.traffic = traffic
+
+    def compose(self) -> ComposeResult:
+        with TabbedContent(id="bottom-tabs"):
+            with TabPane("Traffic", id="traffic"):
+                yield TrafficPane(self.traffic)
+            with TabPane("Stderr", id="stderr"):
+                yield TrafficTable(self.traffic.frames, predicate=_is_stderr, row_renderer=stderr_row, id="stderr-table")
+            with TabPane("Logs", id="logs"):
+                yield LogsPane(self.traffic)
+
+    def sync(self) -> None:
+        for table in self.query(TrafficTable):
+            table.sync()
+
+    def resize_by(self, delta: int) -> None:
+        height = self.styles.height
+        current = int(height.value) if height is not None and height.unit == 1 else 14
+        self.styles.height = max(5, min(60, current + delta))

@@ -1,0 +1,154 @@
+"""Prompts: an argument form with completions, and the messages by role."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Static
+
+from ...core.errors import InspectorError
+from ...core.items import Item, ListResult
+from ...core.safetext import visible
+from ..safe import plain, plain_line
+from ..widgets.completing_field import CompletingField
+from ..widgets.content_view import BlockView
+from ..widgets.item_list import ItemList
+
+if TYPE_CHECKING:
+    from ..app import InspectorApp
+
+__all__ = ["PromptsPane", "message_widgets"]
+
+_ROLE_STYLE = {"user": "bold cyan", "assistant": "bold green"}
+
+
+def message_widgets(result: Any) -> list[Any]:
+    if not isinstance(result, dict):
+        return [Static(Text("the result is not an object", style="bold red"))]
+    parts: list[Any] = []
+    if isinstance(result.get("description"), str):
+        parts.append(Static(plain(result["description"], style="italic")))
+    messages = result.get("messages")
+    if not isinstance(messages, list):
+        return [*parts, Static(Text("messages is missing or not an array", style="bold red"))]
+    for index, message in enumerate(messages):
+        if not isinstance(message, dict):
+            parts.append(Static(Text(f"message {index + 1} is not an object", style="red")))
+            continue
+        role = str(message.get("role", "?"))
+        parts.append(Static(Text(f"── {visible(role)}", style=_ROLE_STYLE.get(role, "bold red"))))
+        parts.append(BlockView(message.get("content"), index))
+    return parts
+
+
+class PromptsPane(Horizontal):
+    BINDINGS = [Binding("ctrl+enter,ctrl+j", "get", "Get prompt", id="get_prompt", priority=True)]
+
+    DEFAULT_CSS = """
+    PromptsPane > ItemList { width: 36%; min-width: 28; }
+    PromptsPane > #prompt-detail { width: 1fr; }
+    #prompt-form { height: auto; max-height: 60%; border: round $primary-muted; padding: 0 1; }
+    #prompt-messages { height: 1fr; border: round $primary-muted; padding: 0 1; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.current: Item | None = None
+
+    @property
+    def inspector(self) -> InspectorApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield ItemList("Prompts", self._row, id="prompt-list")
+        with Vertical(id="prompt-detail"):
+            yield VerticalScroll(id="prompt-form")
+            yield VerticalScroll(id="prompt-messages")
+
+    def _row(self, item: Item) -> Text:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        if item.problems:
+            text.append("⚠ ", style="bold red")
+        text.append_text(plain_line(item.display_name, 50, style="bold"))
+        arguments = [a for a in item.data.get("arguments") or [] if isinstance(a, dict)]
+        if arguments:
+            names = ", ".join(str(a.get("name")) + ("*" if a.get("required") else "") for a in arguments)
+            text.append("\n")
+            text.append_text(plain_line(names, 60, style="dim"))
+        return text
+
+    def set_listing(self, listing: ListResult) -> None:
+        self.query_one(ItemList).set_items(listing.items, listing.problems)
+
+    async def _completion(self, argument: str, value: str) -> tuple[list[str], int | None, bool]:
+        if self.current is None:
+            return [], None, False
+        context = {k: v for k, v in self.values().items() if k != argument and v}
+        result = await self.inspector.client.complete(
+            {"type": "ref/prompt", "name": self.current.key}, argument, value, context or None
+        )
+        completion = result.get("completion") if isinstance(result, dict) else None
+        if not isinstance(completion, dict):
+            return [], None, False
+        values = [visible(str(v)) for v in completion.get("values") or []]
+        total = completion.get("total")
+        return values, total if isinstance(total, int) else None, completion.get("hasMore") is True
+
+    @on(ItemList.Highlighted, "#prompt-list")
+    async def _show(self, event: ItemList.Highlighted) -> None:
+        self.current = event.item
+        form = self.query_one("#prompt-form", VerticalScroll)
+        await form.remove_children()
+        item = event.item
+        if item is None:
+            return
+        form.border_title = item.key
+        header = Text()
+        header.append_text(plain_line(item.display_name, 80, style="bold"))
+        if item.description:
+            header.append("\n")
+            header.append_text(plain(item.description))
+        for problem in item.problems:
+            header.append("\n⚠ ", style="bold red")
+            header.append_text(plain(problem, style="red"))
+        widgets: list[Any] = [Static(header)]
+        completions = "completions" in self.inspector.client.server_capabilities
+        for argument in item.data.get("arguments") or []:
+            if not isinstance(argument, dict) or not isinstance(argument.get("name"), str):
+                continue
+            name = argument["name"]
+            label = Text(visible(name), style="bold")
+            if argument.get("required"):
+                label.append(" *", style="bold red")
+            if isinstance(argument.get("description"), str):
+                label.append("  ")
+                label.append_text(plain_line(argument["description"], 80, style="dim"))
+            widgets.append(CompletingField(name, label=label, source=self._completion if completions else None))
+        widgets.append(Static(Text("ctrl+enter gets the prompt", style="dim")))
+        await form.mount_all(widgets)
+
+    def values(self) -> dict[str, str]:
+        return {field.argument: field.value for field in self.query(CompletingField)}
+
+    @work(group="get-prompt", exclusive=True)
+    async def action_get(self) -> None:
+        item = self.current
+        if item is None:
+            return
+        arguments = {k: v for k, v in self.values().items() if v != ""}
+        area = self.query_one("#prompt-messages", VerticalScroll)
+        await area.remove_children()
+        started = time.perf_counter()
+        try:
+            result = await self.inspector.client.get_prompt(item.key, arguments or None)
+        except InspectorError as exc:
+            await area.mount(Static(plain(f"✖ {exc}", style="bold red")))
+            return
+        await area.mount(Static(Text(f"got in {(time.perf_counter() - started) * 1000:.1f} ms", style="dim")))
+        await area.mount_all(message_widgets(result))

@@ -1,0 +1,167 @@
+"""Resources: the list, reading by type, subscriptions with an updated mark."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Static
+
+from ...core.errors import InspectorError
+from ...core.items import Item, ListResult
+from ..safe import json_syntax, plain, plain_line
+from ..widgets.content_view import resource_body
+from ..widgets.item_list import ItemList
+
+if TYPE_CHECKING:
+    from ..app import InspectorApp
+
+__all__ = ["ResourcesPane", "contents_widgets"]
+
+
+def contents_widgets(result: Any) -> list[Static]:
+    """`resources/read` contents, each by its mimeType."""
+    if not isinstance(result, dict) or not isinstance(result.get("contents"), list):
+        return [Static(Text("the result has no contents array", style="bold red")), Static(json_syntax(result))]
+    parts: list[Static] = []
+    for entry in result["contents"]:
+        if not isinstance(entry, dict):
+            parts.append(Static(Text(f"invalid contents entry: {entry!r}", style="red")))
+            continue
+        head = Text("── ", style="dim")
+        head.append_text(plain_line(str(entry.get("uri", "?")), 120, style="bold"))
+        if isinstance(entry.get("mimeType"), str):
+            head.append_text(plain_line(f"  {entry['mimeType']}", 60, style="dim"))
+        parts.append(Static(head))
+        parts.append(Static(resource_body(entry)))
+    return parts
+
+
+class ResourcesPane(Horizontal):
+    BINDINGS = [
+        Binding("enter", "read", "Read", id="read_resource", show=False),
+        Binding("ctrl+s", "toggle_subscription", "Subscribe", id="toggle_subscription"),
+        Binding("ctrl+l", "refresh", "Refresh", id="refresh_resources"),
+    ]
+
+    DEFAULT_CSS = """
+    ResourcesPane > ItemList { width: 40%; min-width: 28; }
+    ResourcesPane > #resource-detail { width: 1fr; }
+    #resource-info { height: auto; max-height: 10; border: round $primary-muted; padding: 0 1; }
+    #resource-contents { height: 1fr; border: round $primary-muted; padding: 0 1; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.subscribed: set[str] = set()
+        self.updated: set[str] = set()
+        self.current: Item | None = None
+
+    @property
+    def inspector(self) -> InspectorApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield ItemList("Resources", self._row, id="resource-list")
+        with Vertical(id="resource-detail"):
+            yield Static("No resource selected", id="resource-info")
+            yield VerticalScroll(id="resource-contents")
+
+    def _row(self, item: Item) -> Text:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        if item.problems:
+            text.append("⚠ ", style="bold red")
+        if item.key in self.updated:
+            text.append("● ", style="bold magenta")
+        elif item.key in self.subscribed:
+            text.append("◉ ", style="cyan")
+        text.append_text(plain_line(item.display_name, 50, style="bold"))
+        text.append("\n")
+        text.append_text(plain_line(item.key, 80, style="dim"))
+        return text
+
+    def set_listing(self, listing: ListResult) -> None:
+        self.query_one(ItemList).set_items(listing.items, listing.problems)
+
+    @on(ItemList.Highlighted, "#resource-list")
+    def _show(self, event: ItemList.Highlighted) -> None:
+        self.current = event.item
+        info = self.query_one("#resource-info", Static)
+        if event.item is None:
+            info.update("No resource selected")
+            return
+        item = event.item
+        text = Text()
+        text.append_text(plain_line(item.display_name, 80, style="bold"))
+        text.append("\n")
+        text.append_text(plain_line(item.key, 200, style="underline"))
+        for key in ("mimeType", "size"):
+            if key in item.data:
+                text.append(f"\n{key}: ", style="dim")
+                text.append_text(plain_line(str(item.data[key]), 80))
+        if item.description:
+            text.append("\n")
+            text.append_text(plain(item.description))
+        state = "subscribed" if item.key in self.subscribed else "not subscribed"
+        if self.inspector.client.server_capabilities.get("resources", {}).get("subscribe"):
+            text.append(f"\n{state} (ctrl+s toggles)", style="cyan")
+        if item.key in self.updated:
+            text.append("\n● updated since last read", style="bold magenta")
+        for problem in item.problems:
+            text.append("\n⚠ ", style="bold red")
+            text.append_text(plain(problem, style="red"))
+        info.update(text)
+
+    @on(ItemList.Activated, "#resource-list")
+    def _activated(self, event: ItemList.Activated) -> None:
+        self.read(event.item.key)
+
+    def action_read(self) -> None:
+        if self.current is not None:
+            self.read(self.current.key)
+
+    def action_refresh(self) -> None:
+        self.inspector.refresh_list("resources")
+
+    @work(group="read-resource", exclusive=True)
+    async def read(self, uri: str) -> None:
+        area = self.query_one("#resource-contents", VerticalScroll)
+        await area.remove_children()
+        area.border_title = uri
+        started = time.perf_counter()
+        try:
+            result = await self.inspector.client.read_resource(uri)
+        except InspectorError as exc:
+            await area.mount(Static(plain(f"✖ {exc}", style="bold red")))
+            return
+        elapsed = time.perf_counter() - started
+        self.updated.discard(uri)
+        await area.mount(Static(Text(f"read in {elapsed * 1000:.1f} ms", style="dim")))
+        await area.mount_all(contents_widgets(result))
+        self.query_one(ItemList).refresh_rows()
+
+    @work(group="subscribe")
+    async def action_toggle_subscription(self) -> None:
+        item = self.current
+        if item is None:
+            return
+        client = self.inspector.client
+        if item.key in self.subscribed:
+            await client.unsubscribe(item.key)
+            self.subscribed.discard(item.key)
+            self.inspector.notify_plain(f"unsubscribed from {item.key}")
+        else:
+            await client.subscribe(item.key)
+            self.subscribed.add(item.key)
+            self.inspector.notify_plain(f"subscribed to {item.key}")
+        self.query_one(ItemList).refresh_rows()
+
+    def mark_updated(self, uri: str) -> None:
+        self.updated.add(uri)
+        self.query_one(ItemList).refresh_rows()
+        self.inspector.notify_plain(f"resource updated: {uri}")

@@ -1,0 +1,55 @@
+"""Server: identity, negotiated revision, capabilities, instructions."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from ...core.client import Client
+from ..safe import json_text, plain, plain_line
+
+__all__ = ["ServerPane"]
+
+
+def json_syntax_text(value: object) -> Text:
+    return Text(json_text(value))
+
+
+class ServerPane(VerticalScroll):
+    DEFAULT_CSS = """
+    ServerPane { padding: 0 1; }
+    ServerPane > Static { margin: 0 0 1 0; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static("not connected", id="server-identity")
+        yield Static("", id="server-capabilities")
+        yield Static("", id="server-instructions")
+        yield Static("", id="server-raw")
+
+    def show(self, client: Client) -> None:
+        info = client.server_info
+        text = Text()
+        text.append_text(plain_line(str(info.get("title") or info.get("name") or "?"), 80, style="bold"))
+        for key in ("name", "version", "description", "websiteUrl"):
+            if key in info:
+                text.append(f"\n{key}: ", style="dim")
+                text.append_text(plain_line(str(info[key]), 120))
+        text.append("\nprotocol: ", style="dim")
+        text.append(f"{client.protocol_version} ({client.era} era; offered {client.offered_version})")
+        if client.transport is not None:
+            text.append("\ntransport: ", style="dim")
+            text.append_text(plain_line(client.transport.describe(), 160))
+        self.query_one("#server-identity", Static).update(text)
+        capabilities = Text("Capabilities\n", style="bold")
+        capabilities.append_text(Text(", ".join(sorted(client.server_capabilities)) or "(none)"))
+        self.query_one("#server-capabilities", Static).update(capabilities)
+        instructions = client.instructions
+        self.query_one("#server-instructions", Static).update(
+            plain(instructions) if instructions else Text("no instructions", style="dim")
+        )
+        self.query_one("#server-raw", Static).update(
+            Text.assemble(("initialize result\n", "bold"), json_syntax_text(client.initialize_result))
+        )

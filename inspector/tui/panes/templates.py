@@ -1,0 +1,162 @@
+"""Resource templates: a field per URI-template variable, completions, the
+expanded URI shown live, and reading it."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Static
+
+from ...core.errors import InspectorError
+from ...core.items import Item, ListResult
+from ...core.safetext import visible
+from ..safe import plain, plain_line
+from ..widgets.completing_field import CompletingField
+from ..widgets.item_list import ItemList
+from .resources import contents_widgets
+
+if TYPE_CHECKING:
+    from ..app import InspectorApp
+
+__all__ = ["TemplatesPane", "expand_template", "template_variables"]
+
+
+def template_variables(template: str) -> list[str]:
+    import uritemplate
+
+    try:
+        return list(uritemplate.URITemplate(template).variable_names)
+    except Exception:  # uritemplate raises assorted errors on malformed templates
+        return []
+
+
+def expand_template(template: str, values: dict[str, Any]) -> str:
+    import uritemplate
+
+    return str(uritemplate.expand(template, {k: v for k, v in values.items() if v != ""}))
+
+
+class TemplatesPane(Horizontal):
+    BINDINGS = [Binding("ctrl+enter,ctrl+j", "read", "Read URI", id="read_template", priority=True)]
+
+    DEFAULT_CSS = """
+    TemplatesPane > ItemList { width: 40%; min-width: 28; }
+    TemplatesPane > #template-detail { width: 1fr; }
+    #template-form { height: auto; max-height: 60%; border: round $primary-muted; padding: 0 1; }
+    #template-uri { height: auto; padding: 0 1; }
+    #template-contents { height: 1fr; border: round $primary-muted; padding: 0 1; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.current: Item | None = None
+
+    @property
+    def inspector(self) -> InspectorApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield ItemList("Templates", self._row, id="template-list")
+        with Vertical(id="template-detail"):
+            yield VerticalScroll(id="template-form")
+            yield Static("", id="template-uri")
+            yield VerticalScroll(id="template-contents")
+
+    def _row(self, item: Item) -> Text:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        if item.problems:
+            text.append("⚠ ", style="bold red")
+        text.append_text(plain_line(item.display_name, 50, style="bold"))
+        text.append("\n")
+        text.append_text(plain_line(item.key, 80, style="dim"))
+        return text
+
+    def set_listing(self, listing: ListResult) -> None:
+        self.query_one(ItemList).set_items(listing.items, listing.problems)
+
+    async def _completion(self, argument: str, value: str) -> tuple[list[str], int | None, bool]:
+        item = self.current
+        if item is None:
+            return [], None, False
+        context = {k: v for k, v in self.values().items() if k != argument and v}
+        result = await self.inspector.client.complete(
+            {"type": "ref/resource", "uri": item.key}, argument, value, context or None
+        )
+        completion = result.get("completion") if isinstance(result, dict) else None
+        if not isinstance(completion, dict):
+            return [], None, False
+        values = [visible(str(v)) for v in completion.get("values") or []]
+        total = completion.get("total")
+        return values, total if isinstance(total, int) else None, completion.get("hasMore") is True
+
+    @on(ItemList.Highlighted, "#template-list")
+    async def _show(self, event: ItemList.Highlighted) -> None:
+        self.current = event.item
+        form = self.query_one("#template-form", VerticalScroll)
+        await form.remove_children()
+        item = event.item
+        if item is None:
+            return
+        form.border_title = item.key
+        header = Text()
+        header.append_text(plain_line(item.display_name, 80, style="bold"))
+        if item.description:
+            header.append("\n")
+            header.append_text(plain(item.description))
+        widgets: list[Any] = [Static(header)]
+        variables = template_variables(item.key)
+        if not variables:
+            widgets.append(Static(Text("no variables (or the template is not valid RFC 6570)", style="yellow")))
+        completions = "completions" in self.inspector.client.server_capabilities
+        for name in variables:
+            label = Text(name, style="bold")
+            if completions:
+                label.append("  (server completions)", style="dim")
+            widgets.append(CompletingField(name, label=label, source=self._completion if completions else None))
+        await form.mount_all(widgets)
+        self._update_uri()
+
+    def values(self) -> dict[str, str]:
+        return {field.argument: field.value for field in self.query(CompletingField)}
+
+    def expanded(self) -> str | None:
+        if self.current is None:
+            return None
+        try:
+            return expand_template(self.current.key, self.values())
+        except Exception:  # a malformed template cannot be expanded
+            return None
+
+    def _update_uri(self) -> None:
+        uri = self.expanded()
+        text = Text("URI: ", style="dim")
+        text.append_text(plain_line(uri or "(cannot expand this template)", 200, style="bold underline"))
+        text.append("   ctrl+enter reads it", style="dim")
+        self.query_one("#template-uri", Static).update(text)
+
+    @on(CompletingField.Changed)
+    def _field_changed(self, event: CompletingField.Changed) -> None:
+        self._update_uri()
+
+    @work(group="read-template", exclusive=True)
+    async def action_read(self) -> None:
+        uri = self.expanded()
+        if not uri:
+            return
+        area = self.query_one("#template-contents", VerticalScroll)
+        await area.remove_children()
+        area.border_title = uri
+        started = time.perf_counter()
+        try:
+            result = await self.inspector.client.read_resource(uri)
+        except InspectorError as exc:
+            await area.mount(Static(plain(f"✖ {exc}", style="bold red")))
+            return
+        await area.mount(Static(Text(f"read in {(time.perf_counter() - started) * 1000:.1f} ms", style="dim")))
+        await area.mount_all(contents_widgets(result))

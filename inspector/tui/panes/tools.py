@@ -1,0 +1,158 @@
+"""Tools: the list with hint badges, the detail, the arguments form, the result."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Static, TabbedContent, TabPane
+
+from ...core.errors import CancelledError, InspectorError
+from ...core.items import Item, ListResult
+from ...core.session import PendingRequest
+from ..badges import hint_badges, tool_row
+from ..safe import json_syntax, plain, plain_line
+from ..widgets.arguments import ArgumentsEditor
+from ..widgets.content_view import BlockView
+from ..widgets.item_list import ItemList
+from ..widgets.result_view import ResultView
+
+if TYPE_CHECKING:
+    from ..app import InspectorApp
+
+__all__ = ["ToolsPane"]
+
+
+def tool_header(item: Item) -> Text:
+    text = Text()
+    text.append_text(plain_line(item.display_name, 80, style="bold"))
+    if item.title:
+        text.append_text(plain_line(f"  ({item.name})", 60, style="dim"))
+    text.append("\n")
+    text.append_text(hint_badges(item.hints(), long=True))
+    execution = item.data.get("execution")
+    if isinstance(execution, dict) and execution.get("taskSupport"):
+        text.append(f"  tasks: {execution.get('taskSupport')}", style="cyan")
+    for problem in item.problems:
+        text.append("\n⚠ ", style="bold red")
+        text.append_text(plain(problem, style="red"))
+    if item.description:
+        text.append("\n")
+        text.append_text(plain(item.description))
+    return text
+
+
+class ToolsPane(Horizontal):
+    BINDINGS = [
+        Binding("ctrl+enter,ctrl+j", "call", "Call tool", id="call_tool", priority=True),
+        Binding("ctrl+x", "cancel", "Cancel call", id="cancel_call"),
+        Binding("ctrl+y", "copy_command", "Copy as command", id="copy_command", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    ToolsPane > ItemList { width: 36%; min-width: 28; }
+    ToolsPane > #tool-detail { width: 1fr; }
+    #tool-header { height: auto; max-height: 12; border: round $primary-muted; padding: 0 1; }
+    #tool-tabs { height: 1fr; min-height: 10; }
+    #tool-tabs ContentSwitcher { height: 1fr; }
+    ToolsPane ResultView { height: 1fr; min-height: 6; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tool: Item | None = None
+        self.pending: PendingRequest | None = None
+        self.started = 0.0
+
+    @property
+    def inspector(self) -> InspectorApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield ItemList("Tools", tool_row, id="tool-list")
+        with Vertical(id="tool-detail"):
+            yield VerticalScroll(Static("No tool selected", id="tool-header-text"), id="tool-header")
+            with TabbedContent(id="tool-tabs"):
+                with TabPane("Arguments", id="tool-args-tab"):
+                    yield ArgumentsEditor(id="tool-args")
+                with TabPane("Input schema", id="tool-schema-tab"):
+                    yield VerticalScroll(Static(id="tool-schema"))
+                with TabPane("Output schema", id="tool-output-tab"):
+                    yield VerticalScroll(Static(id="tool-output"))
+                with TabPane("Raw", id="tool-raw-tab"):
+                    yield VerticalScroll(Static(id="tool-raw"))
+            yield ResultView(id="tool-result")
+
+    def set_listing(self, listing: ListResult) -> None:
+        self.query_one(ItemList).set_items(listing.items, listing.problems)
+
+    @on(ItemList.Highlighted, "#tool-list")
+    def _show(self, event: ItemList.Highlighted) -> None:
+        item = event.item
+        if item is not None and self.tool is not None and item.key == self.tool.key and item.raw == self.tool.raw:
+            return
+        self.tool = item
+        header = self.query_one("#tool-header-text", Static)
+        if item is None:
+            header.update("No tool selected")
+            return
+        header.update(tool_header(item))
+        self.query_one("#tool-schema", Static).update(json_syntax(item.data.get("inputSchema")))
+        output = item.output_schema
+        self.query_one("#tool-output", Static).update(
+            json_syntax(output) if output is not None else Text("no outputSchema", style="dim")
+        )
+        self.query_one("#tool-raw", Static).update(json_syntax(item.raw))
+        self.query_one(ArgumentsEditor).load_schema(item.input_schema, key=item.key)
+
+    @on(ItemList.Activated, "#tool-list")
+    def _activate(self, event: ItemList.Activated) -> None:
+        self.query_one(ArgumentsEditor).focus_first()
+
+    def action_call(self) -> None:
+        if self.tool is None:
+            return
+        editor = self.query_one(ArgumentsEditor)
+        arguments, errors = editor.current_arguments()
+        if arguments is None:
+            self.inspector.notify_plain("; ".join(errors) or "the arguments are not valid", severity="error")
+            return
+        if errors:
+            self.inspector.notify_plain(
+                "arguments do not match the input schema: " + "; ".join(errors[:3]), severity="warning"
+            )
+        self.inspector.confirm_and_call(self.tool, arguments)
+
+    async def run_call(self, tool: Item, arguments: dict[str, Any]) -> None:
+        """Called by the app after confirmation, inside a worker."""
+        result_view = self.query_one(ResultView)
+        await result_view.running(f"calling {tool.key}")
+        self.started = time.perf_counter()
+        try:
+            self.pending = await self.inspector.client.start_call_tool(
+                tool.key, arguments, on_progress=result_view.progress
+            )
+            result = await self.pending.result()
+        except CancelledError as exc:
+            await result_view.show_error(exc, time.perf_counter() - self.started)
+            return
+        except InspectorError as exc:
+            await result_view.show_error(exc, time.perf_counter() - self.started)
+            return
+        finally:
+            self.pending = None
+        await result_view.show_result(result, time.perf_counter() - self.started, tool.output_schema)
+
+    @work(group="cancel")
+    async def action_cancel(self) -> None:
+        if self.pending is not None:
+            await self.pending.cancel("cancelled by the user")
+
+    @on(BlockView.ReadLink)
+    def _read_link(self, event: BlockView.ReadLink) -> None:
+        self.inspector.open_resource(event.uri)

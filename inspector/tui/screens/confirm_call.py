@@ -1,0 +1,90 @@
+"""The confirmation before every tools/call: the tool, its hints with the
+spec's defaults applied, and the exact JSON that will be sent."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from ...core.items import Item
+from ..badges import hint_badges
+from ..safe import json_syntax, plain_line
+
+__all__ = ["TRUST", "ConfirmCallScreen"]
+
+TRUST = "trust"
+
+
+def _read_only(tool: Item) -> bool:
+    annotations = tool.data.get("annotations")
+    return isinstance(annotations, dict) and annotations.get("readOnlyHint") is True
+
+
+class ConfirmCallScreen(ModalScreen[bool | str]):
+    BINDINGS = [
+        Binding("y", "answer('yes')", "Call", id="confirm_yes"),
+        Binding("n,escape", "answer('no')", "Don't call", id="confirm_no"),
+        Binding("a", "answer('trust')", "Don't ask again (read-only)", id="confirm_trust", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    ConfirmCallScreen { align: center middle; }
+    ConfirmCallScreen > Vertical {
+        width: 90%; max-width: 110; height: auto; max-height: 90%;
+        border: thick $warning; background: $surface; padding: 1 2;
+    }
+    ConfirmCallScreen #confirm-args { height: auto; max-height: 24; border: round $primary-muted; }
+    ConfirmCallScreen Horizontal { height: auto; margin-top: 1; }
+    ConfirmCallScreen Button { margin-right: 1; }
+    """
+
+    def __init__(self, tool: Item, arguments: dict[str, Any]) -> None:
+        super().__init__()
+        self.tool = tool
+        self.arguments = arguments
+        self.can_trust = _read_only(tool)
+
+    def compose(self) -> ComposeResult:
+        tool = self.tool
+        with Vertical():
+            title = Text("Call tool ", style="bold")
+            title.append_text(plain_line(tool.key, 80, style="bold yellow"))
+            if tool.title:
+                title.append_text(plain_line(f"  ({tool.title})", 60, style="dim"))
+            title.append("?")
+            yield Static(title)
+            yield Static(hint_badges(tool.hints(), long=True))
+            if not any(h.explicit for h in tool.hints()):
+                yield Static(Text("This tool declares no hints: assume it may destroy data and reach the outside world.",
+                                  style="bold red"))
+            yield Static(Text(f"arguments ({len(json.dumps(self.arguments))} bytes, sent exactly as shown):",
+                              style="dim"))
+            with VerticalScroll(id="confirm-args"):
+                yield Static(json_syntax(self.arguments))
+            keys = "y call · n / escape cancel"
+            if self.can_trust:
+                keys += " · a call and don't ask again for this tool (this session)"
+            yield Static(Text(keys, style="dim"))
+            with Horizontal():
+                yield Button("Call (y)", id="yes", variant="warning")
+                yield Button("Cancel (n)", id="no")
+                if self.can_trust:
+                    yield Button("Always for this tool (a)", id="trust")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.action_answer(event.button.id or "no")
+
+    def action_answer(self, answer: str) -> None:
+        if answer == "yes":
+            self.dismiss(True)
+        elif answer == "trust" and self.can_trust:
+            self.dismiss(TRUST)
+        elif answer != "trust":
+            self.dismiss(False)

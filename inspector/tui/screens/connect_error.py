@@ -1,0 +1,64 @@
+"""Shown when the server cannot be started or reached: what happened, the
+stderr tail, and a retry.  Never a traceback."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from ..safe import plain
+
+__all__ = ["ConnectErrorScreen"]
+
+
+class ConnectErrorScreen(ModalScreen[bool]):
+    BINDINGS = [
+        Binding("r", "retry", "Retry", id="retry"),
+        Binding("escape", "dismiss_error", "Look around", id="dismiss_error"),
+        Binding("q", "quit_app", "Quit", id="quit_from_error"),
+    ]
+
+    DEFAULT_CSS = """
+    ConnectErrorScreen { align: center middle; }
+    ConnectErrorScreen > Vertical {
+        width: 90%; max-width: 120; height: auto; max-height: 90%;
+        border: thick $error; background: $surface; padding: 1 2;
+    }
+    ConnectErrorScreen #error-title { text-style: bold; color: $error; }
+    ConnectErrorScreen #stderr-tail { height: auto; max-height: 20; border: round $primary-muted; margin: 1 0; }
+    ConnectErrorScreen Button { margin: 0 1 0 0; }
+    """
+
+    def __init__(self, message: str, stderr_tail: list[str], server: str) -> None:
+        super().__init__()
+        self.message = message
+        self.stderr_tail = stderr_tail
+        self.server = server
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text("Cannot connect to the server"), id="error-title")
+            yield Static(plain(self.server, style="dim"))
+            yield Static(plain(self.message))
+            tail = "\n".join(self.stderr_tail) if self.stderr_tail else "(the server wrote nothing to stderr)"
+            with VerticalScroll(id="stderr-tail") as scroll:
+                scroll.border_title = "server stderr (last lines)"
+                yield Static(plain(tail))
+            yield Static(Text("r retry · escape look at the traffic · q quit", style="dim"))
+            yield Button("Retry", id="retry", variant="primary")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(True)
+
+    def action_retry(self) -> None:
+        self.dismiss(True)
+
+    def action_dismiss_error(self) -> None:
+        self.dismiss(False)
+
+    def action_quit_app(self) -> None:
+        self.app.exit(3)

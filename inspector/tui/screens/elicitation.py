@@ -1,0 +1,125 @@
+"""A server asks the person for input: a form from `requestedSchema`, or a
+URL to visit (URL mode, 2025-11-25)."""
+
+from __future__ import annotations
+
+import webbrowser
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from ..clipboard import copy_text
+from ..safe import plain, plain_line
+from ..widgets.schema_form import SchemaForm
+
+if TYPE_CHECKING:
+    from ..handlers import TuiHandlers
+
+__all__ = ["ElicitationScreen"]
+
+
+class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
+    BINDINGS = [
+        Binding("ctrl+s", "accept", "Accept", id="elicit_accept"),
+        Binding("ctrl+d", "decline", "Decline", id="elicit_decline"),
+        Binding("escape", "cancel", "Cancel", id="elicit_cancel"),
+        Binding("ctrl+o", "open_url", "Open URL", id="elicit_open", show=False),
+        Binding("ctrl+y", "copy_url", "Copy URL", id="elicit_copy", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    ElicitationScreen { align: center middle; }
+    ElicitationScreen > Vertical {
+        width: 95%; max-width: 120; height: 90%; border: thick $accent; background: $surface; padding: 0 1;
+    }
+    ElicitationScreen #elicit-body { height: 1fr; }
+    ElicitationScreen Horizontal { height: auto; }
+    ElicitationScreen Button { margin-right: 1; }
+    """
+
+    def __init__(self, params: dict[str, Any], handlers: TuiHandlers | None = None) -> None:
+        super().__init__()
+        self.params = params
+        self.handlers = handlers
+        self.url_mode = params.get("mode") == "url"
+
+    @property
+    def url(self) -> str:
+        url = self.params.get("url")
+        return url if isinstance(url, str) else ""
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            title = "The server asks you to visit a URL" if self.url_mode else "The server asks for input"
+            yield Static(Text(title + " (elicitation/create)", style="bold"))
+            yield Static(plain(str(self.params.get("message", "")), style="italic"))
+            with VerticalScroll(id="elicit-body"):
+                if self.url_mode:
+                    yield Static(Text("URL (check it before opening):", style="dim"))
+                    yield Static(plain_line(self.url, 400, style="bold underline"))
+                    elicitation_id = self.params.get("elicitationId")
+                    if isinstance(elicitation_id, str):
+                        yield Static(plain_line(f"elicitation id: {elicitation_id}", 120, style="dim"))
+                else:
+                    yield SchemaForm(id="elicit-form")
+            keys = "ctrl+s accept · ctrl+d decline · escape cancel"
+            if self.url_mode:
+                keys += " · ctrl+o open in browser · ctrl+y copy URL"
+            yield Static(Text(keys, style="dim"))
+            with Horizontal():
+                yield Button("Accept", id="accept", variant="primary")
+                yield Button("Decline", id="decline")
+                yield Button("Cancel", id="cancel")
+                if self.url_mode:
+                    yield Button("Open URL", id="open")
+                    yield Button("Copy URL", id="copy")
+
+    def on_mount(self) -> None:
+        if not self.url_mode:
+            schema = self.params.get("requestedSchema")
+            form = self.query_one(SchemaForm)
+            form.load_schema(schema if isinstance(schema, dict) else {"type": "object"})
+            form.focus_first()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        action = {"accept": self.action_accept, "decline": self.action_decline, "cancel": self.action_cancel,
+                  "open": self.action_open_url, "copy": self.action_copy_url}.get(event.button.id or "")
+        if action is not None:
+            action()
+
+    def action_accept(self) -> None:
+        if self.url_mode:
+            self.dismiss({"action": "accept"})
+            return
+        form = self.query_one(SchemaForm)
+        value, errors = form.value_and_errors()
+        if errors:
+            self.app.notify("; ".join(errors[:3]), severity="error", markup=False)
+            return
+        violations = form.validate()
+        if violations:
+            self.app.notify("fix the highlighted fields first", severity="error")
+            return
+        self.dismiss({"action": "accept", "content": value if isinstance(value, dict) else {}})
+
+    def action_decline(self) -> None:
+        self.dismiss({"action": "decline"})
+
+    def action_cancel(self) -> None:
+        self.dismiss({"action": "cancel"})
+
+    def action_open_url(self) -> None:
+        if self.url_mode and self.url.startswith(("https://", "http://")):
+            webbrowser.open(self.url)
+        else:
+            self.app.notify("only http(s) URLs are opened", severity="warning")
+
+    def action_copy_url(self) -> None:
+        if self.url_mode:
+            how = copy_text(self.app, self.url)
+            self.app.notify(f"URL copied ({how})")

@@ -1,0 +1,242 @@
+"""Content blocks (tool results, prompt messages, resource contents) as widgets."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import io
+import json
+from typing import Any
+
+from rich.console import RenderableType
+from rich.syntax import Syntax
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import Static
+
+from ...core.safetext import visible
+from ..safe import json_syntax, plain, plain_line
+
+__all__ = ["BlockView", "ContentList", "decode_blob", "image_cells", "resource_body"]
+
+MAX_TEXT_SHOWN = 200_000
+MAX_IMAGE_CELLS = 48
+
+_LEXERS = {
+    "application/json": "json",
+    "text/markdown": "markdown",
+    "text/x-python": "python",
+    "text/python": "python",
+    "application/x-python": "python",
+    "text/html": "html",
+    "text/css": "css",
+    "application/javascript": "javascript",
+    "text/javascript": "javascript",
+    "application/xml": "xml",
+    "text/xml": "xml",
+    "application/yaml": "yaml",
+    "text/yaml": "yaml",
+    "text/x-sh": "bash",
+    "application/toml": "toml",
+}
+
+
+def decode_blob(data: Any) -> bytes | None:
+    if not isinstance(data, str):
+        return None
+    try:
+        return base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+
+
+def _size(n: int) -> str:
+    return f"{n} B" if n < 1024 else f"{n / 1024:.1f} KiB" if n < 1024 * 1024 else f"{n / 1024 / 1024:.1f} MiB"
+
+
+def image_cells(data: bytes, max_width: int = MAX_IMAGE_CELLS) -> Text:
+    """A character-cell drawing of an image: each cell shows two pixels with ▀."""
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as image:
+        image = image.convert("RGB")
+        width, height = image.size
+        scale = min(1.0, max_width / max(width, 1))
+        cols = max(1, int(width * scale))
+        rows = max(2, int(height * scale) // 2 * 2)
+        small = image.resize((cols, rows))
+        pixels = small.load()
+        assert pixels is not None
+    text = Text(no_wrap=True)
+    for y in range(0, rows, 2):
+        for x in range(cols):
+            top = pixels[x, y]
+            bottom = pixels[x, y + 1] if y + 1 < rows else top
+            text.append("▀", style=f"rgb{tuple(top)} on rgb{tuple(bottom)}")
+        text.append("\n")
+    return text
+
+
+def _audio_facts(data: bytes, mime: str) -> str:
+    if "wav" in mime:
+        import wave
+
+        try:
+            with wave.open(io.BytesIO(data)) as wav:
+                seconds = wav.getnframes() / float(wav.getframerate() or 1)
+                return f"{seconds:.2f} s, {wav.getframerate()} Hz, {wav.getnchannels()} channel(s)"
+        except (wave.Error, EOFError):
+            return "unreadable WAV data"
+    return "duration unknown for this type"
+
+
+def text_body(text: str, mime: str | None = None) -> RenderableType:
+    """Text by type: pretty JSON when it parses, highlighted source, else plain."""
+    shown = text if len(text) <= MAX_TEXT_SHOWN else text[:MAX_TEXT_SHOWN]
+    note = f"\n… {len(text) - MAX_TEXT_SHOWN} more characters (save to see all)" if len(text) > MAX_TEXT_SHOWN else ""
+    stripped = shown.lstrip()
+    if stripped.startswith(("{", "[")) and not note:
+        try:
+            return json_syntax(json.loads(shown))
+        except ValueError:
+            pass
+    lexer = _LEXERS.get((mime or "").split(";")[0].strip().lower())
+    if lexer is not None:
+        return Syntax(visible(shown) + note, lexer, theme="ansi_dark", word_wrap=True, background_color="default")
+    return plain(shown + note)
+
+
+def resource_body(contents: dict[str, Any]) -> RenderableType:
+    mime = contents.get("mimeType") if isinstance(contents.get("mimeType"), str) else None
+    if isinstance(contents.get("text"), str):
+        return text_body(contents["text"], mime)
+    data = decode_blob(contents.get("blob"))
+    if data is None:
+        return Text("blob is not valid base64", style="bold red")
+    if mime and mime.startswith("image/"):
+        try:
+            return image_cells(data)
+        except Exception as exc:  # Pillow raises many types for bad images
+            return Text(f"cannot draw image: {exc}", style="red")
+    return hex_preview(data)
+
+
+def hex_preview(data: bytes, limit: int = 256) -> Text:
+    text = Text(f"{_size(len(data))} binary\n", style="bold")
+    for offset in range(0, min(len(data), limit), 16):
+        chunk = data[offset : offset + 16]
+        hexes = " ".join(f"{b:02x}" for b in chunk)
+        chars = "".join(chr(b) if 32 <= b < 127 else "." for b in chunk)
+        text.append(f"{offset:08x}  {hexes:<48}  {chars}\n", style="dim")
+    if len(data) > limit:
+        text.append(f"… {len(data) - limit} more bytes\n", style="dim")
+    return text
+
+
+class BlockView(Vertical):
+    """One content block with a title line and its body."""
+
+    DEFAULT_CSS = """
+    BlockView { height: auto; margin: 0 0 1 0; border-left: thick $primary-muted; padding: 0 1; }
+    BlockView.error { border-left: thick $error; }
+    BlockView > .block-title { color: $text-muted; }
+    """
+
+    class ReadLink(Message):
+        def __init__(self, uri: str) -> None:
+            super().__init__()
+            self.uri = uri
+
+    def __init__(self, block: Any, index: int) -> None:
+        super().__init__()
+        self.block = block if isinstance(block, dict) else {"type": "?", "value": block}
+        self.index = index
+        self.can_focus = self.block.get("type") in ("image", "audio", "resource_link", "resource")
+
+    @property
+    def binary(self) -> tuple[bytes, str] | None:
+        block = self.block
+        kind = block.get("type")
+        if kind in ("image", "audio"):
+            data = decode_blob(block.get("data"))
+            return (data, str(block.get("mimeType") or "")) if data is not None else None
+        if kind == "resource":
+            resource = block.get("resource") if isinstance(block.get("resource"), dict) else {}
+            data = decode_blob(resource.get("blob"))
+            if data is not None:
+                return data, str(resource.get("mimeType") or "")
+            if isinstance(resource.get("text"), str):
+                return resource["text"].encode(), str(resource.get("mimeType") or "text/plain")
+        if kind == "text" and isinstance(block.get("text"), str):
+            return block["text"].encode(), "text/plain"
+        return None
+
+    def compose(self) -> ComposeResult:
+        title, body = self._render()
+        yield Static(title, classes="block-title")
+        yield Static(body)
+
+    def _render(self) -> tuple[Text, RenderableType]:
+        block = self.block
+        kind = str(block.get("type"))
+        label = Text(f"[{self.index + 1}] {kind}", style="bold")
+        if kind == "text":
+            text = block.get("text")
+            if not isinstance(text, str):
+                return label, Text(f"text is not a string: {text!r}", style="red")
+            label.append(f"  {len(text)} chars", style="dim")
+            return label, text_body(text)
+        if kind in ("image", "audio"):
+            mime = str(block.get("mimeType") or "?")
+            data = decode_blob(block.get("data"))
+            label.append_text(plain_line(f"  {mime}", 40, style="dim"))
+            if data is None:
+                return label, Text("data is not valid base64", style="bold red")
+            label.append(f"  {_size(len(data))}  (s: save to file)", style="dim")
+            if kind == "image":
+                try:
+                    return label, image_cells(data)
+                except Exception as exc:  # Pillow raises many types for bad images
+                    return label, Text(f"cannot draw image: {exc}", style="red")
+            return label, Text(_audio_facts(data, mime))
+        if kind == "resource_link":
+            label.append("  (enter: read it)", style="dim")
+            body = Text()
+            body.append_text(plain_line(str(block.get("uri", "?")), 200, style="underline"))
+            for key in ("name", "title", "mimeType", "description"):
+                if isinstance(block.get(key), str):
+                    body.append(f"\n{key}: ", style="dim")
+                    body.append_text(plain_line(block[key], 200))
+            return label, body
+        if kind == "resource":
+            resource = block.get("resource")
+            if not isinstance(resource, dict):
+                return label, Text("resource is not an object", style="red")
+            label.append_text(plain_line(f"  {resource.get('uri', '?')} {resource.get('mimeType', '')}", 100))
+            return label, resource_body(resource)
+        return label, json_syntax(block)
+
+    def on_key(self, event: Any) -> None:
+        if event.key == "enter" and self.block.get("type") == "resource_link":
+            uri = self.block.get("uri")
+            if isinstance(uri, str):
+                event.stop()
+                self.post_message(self.ReadLink(uri))
+
+
+class ContentList(Vertical):
+    """All blocks of a result, in order."""
+
+    DEFAULT_CSS = """
+    ContentList { height: auto; }
+    """
+
+    def __init__(self, blocks: list[Any], *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.blocks = blocks
+
+    def compose(self) -> ComposeResult:
+        for index, block in enumerate(self.blocks):
+            yield BlockView(block, index)

@@ -1,0 +1,135 @@
+"""The outcome of a call: progress while it runs, then the result or error."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import ProgressBar, Static
+
+from ...core.errors import JsonRpcError
+from ..safe import json_syntax, plain
+from .content_view import ContentList
+
+__all__ = ["ResultView", "structured_check"]
+
+
+def structured_check(output_schema: dict[str, Any] | None, result: dict[str, Any]) -> Text | None:
+    """What validating structuredContent against the tool's outputSchema says."""
+    if output_schema is None:
+        return None
+    if "structuredContent" not in result:
+        if result.get("isError") is True:
+            return Text("outputSchema declared; no structuredContent (an error result may omit it)", style="dim")
+        return Text("⚠ the tool declares an outputSchema but returned no structuredContent", style="bold yellow")
+    from ...forms import validate_value
+
+    violations = validate_value(output_schema, result["structuredContent"])
+    if not violations:
+        return Text("✔ structuredContent matches the outputSchema", style="green")
+    text = Text("✖ structuredContent does not match the outputSchema:\n", style="bold red")
+    for violation in violations:
+        text.append(f"  {violation.display_path or '(root)'}: ", style="red")
+        text.append_text(plain(violation.message))
+        text.append("\n")
+    return text
+
+
+class ResultView(VerticalScroll):
+    DEFAULT_CSS = """
+    ResultView { height: 1fr; border: round $primary-muted; padding: 0 1; }
+    ResultView:focus-within { border: round $primary; }
+    ResultView > ProgressBar { display: none; }
+    ResultView.running > ProgressBar { display: block; }
+    ResultView > #status.error { color: $error; text-style: bold; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.border_title = "Result"
+        self.last_result: Any = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="status")
+        yield ProgressBar(total=None, show_eta=False, id="progress")
+
+    def _status(self, text: Text, error: bool = False) -> None:
+        status = self.query_one("#status", Static)
+        status.update(text)
+        status.set_class(error, "error")
+
+    async def _clear(self) -> None:
+        await self.query(".result-part").remove()
+
+    async def running(self, label: str) -> None:
+        await self._clear()
+        self.add_class("running")
+        bar = self.query_one(ProgressBar)
+        bar.update(total=None, progress=0)
+        self._status(Text(f"⧗ {label} … (ctrl+x cancels)", style="yellow"))
+
+    def progress(self, progress: float, total: float | None, message: str | None) -> None:
+        bar = self.query_one(ProgressBar)
+        bar.update(total=total, progress=progress)
+        text = Text(f"⧗ progress {progress:g}" + (f"/{total:g}" if total else ""), style="yellow")
+        if message:
+            text.append("  ")
+            text.append_text(plain(message))
+        self._status(text)
+
+    async def show_result(self, result: Any, elapsed: float, output_schema: dict[str, Any] | None = None) -> None:
+        self.remove_class("running")
+        await self._clear()
+        self.last_result = result
+        if not isinstance(result, dict):
+            self._status(Text(f"✖ the result is not an object ({elapsed * 1000:.0f} ms)"), error=True)
+            await self.mount(Static(json_syntax(result), classes="result-part"))
+            return
+        is_error = result.get("isError") is True
+        head = Text()
+        if is_error:
+            head.append("✖ TOOL ERROR (isError: true)", style="bold red")
+        else:
+            head.append("✔ OK", style="bold green")
+        head.append(f"  {elapsed * 1000:.1f} ms", style="dim")
+        content = result.get("content")
+        if isinstance(content, list):
+            head.append(f"  {len(content)} content block(s)", style="dim")
+        self._status(head, error=is_error)
+        parts: list[Any] = []
+        if isinstance(content, list):
+            parts.append(ContentList(content, id=None))
+        elif "content" in result:
+            parts.append(Static(Text("content is not an array", style="bold red")))
+        check = structured_check(output_schema, result)
+        if "structuredContent" in result:
+            parts.append(Static(Text("structuredContent", style="bold")))
+            parts.append(Static(json_syntax(result["structuredContent"])))
+        if check is not None:
+            parts.append(Static(check))
+        for part in parts:
+            part.add_class("result-part")
+        await self.mount_all(parts)
+
+    async def show_error(self, error: BaseException, elapsed: float) -> None:
+        self.remove_class("running")
+        await self._clear()
+        self.last_result = None
+        if isinstance(error, JsonRpcError):
+            head = Text(f"✖ JSON-RPC error {error.code}: ", style="bold red")
+            head.append_text(plain(error.message))
+            self._status(head, error=True)
+            if error.data is not None:
+                await self.mount(Static(json_syntax(error.data), classes="result-part"))
+        else:
+            head = Text(f"✖ {error.__class__.__name__}: ", style="bold red")
+            head.append_text(plain(str(error)))
+            head.append(f"  after {elapsed * 1000:.0f} ms", style="dim")
+            self._status(head, error=True)
+
+    async def show_message(self, text: Text) -> None:
+        self.remove_class("running")
+        await self._clear()
+        self._status(text)

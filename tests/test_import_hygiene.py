@@ -1,0 +1,49 @@
+"""The core and the scripting path must not load the UI libraries."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+UI_MODULES = ("textual", "rich")
+
+
+def loaded_after(code: str) -> list[str]:
+    probe = code + "\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def test_core_imports_no_ui() -> None:
+    modules = loaded_after("import inspector.core\nimport inspector.core.client\nimport inspector.core.transports.stdio")
+    assert not [m for m in modules if m.split(".")[0] in UI_MODULES]
+
+
+def test_http_transports_import_no_ui() -> None:
+    modules = loaded_after(
+        "import inspector.core.transports.streamable_http\nimport inspector.core.transports.legacy_sse"
+    )
+    assert "httpx2" in modules
+    assert not [m for m in modules if m.split(".")[0] in UI_MODULES]
+
+
+def test_scripting_path_imports_no_ui_and_no_wire_models() -> None:
+    modules = loaded_after(
+        "import inspector.cli\nimport inspector.commands.runner\nimport inspector.commands.call\n"
+        "import inspector.commands.listing\nimport inspector.forms"
+    )
+    roots = {m.split(".")[0] for m in modules}
+    assert not roots & set(UI_MODULES)
+    # mcp_types costs a quarter of a second to import; the scripting path
+    # must not pay it (validation loads it lazily).
+    assert "mcp_types" not in roots
+
+
+def test_version_list_matches_mcp_types() -> None:
+    from mcp_types import version
+
+    from inspector.core import versions
+
+    assert versions.HANDSHAKE_VERSIONS == version.HANDSHAKE_PROTOCOL_VERSIONS
+    assert versions.MODERN_VERSIONS == version.MODERN_PROTOCOL_VERSIONS
