@@ -1,0 +1,85 @@
+"""JSON Schema → form model → JSON value, for any face (no Textual, no Rich here).
+
+Build a form from a schema, let a person (TUI) or a command line (CLI) fill
+it, and get back the JSON value::
+
+    form = build_form(tool["inputSchema"])       # a tree of FormNode
+    form.fields["count"].set_text("3")           # schema-aware text entry
+    form.load_value({"count": 3})                # from JSON (exact round trip)
+    arguments = form.to_value()                  # back to JSON
+    problems = form.validate()                   # also fills node.errors
+
+    parse_assignments(schema, ["count=3", "address.city=Paris", "tags:=[\"a\"]"])
+    validate_value(schema, value)                # list[Violation], [] when valid
+    check_schema(schema)                         # the schema against its meta-schema
+    apply_defaults(requested_schema)             # elicitation content from defaults
+
+Module map: `builder` (schema → nodes), `node_base` / `leaf_nodes` /
+`container_nodes` / `choice_nodes` (the node classes), `assignments` (CLI
+``key=value``), `validation` (jsonschema wrapper), `elicitation`, `refs`
+(local ``$ref``), `merge` (``allOf``), `text_conversion`, `paths`, `values`.
+"""
+
+from .assignments import apply_assignments, format_assignments, parse_assignments
+from .builder import build_form
+from .choice_nodes import NullableNode, UnionNode, UnionVariant
+from .container_nodes import ArrayNode, ObjectNode
+from .dialects import Dialect, dialect_of
+from .elicitation import apply_defaults
+from .errors import AssignmentError, AssignmentProblem, FormValueError
+from .leaf_nodes import (
+    BooleanNode,
+    ConstNode,
+    EnumNode,
+    EnumOption,
+    ExtrasNode,
+    IntegerNode,
+    MultiSelectNode,
+    NumberNode,
+    RawJsonNode,
+    StringNode,
+)
+from .node_base import FormNode, NodeKind
+from .paths import Path, format_path, parse_path
+from .validation import Violation, check_schema, validate_value
+from .values import UNSET, JSONValue, Unset, json_equal
+
+__all__ = [
+    "UNSET",
+    "ArrayNode",
+    "AssignmentError",
+    "AssignmentProblem",
+    "BooleanNode",
+    "ConstNode",
+    "Dialect",
+    "EnumNode",
+    "EnumOption",
+    "ExtrasNode",
+    "FormNode",
+    "FormValueError",
+    "IntegerNode",
+    "JSONValue",
+    "MultiSelectNode",
+    "NodeKind",
+    "NullableNode",
+    "NumberNode",
+    "ObjectNode",
+    "Path",
+    "RawJsonNode",
+    "StringNode",
+    "UnionNode",
+    "UnionVariant",
+    "Unset",
+    "Violation",
+    "apply_assignments",
+    "apply_defaults",
+    "build_form",
+    "check_schema",
+    "dialect_of",
+    "format_assignments",
+    "format_path",
+    "json_equal",
+    "parse_assignments",
+    "parse_path",
+    "validate_value",
+]

@@ -1,0 +1,396 @@
+"""``key=value`` arguments for the scripting CLI (``inspector call TOOL count=3 name=foo``).
+
+Each argument goes through the same form model as the TUI, so text converts
+the way the schema says:
+
+``key=text``     text converted for the field: ``count=3`` is 3 for an integer
+                 and "3" for a string; ``flag=yes`` is true; ``tags=["a"]`` is
+                 JSON for an array or object; ``note=null`` is null where nullable
+``key:=json``    the value as raw JSON, whatever the field (like httpie)
+``flag``         a boolean field alone means true
+``a.b.c=…``      a path into nested objects; ``items[0].qty=2`` into arrays;
+                 ``tags[]=x`` appends; ``meta["x.y"]=…`` quotes a key
+
+Keys the schema does not declare are allowed when ``additionalProperties``
+allows them: converted with the ``additionalProperties`` schema when it is
+one, else read as JSON when the text parses (``n=3`` → 3, ``s=abc`` → "abc").
+Every bad argument is reported, together, in one `AssignmentError`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .builder import build_detached, build_form
+from .choice_nodes import NullableNode, UnionNode
+from .container_nodes import ArrayNode, ObjectNode
+from .errors import AssignmentError, AssignmentProblem, FormValueError
+from .leaf_nodes import BooleanNode, RawJsonNode, StringNode
+from .node_base import FormNode
+from .paths import APPEND, PathToken, format_path, parse_path
+from .text_conversion import infer_json
+from .values import UNSET, JSONValue, Schema, Unset, json_equal, json_text, json_type_name, parse_json_text
+
+__all__ = ["apply_assignments", "format_assignments", "parse_assignments", "split_assignment"]
+
+
+class _Problem(Exception):
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def split_assignment(text: str) -> tuple[str, str | None, str]:
+    """Split ``key=value`` / ``key:=json`` / ``flag`` into (key, operator, value).
+
+    The operator is ``"="``, ``":="`` or None for a bare key.  An ``=`` inside
+    ``[...]`` (a quoted key) does not split.
+    """
+    depth = 0
+    quoted = False
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if quoted:
+            if ch == "\\":
+                i += 2
+                continue
+            if ch == '"':
+                quoted = False
+        elif ch == '"' and depth > 0:
+            quoted = True
+        elif ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            if ch == ":" and text[i + 1 : i + 2] == "=":
+                return text[:i], ":=", text[i + 2 :]
+            if ch == "=":
+                return text[:i], "=", text[i + 1 :]
+        i += 1
+    return text, None, ""
+
+
+def parse_assignments(
+    schema: Schema,
+    assignments: Sequence[str],
+    *,
+    prefill_defaults: bool = True,
+    base: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Tool arguments from ``key=value`` strings, converted through *schema*'s form.
+
+    Starts from the form's initial state (defaults included, see `build_form`)
+    or from *base*, applies the assignments in order and returns the object.
+    Does not validate the result (call `validate_value` for that).  Raises
+    `AssignmentError` listing every bad argument.
+    """
+    form = build_form(schema, prefill_defaults=prefill_defaults)
+    if base is not None:
+        form.load_value(base)
+    apply_assignments(form, assignments)
+    value = form.to_value()
+    if value is UNSET:
+        return {}
+    if not isinstance(value, dict):
+        raise AssignmentError(
+            [
+                AssignmentProblem(
+                    "", f"the arguments must be a JSON object, but the form holds {json_type_name(value)}"
+                )
+            ]
+        )
+    return value
+
+
+def apply_assignments(form: FormNode, assignments: Sequence[str]) -> None:
+    """Apply ``key=value`` strings to an existing form; raises `AssignmentError` with every problem."""
+    problems: list[AssignmentProblem] = []
+    for text in assignments:
+        key, op, raw = split_assignment(text)
+        try:
+            if not key:
+                raise _Problem(f"expected key=value, got {text!r}")
+            try:
+                tokens = parse_path(key)
+            except ValueError as exc:
+                raise _Problem(str(exc)) from None
+            _apply(form, tokens, op, raw)
+        except _Problem as exc:
+            problems.append(AssignmentProblem(key or text, exc.message))
+        except FormValueError as exc:
+            problems.append(AssignmentProblem(key, exc.message))
+    if problems:
+        raise AssignmentError(problems)
+
+
+# -- resolving a path to a node ----------------------------------------------
+
+
+@dataclass
+class _JsonSlot:
+    """A place inside a raw JSON value (a raw node, or an object's extras)."""
+
+    node: FormNode
+    tokens: list[PathToken]
+    owner: ObjectNode | None = None
+
+
+def _where(done: list[PathToken]) -> str:
+    path = tuple(t.value for t in done if isinstance(t.value, str | int))
+    return format_path(path) or "the arguments"
+
+
+def _unwrap(node: FormNode, token: PathToken) -> FormNode:
+    while True:
+        if isinstance(node, NullableNode):
+            node.is_null = False
+            node = node.inner
+        elif isinstance(node, UnionNode) and node.variants and not node.is_raw:
+            order = [node.selected] + [v.index for v in node.variants if v.index != node.selected]
+            chosen = None
+            for index in order:
+                inner = node.variants[index].node
+                while isinstance(inner, NullableNode):
+                    inner = inner.inner
+                if (
+                    isinstance(token.value, str)
+                    and isinstance(inner, ObjectNode)
+                    and token.value in inner.fields
+                ):
+                    chosen = index
+                    break
+                if not isinstance(token.value, str) and isinstance(inner, ArrayNode):
+                    chosen = index
+                    break
+            node.selected = node.selected if chosen is None else chosen
+            node = node.selected_node
+        else:
+            return node
+
+
+def _match_field(node: ObjectNode, tokens: list[PathToken], start: int) -> tuple[str | None, int]:
+    """The longest dotted run of tokens from *start* naming a field (``a.b`` may be one key)."""
+    best: tuple[str | None, int] = (None, 0)
+    parts: list[str] = []
+    for j in range(start, len(tokens)):
+        value = tokens[j].value
+        if not isinstance(value, str) or (j > start and not tokens[j].bare):
+            break
+        parts.append(value)
+        candidate = ".".join(parts)
+        if candidate in node.fields:
+            best = (candidate, j - start + 1)
+        if not tokens[j].bare:
+            break
+    return best
+
+
+def _resolve(root: FormNode, tokens: list[PathToken]) -> FormNode | _JsonSlot:
+    node = root
+    i = 0
+    while i < len(tokens):
+        token = tokens[i]
+        node = _unwrap(node, token)
+        if isinstance(node, RawJsonNode) or node.is_raw:
+            return _JsonSlot(node, tokens[i:])
+        if isinstance(node, ObjectNode):
+            if not isinstance(token.value, str):
+                raise _Problem(f"{_where(tokens[:i])} is an object; use .key, not an index")
+            key, used = _match_field(node, tokens, i)
+            if key is None:
+                return _JsonSlot(node.extras, tokens[i:], owner=node)
+            node = node.fields[key]
+            i += used
+            continue
+        if isinstance(node, ArrayNode):
+            if token.value is APPEND:
+                node = node.add()
+            elif isinstance(token.value, int):
+                if token.value < len(node.items):
+                    node = node.items[token.value]
+                elif token.value == len(node.items):
+                    node = node.add()
+                else:
+                    raise _Problem(
+                        f"index {token.value} is past the end of {_where(tokens[:i])} "
+                        f"({len(node.items)} items; use [] to append)"
+                    )
+            else:
+                raise _Problem(f"{_where(tokens[:i])} is an array; use [N] or []")
+            i += 1
+            continue
+        raise _Problem(f"{_where(tokens[:i])} is a {node.kind} field and has no {_where([token])!r}")
+    return node
+
+
+# -- applying -------------------------------------------------------------------
+
+
+def _json_arg(raw: str) -> JSONValue:
+    try:
+        return parse_json_text(raw)
+    except ValueError as exc:
+        raise _Problem(str(exc)) from None
+
+
+def _apply(form: FormNode, tokens: list[PathToken], op: str | None, raw: str) -> None:
+    target = _resolve(form, tokens)
+    if isinstance(target, _JsonSlot):
+        _apply_json(target, tokens, op, raw)
+        return
+    if op == ":=":
+        target.load_value(_json_arg(raw))
+    elif op == "=":
+        try:
+            target.set_text(raw)
+        except FormValueError as exc:
+            if isinstance(target, ArrayNode):
+                raise _Problem(f"{exc.message}; or add items one by one with KEY[]=VALUE") from None
+            raise
+    else:
+        inner = target
+        while isinstance(inner, NullableNode):
+            inner = inner.inner
+        if not isinstance(inner, BooleanNode):
+            raise _Problem("needs a value (key=VALUE); only a boolean field can be given alone")
+        target.load_value(True)
+
+
+def _unknown_message(owner: ObjectNode, key: str, where: str) -> str:
+    known = list(owner.fields)
+    hint = difflib.get_close_matches(key, known, n=1)
+    text = f"unknown property {key!r}" + (f" of {where}" if owner.path else "")
+    if hint:
+        text += f" (did you mean {hint[0]!r}?)"
+    if known:
+        shown = ", ".join(known[:12]) + (", …" if len(known) > 12 else "")
+        text += f"; known: {shown}"
+    return text
+
+
+def _apply_json(slot: _JsonSlot, all_tokens: list[PathToken], op: str | None, raw: str) -> None:
+    first = slot.tokens[0].value
+    value: JSONValue
+    if slot.owner is not None:
+        assert isinstance(first, str)
+        if not slot.owner.allows_additional:
+            raise _Problem(_unknown_message(slot.owner, first, format_path(slot.owner.path)))
+        scratch = slot.owner.additional_node(first) if len(slot.tokens) == 1 else None
+    elif len(slot.tokens) == 1 and isinstance(first, str):
+        scratch = _map_value_node(slot.node, first)
+    else:
+        scratch = None
+    if op == ":=":
+        value = _json_arg(raw)
+    elif op == "=":
+        if scratch is not None:
+            converted = scratch.convert_text(raw)
+            value = "" if converted is UNSET and isinstance(scratch, StringNode) else converted
+            if value is UNSET:
+                raise _Problem("needs a value")
+        else:
+            value = infer_json(raw)
+    else:
+        if scratch is not None and not isinstance(scratch, BooleanNode):
+            raise _Problem("needs a value (key=VALUE); only a boolean field can be given alone")
+        value = True
+    current = slot.node.to_value()
+    try:
+        updated = _set_in(current, slot.tokens, value)
+    except ValueError as exc:
+        raise _Problem(str(exc)) from None
+    slot.node.load_value(updated)
+
+
+def _map_value_node(node: FormNode, key: str) -> FormNode | None:
+    """For a free-form map shown as raw JSON: a node for *key*'s value, from
+    ``patternProperties`` or ``additionalProperties``, when they give a schema."""
+    schema = node.schema
+    patterns = schema.get("patternProperties")
+    sub: Any = None
+    if isinstance(patterns, dict):
+        for pattern, candidate in patterns.items():
+            try:
+                if re.search(pattern, key):
+                    sub = candidate
+                    break
+            except (re.error, TypeError):
+                continue
+    if sub is None:
+        sub = schema.get("additionalProperties")
+    if not isinstance(sub, dict) or not sub:
+        return None
+    return build_detached(sub, root_schema=node.context.schema, path=(*node.path, key))
+
+
+def _set_in(current: JSONValue | Unset, tokens: list[PathToken], value: JSONValue) -> JSONValue:
+    if not tokens:
+        return value
+    token, rest = tokens[0].value, tokens[1:]
+    if isinstance(token, str):
+        if current is UNSET:
+            current = {}
+        if not isinstance(current, dict):
+            raise ValueError(f"cannot set key {token!r} in a {json_type_name(current)}")
+        out = dict(current)
+        out[token] = _set_in(out.get(token, UNSET), rest, value)
+        return out
+    if current is UNSET:
+        current = []
+    if not isinstance(current, list):
+        raise ValueError(f"cannot index a {json_type_name(current)}")
+    items = list(current)
+    if token is APPEND or token == len(items):
+        items.append(_set_in(UNSET, rest, value))
+    elif isinstance(token, int) and token < len(items):
+        items[token] = _set_in(items[token], rest, value)
+    else:
+        raise ValueError(f"index {token} is past the end ({len(items)} items; use [] to append)")
+    return items
+
+
+# -- the other way ------------------------------------------------------------------
+
+
+def format_assignments(schema: Schema, value: dict[str, Any]) -> list[str]:
+    """``key=value`` strings that `parse_assignments` turns back into *value*'s keys.
+
+    Uses ``key=text`` where the field's text conversion reproduces the value
+    exactly (``name=foo``, ``count=3``), else ``key:=json``.  Handy for a
+    "copy as command line" action.  (Defaults the form would add are not
+    removed: compare with ``prefill_defaults=False`` when that matters.)
+    """
+    form = build_form(schema, prefill_defaults=False)
+    fields = form.fields if isinstance(form, ObjectNode) else {}
+    out: list[str] = []
+    for key, item in value.items():
+        shown = key if _plain_key(key) else f"[{json_text(key)}]"
+        node = fields.get(key)
+        text = _as_text(node, item) if node is not None else None
+        out.append(f"{shown}={text}" if text is not None else f"{shown}:={json_text(item)}")
+    return out
+
+
+def _plain_key(key: str) -> bool:
+    return bool(key) and format_path((key,)) == key and "=" not in key and ":" not in key
+
+
+def _as_text(node: FormNode, item: JSONValue) -> str | None:
+    if isinstance(item, dict | list):
+        return None
+    node.load_value(item)
+    if node.is_raw:
+        return None
+    text = node.text()
+    try:
+        back = node.convert_text(text)
+    except FormValueError:
+        return None
+    same = back is not UNSET and json_equal(back, item) and type(back) is type(item)
+    return text if same else None

@@ -1,0 +1,590 @@
+"""Nodes for single values: text, numbers, booleans, choices, constants, raw JSON."""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from .node_base import FormNode, NodeKind
+from .text_conversion import number_text, parse_boolean, parse_integer, parse_number
+from .values import (
+    UNSET,
+    JSONValue,
+    Unset,
+    json_equal,
+    json_text,
+    json_type_name,
+    parse_json_text,
+    short_json,
+)
+
+__all__ = [
+    "BooleanNode",
+    "ConstNode",
+    "EnumNode",
+    "EnumOption",
+    "ExtrasNode",
+    "IntegerNode",
+    "MultiSelectNode",
+    "NumberNode",
+    "RawJsonNode",
+    "StringNode",
+]
+
+
+def _int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _number_or_none(value: Any) -> int | float | None:
+    return value if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+# -- strings ---------------------------------------------------------------
+
+MULTILINE_MAX_LENGTH = 200
+"""A ``maxLength`` above this suggests a multi-line editor."""
+
+_MULTILINE_FORMATS = {"textarea", "multiline", "markdown", "html", "text"}
+_MULTILINE_KEYS = {
+    "body",
+    "code",
+    "content",
+    "contents",
+    "description",
+    "html",
+    "markdown",
+    "message",
+    "notes",
+    "prompt",
+    "script",
+    "source",
+    "template",
+    "text",
+}
+_MULTILINE_WORDS = re.compile(
+    r"\b(multi-?line|multiple lines|long text|paragraphs?|markdown|html|source code|code snippet"
+    r"|script|body|essay|article|document|json text|yaml|csv|newlines?)\b",
+    re.IGNORECASE,
+)
+
+_FORMAT_PLACEHOLDERS = {
+    "date": "YYYY-MM-DD",
+    "date-time": "YYYY-MM-DDThh:mm:ssZ",
+    "time": "hh:mm:ss",
+    "email": "name@example.com",
+    "uri": "https://…",
+    "uuid": "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx",
+    "ipv4": "0.0.0.0",
+    "ipv6": "::1",
+}
+
+
+class StringNode(FormNode):
+    """A text field.
+
+    ``format``, ``min_length``, ``max_length``, ``pattern``,
+    ``content_media_type``, ``content_encoding`` come from the schema.
+    ``multiline`` hints at a multi-line editor, ``secret`` at a masked input
+    (``format: password`` or ``writeOnly``), ``placeholder`` at hint text.
+    ``set_text`` keeps text as typed: ``"3"`` stays the string "3" and ``""``
+    is the empty string (use ``clear()`` to leave the field out).
+    """
+
+    kind = NodeKind.STRING
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        s = self.schema
+        self.format: str | None = s.get("format") if isinstance(s.get("format"), str) else None
+        self.min_length = _int_or_none(s.get("minLength"))
+        self.max_length = _int_or_none(s.get("maxLength"))
+        self.pattern: str | None = s.get("pattern") if isinstance(s.get("pattern"), str) else None
+        media = s.get("contentMediaType")
+        self.content_media_type: str | None = media if isinstance(media, str) else None
+        encoding = s.get("contentEncoding")
+        self.content_encoding: str | None = encoding if isinstance(encoding, str) else None
+        self.secret = self.format == "password" or self.write_only
+        self.value: str | Unset = UNSET
+
+    @property
+    def multiline(self) -> bool:
+        """Whether a multi-line editor fits: the schema suggests long text, or the value has newlines."""
+        if isinstance(self.value, str) and "\n" in self.value:
+            return True
+        if self.content_media_type is not None or self.format in _MULTILINE_FORMATS:
+            return True
+        if self.max_length is not None and self.max_length > MULTILINE_MAX_LENGTH:
+            return True
+        if isinstance(self.key, str) and self.key.lower() in _MULTILINE_KEYS:
+            return True
+        words = " ".join(t for t in (self.title, self.description) if t)
+        return bool(_MULTILINE_WORDS.search(words))
+
+    @property
+    def placeholder(self) -> str:
+        """Hint text for an empty input: the first example, else a hint for the format."""
+        for example in self.examples:
+            if isinstance(example, str):
+                return example
+        return _FORMAT_PLACEHOLDERS.get(self.format or "", "")
+
+    def convert_text(self, text: str) -> JSONValue | Unset:
+        return text
+
+    def _accept(self, value: JSONValue) -> str | None:
+        if not isinstance(value, str):
+            return f"expected a string, got {json_type_name(value)}"
+        self.value = value
+        return None
+
+    def _clear_state(self) -> None:
+        self.value = UNSET
+
+    def _state_value(self) -> JSONValue | Unset:
+        return self.value
+
+    def _format_text(self) -> str:
+        return self.value if isinstance(self.value, str) else ""
+
+
+# -- numbers -----------------------------------------------------------------
+
+
+class NumberNode(FormNode):
+    """A number field: ``minimum``, ``maximum``, ``exclusive_minimum``, ``exclusive_maximum``,
+    ``multiple_of`` (None when absent).  Text accepts ``3``, ``-2.5``, ``1e-3``;
+    blank text clears the field.
+    """
+
+    kind = NodeKind.NUMBER
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        s = self.schema
+        self.minimum = _number_or_none(s.get("minimum"))
+        self.maximum = _number_or_none(s.get("maximum"))
+        self.exclusive_minimum = _number_or_none(s.get("exclusiveMinimum"))
+        self.exclusive_maximum = _number_or_none(s.get("exclusiveMaximum"))
+        # draft-04: exclusiveMinimum/Maximum are booleans qualifying minimum/maximum.
+        if s.get("exclusiveMinimum") is True:
+            self.exclusive_minimum, self.minimum = self.minimum, None
+        if s.get("exclusiveMaximum") is True:
+            self.exclusive_maximum, self.maximum = self.maximum, None
+        self.multiple_of = _number_or_none(s.get("multipleOf"))
+        self.value: int | float | Unset = UNSET
+
+    @property
+    def placeholder(self) -> str:
+        for example in self.examples:
+            if isinstance(example, int | float) and not isinstance(example, bool):
+                return number_text(example)
+        low = self.minimum if self.minimum is not None else self.exclusive_minimum
+        high = self.maximum if self.maximum is not None else self.exclusive_maximum
+        if low is not None and high is not None:
+            return f"{number_text(low)} … {number_text(high)}"
+        return ""
+
+    def _parse(self, text: str) -> int | float:
+        return parse_number(text)
+
+    def convert_text(self, text: str) -> JSONValue | Unset:
+        if not text.strip():
+            return UNSET
+        try:
+            return self._parse(text)
+        except ValueError as exc:
+            raise self._error(str(exc)) from None
+
+    def _accept(self, value: JSONValue) -> str | None:
+        # A number that breaks the bounds (or 3.5 in an integer field) is still
+        # held and shown; validation reports it.
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return f"expected a number, got {json_type_name(value)}"
+        self.value = value
+        return None
+
+    def _clear_state(self) -> None:
+        self.value = UNSET
+
+    def _state_value(self) -> JSONValue | Unset:
+        return self.value
+
+    def _format_text(self) -> str:
+        return "" if self.value is UNSET else number_text(self.value)
+
+
+class IntegerNode(NumberNode):
+    """A whole-number field; text must be an integer (``"3.0"`` and ``"1e3"`` are accepted)."""
+
+    kind = NodeKind.INTEGER
+
+    def _parse(self, text: str) -> int | float:
+        return parse_integer(text)
+
+
+# -- booleans ----------------------------------------------------------------
+
+
+class BooleanNode(FormNode):
+    """A true/false field.  Text: true/false, yes/no, y/n, 1/0, on/off; blank clears.
+
+    A required boolean with no default starts unset (not False), so a UI
+    should offer three states or make the user choose.
+    """
+
+    kind = NodeKind.BOOLEAN
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.value: bool | Unset = UNSET
+
+    def convert_text(self, text: str) -> JSONValue | Unset:
+        if not text.strip():
+            return UNSET
+        try:
+            return parse_boolean(text)
+        except ValueError as exc:
+            raise self._error(str(exc)) from None
+
+    def _accept(self, value: JSONValue) -> str | None:
+        if not isinstance(value, bool):
+            return f"expected a boolean, got {json_type_name(value)}"
+        self.value = value
+        return None
+
+    def _clear_state(self) -> None:
+        self.value = UNSET
+
+    def _state_value(self) -> JSONValue | Unset:
+        return self.value
+
+    def _format_text(self) -> str:
+        return "" if self.value is UNSET else ("true" if self.value else "false")
+
+
+# -- choices -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EnumOption:
+    """One allowed value of an enum, with its display title when the schema gives one."""
+
+    value: JSONValue
+    title: str | None = None
+    description: str | None = None
+
+    @property
+    def label(self) -> str:
+        """The title, else the value itself (strings as is, others as JSON)."""
+        if self.title:
+            return self.title
+        return self.value if isinstance(self.value, str) else json_text(self.value)
+
+
+def _option_index(options: tuple[EnumOption, ...], value: JSONValue) -> int | None:
+    for i, option in enumerate(options):
+        if json_equal(option.value, value):
+            return i
+    return None
+
+
+def _match_option(options: tuple[EnumOption, ...], text: str) -> JSONValue:
+    """The option value *text* names: a value first, then a title; raises ValueError."""
+    for option in options:
+        if isinstance(option.value, str) and option.value == text:
+            return copy.deepcopy(option.value)
+    stripped = text.strip()
+    for option in options:
+        if option.title is not None and option.title == stripped:
+            return copy.deepcopy(option.value)
+    try:
+        parsed = parse_json_text(stripped)
+    except ValueError:
+        parsed = UNSET
+    if parsed is not UNSET:
+        for option in options:
+            if not isinstance(option.value, str) and json_equal(option.value, parsed):
+                return copy.deepcopy(option.value)
+    folded = stripped.casefold()
+    matches = [
+        o
+        for o in options
+        if (o.title is not None and o.title.casefold() == folded)
+        or (isinstance(o.value, str) and o.value.casefold() == folded)
+    ]
+    if len(matches) == 1:
+        return copy.deepcopy(matches[0].value)
+    shown = ", ".join(short_json(o.value, 30) for o in options[:10])
+    if len(options) > 10:
+        shown += f", … ({len(options)} in all)"
+    raise ValueError(f"expected one of {shown}, got {text!r}")
+
+
+class EnumNode(FormNode):
+    """A single choice among ``options`` (tuple of `EnumOption`).
+
+    Built from ``enum`` (with legacy ``enumNames`` titles) or from a ``oneOf`` /
+    ``anyOf`` list of ``{const, title}``.  ``select(i)`` picks an option;
+    ``selected_index`` tells which (None when unset or raw).  Text matches an
+    option's value, then its title (case-insensitively when unambiguous).
+    """
+
+    kind = NodeKind.ENUM
+
+    def __init__(self, *, options: tuple[EnumOption, ...], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.options = options
+        self.value: JSONValue | Unset = UNSET
+
+    @property
+    def selected_index(self) -> int | None:
+        if self.value is UNSET or self.raw_value is not UNSET:
+            return None
+        return _option_index(self.options, self.value)
+
+    def select(self, index: int | None) -> None:
+        """Pick option *index* (None clears)."""
+        if index is None:
+            self.clear()
+        else:
+            self.load_value(copy.deepcopy(self.options[index].value))
+
+    def convert_text(self, text: str) -> JSONValue | Unset:
+        if not text.strip() and not any(o.value == text for o in self.options):
+            return UNSET
+        try:
+            return _match_option(self.options, text)
+        except ValueError as exc:
+            raise self._error(str(exc)) from None
+
+    def _accept(self, value: JSONValue) -> str | None:
+        if _option_index(self.options, value) is None:
+            return f"{short_json(value)} is not one of the options"
+        self.value = copy.deepcopy(value)
+        return None
+
+    def _clear_state(self) -> None:
+        self.value = UNSET
+
+    def _state_value(self) -> JSONValue | Unset:
+        return copy.deepcopy(self.value)
+
+    def _format_text(self) -> str:
+        if self.value is UNSET:
+            return ""
+        return self.value if isinstance(self.value, str) else json_text(self.value)
+
+
+class MultiSelectNode(FormNode):
+    """Several choices among ``options``: an array whose items are an enum.
+
+    ``selected`` is the list of chosen values in order (UNSET when the array is
+    absent).  ``toggle(i)``, ``is_selected(i)``, ``set_selected(indexes)``;
+    ``min_items`` / ``max_items`` / ``unique_items`` from the array schema.
+    Text is a JSON array, or comma-separated values or titles; blank text is
+    the empty selection ``[]``.
+    """
+
+    kind = NodeKind.MULTI_SELECT
+
+    def __init__(self, *, options: tuple[EnumOption, ...], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.options = options
+        self.min_items = _int_or_none(self.schema.get("minItems"))
+        self.max_items = _int_or_none(self.schema.get("maxItems"))
+        self.unique_items = self.schema.get("uniqueItems") is True
+        self.selected: list[JSONValue] | Unset = UNSET
+
+    @property
+    def selected_indexes(self) -> list[int]:
+        """Indexes of the options currently chosen, in option order."""
+        return [i for i in range(len(self.options)) if self.is_selected(i)]
+
+    def is_selected(self, index: int) -> bool:
+        if self.selected is UNSET or self.raw_value is not UNSET:
+            return False
+        return any(json_equal(v, self.options[index].value) for v in self.selected)
+
+    def toggle(self, index: int) -> None:
+        """Choose option *index*, or un-choose it when chosen."""
+        current = [] if self.selected is UNSET or self.raw_value is not UNSET else list(self.selected)
+        option = self.options[index].value
+        if any(json_equal(v, option) for v in current):
+            current = [v for v in current if not json_equal(v, option)]
+        else:
+            current.append(copy.deepcopy(option))
+        self.load_value(current)
+
+    def set_selected(self, indexes: list[int]) -> None:
+        """Choose exactly the options at *indexes*, in that order."""
+        self.load_value([copy.deepcopy(self.options[i].value) for i in indexes])
+
+    def convert_text(self, text: str) -> JSONValue | Unset:
+        stripped = text.strip()
+        if not stripped:
+            return []
+        out: list[JSONValue] = []
+        try:
+            if stripped.startswith("["):
+                try:
+                    items = parse_json_text(stripped)
+                except ValueError as exc:
+                    raise ValueError(str(exc)) from None
+                if not isinstance(items, list):
+                    raise ValueError("expected a JSON array")
+                for item in items:
+                    index = _option_index(self.options, item)
+                    if index is None and isinstance(item, str):
+                        out.append(_match_option(self.options, item))
+                    elif index is None:
+                        raise ValueError(f"{short_json(item)} is not one of the options")
+                    else:
+                        out.append(item)
+            else:
+                out = [_match_option(self.options, part.strip()) for part in stripped.split(",")]
+        except ValueError as exc:
+            raise self._error(str(exc)) from None
+        return out
+
+    def _accept(self, value: JSONValue) -> str | None:
+        if not isinstance(value, list):
+            return f"expected an array, got {json_type_name(value)}"
+        for item in value:
+            if _option_index(self.options, item) is None:
+                return f"{short_json(item)} is not one of the options"
+        self.selected = copy.deepcopy(value)
+        return None
+
+    def _clear_state(self) -> None:
+        self.selected = UNSET
+
+    def _state_value(self) -> JSONValue | Unset:
+        return copy.deepcopy(self.selected)
+
+
+class ConstNode(FormNode):
+    """A field with exactly one allowed value, ``const``.
+
+    It starts set to that value when required (or when it has a default), so
+    discriminator fields such as ``{"kind": {"const": "circle"}}`` fill
+    themselves in.  ``include()`` sets it, ``clear()`` leaves it out.
+    """
+
+    kind = NodeKind.CONST
+
+    def __init__(self, *, const: JSONValue, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.const = copy.deepcopy(const)
+        self.value: JSONValue | Unset = UNSET
+
+    def include(self) -> None:
+        self.load_value(copy.deepcopy(self.const))
+
+    def convert_text(self, text: str) -> JSONValue | Unset:
+        if isinstance(self.const, str) and text == self.const:
+            return self.const
+        if not text.strip():
+            return UNSET
+        try:
+            parsed = parse_json_text(text)
+        except ValueError:
+            parsed = UNSET
+        if parsed is not UNSET and json_equal(parsed, self.const):
+            return copy.deepcopy(self.const)
+        raise self._error(f"expected {short_json(self.const)}, got {text!r}")
+
+    def _accept(self, value: JSONValue) -> str | None:
+        if not json_equal(value, self.const):
+            return f"expected {short_json(self.const)}"
+        self.value = copy.deepcopy(value)
+        return None
+
+    def _clear_state(self) -> None:
+        self.value = UNSET
+
+    def _reset_state(self) -> None:
+        self.value = copy.deepcopy(self.const) if self.required else UNSET
+
+    def _state_value(self) -> JSONValue | Unset:
+        return copy.deepcopy(self.value)
+
+    def _format_text(self) -> str:
+        if self.value is UNSET:
+            return ""
+        return self.value if isinstance(self.value, str) else json_text(self.value)
+
+
+# -- raw JSON ----------------------------------------------------------------
+
+
+class RawJsonNode(FormNode):
+    """Any JSON value, edited as JSON text: the fallback for schemas a form cannot show.
+
+    ``reason`` says why this part is raw JSON ("conditional schema (if/then/else)
+    …", "recursive $ref …", "any JSON value (the schema sets no type)").
+    Blank text clears the field.
+    """
+
+    kind = NodeKind.RAW
+
+    def __init__(self, *, reason: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.reason = reason
+        self.value: JSONValue | Unset = UNSET
+
+    def convert_text(self, text: str) -> JSONValue | Unset:
+        if not text.strip():
+            return UNSET
+        try:
+            return parse_json_text(text)
+        except ValueError as exc:
+            raise self._error(str(exc)) from None
+
+    def _accept(self, value: JSONValue) -> str | None:
+        self.value = copy.deepcopy(value)
+        return None
+
+    def _clear_state(self) -> None:
+        self.value = UNSET
+
+    def _state_value(self) -> JSONValue | Unset:
+        return copy.deepcopy(self.value)
+
+
+class ExtrasNode(RawJsonNode):
+    """An object's properties that its schema does not declare, as one JSON object.
+
+    Lives in `ObjectNode.extras`; its keys never repeat a declared property
+    (``reserved``).
+    """
+
+    def __init__(self, *, reserved: frozenset[str], **kwargs: Any) -> None:
+        super().__init__(reason="properties the schema does not declare", **kwargs)
+        self.reserved = reserved
+        if self.title is None:
+            self.title = "Additional properties"
+
+    def convert_text(self, text: str) -> JSONValue | Unset:
+        value = super().convert_text(text)
+        if value is not UNSET:
+            problem = self._problem(value)
+            if problem:
+                raise self._error(problem)
+        return value
+
+    def _problem(self, value: JSONValue) -> str | None:
+        if not isinstance(value, dict):
+            return f"expected a JSON object, got {json_type_name(value)}"
+        clash = sorted(k for k in value if k in self.reserved)
+        if clash:
+            return f"{', '.join(map(repr, clash))} declared in the schema; set it in its own field"
+        return None
+
+    def _accept(self, value: JSONValue) -> str | None:
+        problem = self._problem(value)
+        if problem:
+            return problem
+        return super()._accept(value)
