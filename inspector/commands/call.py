@@ -33,7 +33,7 @@ def build_arguments(tool: Item, assignments: list[str], args_json: str | None) -
         try:
             arguments.update(parse_assignments(tool.input_schema, assignments))
         except AssignmentError as exc:
-            raise CommandFailed(exitcodes.USAGE, "invalid arguments:\n  " + "\n  ".join(exc.errors)) from exc
+            raise CommandFailed(exitcodes.USAGE, "invalid arguments:\n  " + "\n  ".join(str(p) for p in exc.problems)) from exc
     return arguments
 
 
@@ -42,7 +42,7 @@ def check_arguments(tool: Item, arguments: dict[str, Any]) -> None:
 
     violations = validate_value(tool.input_schema, arguments)
     if violations:
-        listed = "\n  ".join(f"{v.display or '(arguments)'}: {v.message}" for v in violations)
+        listed = "\n  ".join(f"{v.display_path or '(arguments)'}: {v.message}" for v in violations)
         raise CommandFailed(
             exitcodes.USAGE,
             f"arguments do not match the input schema of {tool.key} (use --no-validate to send anyway):\n  {listed}",

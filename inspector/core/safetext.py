@@ -49,7 +49,7 @@ def visible(text: str, *, keep_newlines: bool = True) -> str:
 
 def one_line(text: str, limit: int | None = None) -> str:
     """A safe single line (for lists and tables), cut at `limit` characters."""
-    line = visible(text.strip().split("\n", 1)[0], keep_newlines=False)
+    line = visible(text.strip("\r\n").split("\n", 1)[0], keep_newlines=False)
     if limit is not None and len(line) > limit:
         return line[: max(limit - 1, 0)] + "…"
     return line

@@ -4,6 +4,7 @@ and turns core events into view updates."""
 from __future__ import annotations
 
 import contextlib
+from functools import partial
 from typing import Any
 
 from textual import on, work
@@ -29,6 +30,7 @@ from .panes.roots import RootsPane
 from .panes.server import ServerPane
 from .panes.templates import TemplatesPane
 from .panes.tools import ToolsPane
+from .widgets.item_list import ItemList
 from .widgets.status_bar import ConnectionFacts, StatusBar
 
 __all__ = ["InspectorApp"]
@@ -121,6 +123,7 @@ class InspectorApp(App[int]):
         self.query_one(ServerPane).show(self.client)
         for kind in ("tools", "resources", "templates", "prompts"):
             self.refresh_list(kind)
+        self.query_one(ToolsPane).query_one(ItemList).focus_list()
 
     def show_connect_error(self, exc: InspectorError) -> None:
         from .screens.connect_error import ConnectErrorScreen
@@ -135,7 +138,7 @@ class InspectorApp(App[int]):
         self.push_screen(ConnectErrorScreen(str(exc), tail, self.spec.label()), callback=retry)
 
     def refresh_list(self, kind: str) -> None:
-        self.run_worker(self._load_list(kind), group=f"list-{kind}", exclusive=True, exit_on_error=False)
+        self.run_worker(partial(self._load_list, kind), group=f"list-{kind}", exclusive=True, exit_on_error=False)
 
     async def _load_list(self, kind: str) -> None:
         listing = await self.client.list_all(kind)
@@ -221,8 +224,6 @@ class InspectorApp(App[int]):
 
     def select_item(self, kind: str, key: str) -> None:
         """Show the pane of `kind` with `key` selected and its form focused."""
-        from .widgets.item_list import ItemList
-
         self.action_show_tab(kind)
         pane = self.query_one(f"TabPane#{kind}")
         item_list = pane.query_one(ItemList)

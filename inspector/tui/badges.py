@@ -45,12 +45,13 @@ def hint_badges(hints: list[Hint], *, long: bool = False) -> Text:
 
 
 def tool_row(item: Item) -> Text:
+    """Two lines: the display name, then the badges and the raw name."""
     text = Text(no_wrap=True, overflow="ellipsis")
     if item.problems:
         text.append("⚠ ", style="bold red")
-    text.append_text(plain_line(item.display_name, 40, style="bold" if item.ok else "red"))
-    if item.title and item.title != item.name:
-        text.append_text(plain_line(f"  {item.name}", 30, style="dim"))
+    text.append_text(plain_line(item.display_name, 44, style="bold" if item.ok else "red"))
     text.append("\n")
     text.append_text(hint_badges(item.hints()))
+    if item.title and item.title != item.name:
+        text.append_text(plain_line(item.name, 24, style="dim"))
     return text

@@ -174,11 +174,11 @@ class BlockView(Vertical):
         return None
 
     def compose(self) -> ComposeResult:
-        title, body = self._render()
+        title, body = self._title_and_body()
         yield Static(title, classes="block-title")
         yield Static(body)
 
-    def _render(self) -> tuple[Text, RenderableType]:
+    def _title_and_body(self) -> tuple[Text, RenderableType]:
         block = self.block
         kind = str(block.get("type"))
         label = Text(f"[{self.index + 1}] {kind}", style="bold")

@@ -109,9 +109,14 @@ class TrafficTable(ScrollView, can_focus=True):
     cursor: reactive[int] = reactive(-1, always_update=True)
 
     class Highlighted(Message):
-        def __init__(self, frame: Frame | None) -> None:
+        def __init__(self, table: TrafficTable, frame: Frame | None) -> None:
             super().__init__()
+            self.table = table
             self.frame = frame
+
+        @property
+        def control(self) -> TrafficTable:
+            return self.table
 
     def __init__(
         self,
@@ -204,7 +209,7 @@ class TrafficTable(ScrollView, can_focus=True):
             self._was_at_end = clamped == len(self.rows) - 1
             self.scroll_to_cursor()
         self.refresh()
-        self.post_message(self.Highlighted(self.selected_frame))
+        self.post_message(self.Highlighted(self, self.selected_frame))
 
     def scroll_to_cursor(self) -> None:
         height = self.scrollable_content_region.height or 1
