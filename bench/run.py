@@ -48,8 +48,13 @@ def median(values: list[float]) -> float:
 # -- peak memory of a child process -------------------------------------------------------
 
 
-def run_measured(argv: list[str], *, stdout: Any = subprocess.DEVNULL, env: dict[str, str] | None = None,
-                 timeout: float = 300) -> tuple[float, int, int]:
+def run_measured(
+    argv: list[str],
+    *,
+    stdout: Any = subprocess.DEVNULL,
+    env: dict[str, str] | None = None,
+    timeout: float = 300,
+) -> tuple[float, int, int]:
     """Run a command; return (wall seconds, exit code, peak RSS in bytes of that process)."""
     started = time.perf_counter()
     process = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.PIPE, env=env)
@@ -101,8 +106,15 @@ async def floor_client(calls: int) -> float:
         await out.drain()
         return json.loads(await inp.readline())
 
-    await rpc(0, "initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                                "clientInfo": {"name": "floor", "version": "0"}})
+    await rpc(
+        0,
+        "initialize",
+        {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "floor", "version": "0"},
+        },
+    )
     out.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
     started = time.perf_counter()
     for i in range(1, calls + 1):
@@ -141,8 +153,11 @@ async def sdk_client(calls: int) -> float:
 def bench_roundtrip(calls: int = 2000, repeats: int = 5) -> None:
     print(f"sequential tools/call round trips ({calls} calls, median of {repeats})", flush=True)
     results: dict[str, float] = {}
-    for name, fn in (("hand-written floor", floor_client), ("inspector core", our_client),
-                     ("official Python SDK (mcp.Client)", sdk_client)):
+    for name, fn in (
+        ("hand-written floor", floor_client),
+        ("inspector core", our_client),
+        ("official Python SDK (mcp.Client)", sdk_client),
+    ):
         times = [asyncio.run(fn(calls)) for _ in range(repeats)]
         results[name] = median(times) / calls * 1e6
     floor = results["hand-written floor"]
@@ -150,8 +165,10 @@ def bench_roundtrip(calls: int = 2000, repeats: int = 5) -> None:
     for name, micros in results.items():
         report(f"{name} µs/call", micros, "µs")
     ours = results["inspector core"]
-    print(f"  inspector core calls/s vs SDK: {sdk / ours:.2f}x (target ≥ 2x); "
-          f"vs hand-written floor: {floor / ours:.2f}x", flush=True)
+    print(
+        f"  inspector core calls/s vs SDK: {sdk / ours:.2f}x (target ≥ 2x); vs hand-written floor: {floor / ours:.2f}x",
+        flush=True,
+    )
 
 
 # -- 2. cold list of many tools ----------------------------------------------------------------
@@ -163,8 +180,10 @@ def bench_list(repeats: int = 5) -> None:
         server = [PY, str(RAW_SERVER), "--tools", str(tools), "--pages", str(pages)]
         ours = [run_measured([*INSPECTOR, "list", "tools", "--json", "--", *server]) for _ in range(repeats)]
         assert all(code == 0 for _w, code, _p in ours), ours
-        theirs = [run_measured([str(NODE22), str(OFFICIAL_CLI), "--cli", *server, "--method", "tools/list"])
-                  for _ in range(repeats)]
+        theirs = [
+            run_measured([str(NODE22), str(OFFICIAL_CLI), "--cli", *server, "--method", "tools/list"])
+            for _ in range(repeats)
+        ]
         their_wall = median([w for w, _c, _p in theirs])
         our_wall = median([w for w, _c, _p in ours])
         report("official Inspector CLI wall", their_wall, "s")
@@ -191,10 +210,26 @@ def bench_payload(megabytes: int = 100) -> None:
     report("inspector peak RSS", peak / 2**20, "MiB")
     print(f"  exit code {code}; peak RSS / payload = {peak / payload:.2f}x (target ≤ 4x)", flush=True)
     probe = 50
-    theirs = run_measured([str(NODE22), str(OFFICIAL_CLI), "--cli", PY, str(RAW_SERVER), "--payload-mb", str(probe),
-                           "--method", "tools/call", "--tool-name", "big"])
-    print(f"  official Inspector CLI with a {probe} MB result: exit code {theirs[1]} "
-          f"({'failed' if theirs[1] else 'succeeded'}) in {theirs[0]:.1f} s", flush=True)
+    theirs = run_measured(
+        [
+            str(NODE22),
+            str(OFFICIAL_CLI),
+            "--cli",
+            PY,
+            str(RAW_SERVER),
+            "--payload-mb",
+            str(probe),
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "big",
+        ]
+    )
+    print(
+        f"  official Inspector CLI with a {probe} MB result: exit code {theirs[1]} "
+        f"({'failed' if theirs[1] else 'succeeded'}) in {theirs[0]:.1f} s",
+        flush=True,
+    )
 
 
 # -- 4. start-up ---------------------------------------------------------------------------------
@@ -206,8 +241,10 @@ def bench_startup(repeats: int = 10) -> None:
     theirs = median([run_measured([str(NODE22), str(OFFICIAL_CLI), "--version"])[0] for _ in range(repeats)])
     report("official Inspector --version", theirs, "s")
     report("inspector --version", ours, "s", theirs, "official")
-    code = ("import sys, inspector.cli, inspector.commands.runner, inspector.commands.call;"
-            "print(any(m.startswith(('textual', 'rich')) for m in sys.modules))")
+    code = (
+        "import sys, inspector.cli, inspector.commands.runner, inspector.commands.call;"
+        "print(any(m.startswith(('textual', 'rich')) for m in sys.modules))"
+    )
     loaded = subprocess.run([PY, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     print(f"  scripting path imports Textual or Rich: {loaded}", flush=True)
 

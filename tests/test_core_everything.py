@@ -29,7 +29,11 @@ async def test_everything_end_to_end(spec: ServerSpec, handlers: RecordingHandle
     try:
         assert client.protocol_version == "2025-11-25"
         assert client.server_info["name"] == "mcp-servers/everything"
-        expected_transport = {"stdio": "stdio", "auto": "http" if "mcp" in (spec.url or "") else "sse", "sse": "sse"}
+        expected_transport = {
+            "stdio": "stdio",
+            "auto": "http" if "mcp" in (spec.url or "") else "sse",
+            "sse": "sse",
+        }
         assert client.transport_kind == expected_transport[spec.transport]
 
         tools = await client.list_all("tools")
@@ -79,9 +83,7 @@ async def test_everything_end_to_end(spec: ServerSpec, handlers: RecordingHandle
         assert {"simple-prompt", "args-prompt", "completable-prompt"} <= set(prompts.names())
         got = await client.get_prompt("args-prompt", {"city": "Paris", "state": "IDF"})
         assert "Paris" in str(got["messages"])
-        completion = await client.complete(
-            {"type": "ref/prompt", "name": "completable-prompt"}, "department", "E"
-        )
+        completion = await client.complete({"type": "ref/prompt", "name": "completable-prompt"}, "department", "E")
         assert "Engineering" in completion["completion"]["values"]
 
         await client.set_logging_level("debug")
@@ -117,7 +119,9 @@ async def test_cancellation_reaches_the_server(everything_stdio: ServerSpec) -> 
     try:
         seen: list[float] = []
         pending = await client.start_call_tool(
-            "trigger-long-running-operation", {"duration": 10, "steps": 10}, on_progress=lambda p, t, m: seen.append(p)
+            "trigger-long-running-operation",
+            {"duration": 10, "steps": 10},
+            on_progress=lambda p, t, m: seen.append(p),
         )
         while not seen:
             await asyncio.sleep(0.05)

@@ -27,11 +27,17 @@ def hostile(mode: str, *extra: str) -> list[str]:
 
 def run_cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "inspector", *args], capture_output=True, text=True, timeout=timeout, check=False
+        [sys.executable, "-m", "inspector", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
     )
 
 
-def call_echo(mode: str, *extra: str, timeout: str = "3", record: Path | None = None) -> subprocess.CompletedProcess[str]:
+def call_echo(
+    mode: str, *extra: str, timeout: str = "3", record: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     options = ["--timeout", timeout]
     if record is not None:
         options += ["--record", str(record)]

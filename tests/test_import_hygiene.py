@@ -16,7 +16,9 @@ def loaded_after(code: str) -> list[str]:
 
 
 def test_core_imports_no_ui() -> None:
-    modules = loaded_after("import inspector.core\nimport inspector.core.client\nimport inspector.core.transports.stdio")
+    modules = loaded_after(
+        "import inspector.core\nimport inspector.core.client\nimport inspector.core.transports.stdio"
+    )
     assert not [m for m in modules if m.split(".")[0] in UI_MODULES]
 
 

@@ -33,7 +33,9 @@ def build_arguments(tool: Item, assignments: list[str], args_json: str | None) -
         try:
             arguments.update(parse_assignments(tool.input_schema, assignments))
         except AssignmentError as exc:
-            raise CommandFailed(exitcodes.USAGE, "invalid arguments:\n  " + "\n  ".join(str(p) for p in exc.problems)) from exc
+            raise CommandFailed(
+                exitcodes.USAGE, "invalid arguments:\n  " + "\n  ".join(str(p) for p in exc.problems)
+            ) from exc
     return arguments
 
 

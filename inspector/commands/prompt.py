@@ -28,8 +28,10 @@ async def run_get(ctx: CommandContext) -> int:
     listing = await ctx.client.list_all("prompts")
     prompt = listing.find(ctx.args.prompt)
     if prompt is None:
-        print(f"inspector: warning: {visible(ctx.args.prompt)!r} is not in prompts/list; asking anyway",
-              file=sys.stderr)
+        print(
+            f"inspector: warning: {visible(ctx.args.prompt)!r} is not in prompts/list; asking anyway",
+            file=sys.stderr,
+        )
     else:
         declared = [a for a in prompt.data.get("arguments") or [] if isinstance(a, dict)]
         missing = [a.get("name") for a in declared if a.get("required") and a.get("name") not in arguments]

@@ -51,9 +51,7 @@ def item_line(item: Item, width: int = 100) -> str:
     elif item.kind == "prompts":
         args = item.data.get("arguments")
         if isinstance(args, list):
-            names = [
-                (a.get("name", "?") + ("*" if a.get("required") else "")) for a in args if isinstance(a, dict)
-            ]
+            names = [(a.get("name", "?") + ("*" if a.get("required") else "")) for a in args if isinstance(a, dict)]
             if names:
                 head += f"  ({', '.join(str(n) for n in names)})"
     line = one_line(head, width)

@@ -113,7 +113,7 @@ def run_command(command: str, spec: ServerSpec, args: argparse.Namespace) -> int
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return exitcodes.OK
-    except Exception as exc:  # every failure becomes a message and an exit code
+    except Exception as exc:  # every failure becomes a message and an exit code  # noqa: BLE001
         code, message, detail = _failure(exc)
         print(f"inspector: {visible(message)}", file=sys.stderr)
         if isinstance(exc, JsonRpcError) and exc.data is not None and out.json:

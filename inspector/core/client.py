@@ -31,7 +31,12 @@ __all__ = ["CAPABILITY_OF_KIND", "CLIENT_INFO", "Client", "make_transport"]
 
 CLIENT_INFO = {"name": "inspector", "title": "MCP Inspector (terminal)", "version": __version__}
 
-CAPABILITY_OF_KIND = {"tools": "tools", "resources": "resources", "templates": "resources", "prompts": "prompts"}
+CAPABILITY_OF_KIND = {
+    "tools": "tools",
+    "resources": "resources",
+    "templates": "resources",
+    "prompts": "prompts",
+}
 
 DEFAULT_MAX_PAGES = 1000
 INITIALIZE_TIMEOUT = 30.0
@@ -156,7 +161,8 @@ class Client:
             return await self._connect_once(None)
         except TransportFallback as fallback:
             self.traffic.event(
-                "local", "transport",
+                "local",
+                "transport",
                 note=f"Streamable HTTP refused ({fallback}); falling back to legacy HTTP+SSE as the spec describes",
             )
             await self._drop_connection()
@@ -223,9 +229,7 @@ class Client:
                 "this build speaks the handshake revisions: " + ", ".join(HANDSHAKE_VERSIONS)
             )
         if version not in HANDSHAKE_VERSIONS:
-            raise ConnectError(
-                f"unknown protocol version {version!r}; known revisions: {', '.join(KNOWN_VERSIONS)}"
-            )
+            raise ConnectError(f"unknown protocol version {version!r}; known revisions: {', '.join(KNOWN_VERSIONS)}")
         return version
 
     async def _initialize(self) -> dict[str, Any]:
@@ -252,9 +256,7 @@ class Client:
         self.initialize_result = result
         self.protocol_version = version
         if version != offered:
-            self.traffic.event(
-                "local", "transport", note=f"offered {offered}; the server chose {version} (accepted)"
-            )
+            self.traffic.event("local", "transport", note=f"offered {offered}; the server chose {version} (accepted)")
         transport.after_initialize(version)
         await session.notify("notifications/initialized")
         await transport.session_ready()
@@ -292,7 +294,7 @@ class Client:
         method: str,
         params: Any = None,
         *,
-        timeout: float | None | bool = True,
+        timeout: float | bool | None = True,
         on_progress: ProgressCallback | None = None,
     ) -> PendingRequest:
         session, _transport = self._require()
@@ -303,7 +305,7 @@ class Client:
         method: str,
         params: Any = None,
         *,
-        timeout: float | None | bool = True,
+        timeout: float | bool | None = True,
         on_progress: ProgressCallback | None = None,
     ) -> Any:
         pending = await self.start_request(method, params, timeout=timeout, on_progress=on_progress)
@@ -390,7 +392,7 @@ class Client:
         arguments: dict[str, Any] | None = None,
         *,
         on_progress: ProgressCallback | None = None,
-        timeout: float | None | bool = True,
+        timeout: float | bool | None = True,
     ) -> PendingRequest:
         return await self.start_request(
             "tools/call", self.call_params(name, arguments), timeout=timeout, on_progress=on_progress
@@ -402,7 +404,7 @@ class Client:
         arguments: dict[str, Any] | None = None,
         *,
         on_progress: ProgressCallback | None = None,
-        timeout: float | None | bool = True,
+        timeout: float | bool | None = True,
     ) -> Any:
         return await self.request(
             "tools/call", self.call_params(name, arguments), timeout=timeout, on_progress=on_progress

@@ -170,9 +170,7 @@ def spec_from_entry(name: str, entry: Any, environ: Mapping[str, str] | None = N
         spec.protocol_version = version
     if missing:
         spec.secret_names.update(missing)
-        raise ConfigError(
-            f"server {name!r}: environment variable(s) not set: {', '.join(sorted(set(missing)))}"
-        )
+        raise ConfigError(f"server {name!r}: environment variable(s) not set: {', '.join(sorted(set(missing)))}")
     return spec
 
 

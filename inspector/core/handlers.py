@@ -33,7 +33,7 @@ class ClientHandlers:
     async def elicit(self, request: ServerRequest) -> dict[str, Any]:
         raise JsonRpcError(METHOD_NOT_FOUND, "elicitation is not supported by this client")
 
-    def elicitation_complete(self, elicitation_id: str) -> None:  # noqa: B027 - optional hook
+    def elicitation_complete(self, elicitation_id: str) -> None:
         """`notifications/elicitation/complete` for a URL-mode elicitation."""
 
     def _overrides(self, name: str) -> bool:

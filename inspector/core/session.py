@@ -136,7 +136,7 @@ class Session:
         method: str,
         params: Any = None,
         *,
-        timeout: float | None | bool = True,
+        timeout: float | bool | None = True,
         on_progress: ProgressCallback | None = None,
         note: str | None = None,
         related: int | None = None,
@@ -157,15 +157,28 @@ class Session:
             message["params"] = params
         raw = _encode(message)
         frame = self.traffic.add(
-            "out", "request", raw=raw, message=message, method=method, id=request_id, note=note, partner=related
+            "out",
+            "request",
+            raw=raw,
+            message=message,
+            method=method,
+            id=request_id,
+            note=note,
+            partner=related,
         )
-        effective = self.default_timeout if timeout is True else (None if timeout is False else timeout)
+        effective: float | None
+        if timeout is True:
+            effective = self.default_timeout
+        elif timeout is False or timeout is None:
+            effective = None
+        else:
+            effective = float(timeout)
         pending = PendingRequest(
             request_id,
             method,
             frame,
             self._loop.create_future(),
-            effective,  # type: ignore[arg-type]
+            effective,
             time.perf_counter(),
             on_progress,
             request_id if on_progress is not None else None,
@@ -192,7 +205,7 @@ class Session:
         method: str,
         params: Any = None,
         *,
-        timeout: float | None | bool = True,
+        timeout: float | bool | None = True,
         on_progress: ProgressCallback | None = None,
         note: str | None = None,
     ) -> Any:
@@ -214,8 +227,10 @@ class Session:
         """Send text the person typed, as is (it must be JSON, not necessarily MCP)."""
         message = _loads(text)
         raw = text.encode("utf-8")
-        kind = "request" if isinstance(message, dict) and "method" in message and "id" in message else (
-            "notification" if isinstance(message, dict) and "method" in message else "response"
+        kind = (
+            "request"
+            if isinstance(message, dict) and "method" in message and "id" in message
+            else ("notification" if isinstance(message, dict) and "method" in message else "response")
         )
         method = message.get("method") if isinstance(message, dict) else None
         msg_id = message.get("id") if isinstance(message, dict) else None
@@ -300,7 +315,11 @@ class Session:
             pending.invalid_seen += 1
 
     def _dispatch(
-        self, raw: bytes | None, message: dict[str, Any], meta: dict[str, Any] | None, batch: Frame | None = None
+        self,
+        raw: bytes | None,
+        message: dict[str, Any],
+        meta: dict[str, Any] | None,
+        batch: Frame | None = None,
     ) -> None:
         method = message.get("method")
         if method is not None:
@@ -332,11 +351,24 @@ class Session:
             raw = _encode(message)
             meta = {**(meta or {}), "batch": batch.seq}
         return self.traffic.add(
-            "in", kind, raw=raw, message=message, method=method, id=msg_id, latency=latency, partner=partner, meta=meta
+            "in",
+            kind,
+            raw=raw,
+            message=message,
+            method=method,
+            id=msg_id,
+            latency=latency,
+            partner=partner,
+            meta=meta,
         )
 
     def _on_response(
-        self, raw: bytes | None, message: dict[str, Any], msg_id: Any, meta: dict[str, Any] | None, batch: Frame | None
+        self,
+        raw: bytes | None,
+        message: dict[str, Any],
+        msg_id: Any,
+        meta: dict[str, Any] | None,
+        batch: Frame | None,
     ) -> None:
         is_error = "error" in message
         kind = "error" if is_error else "response"
@@ -396,7 +428,7 @@ class Session:
         for observer in list(self.notification_observers):
             try:
                 observer(method, params, frame)
-            except Exception as exc:  # an observer must never break the session
+            except Exception as exc:  # an observer must never break the session  # noqa: BLE001
                 frame.problems.append(f"notification observer failed: {exc!r}")
 
     def _on_progress(self, params: dict[str, Any], frame: Frame) -> None:
@@ -420,7 +452,7 @@ class Session:
                     float(total) if isinstance(total, (int, float)) else None,
                     message if isinstance(message, str) else None,
                 )
-            except Exception as exc:  # a progress display must not break the session
+            except Exception as exc:  # a progress display must not break the session  # noqa: BLE001
                 frame.problems.append(f"progress callback failed: {exc!r}")
 
     def _on_server_request(
@@ -432,8 +464,12 @@ class Session:
         if not isinstance(method, str) or not isinstance(msg_id, (int, str)) or isinstance(msg_id, bool):
             frame.problems.append("request with a non-string method or an id that is not a string or integer")
             task = self._loop.create_task(
-                self._respond_error(msg_id if isinstance(msg_id, (int, str)) else None, INVALID_REQUEST,
-                                    "invalid request", frame)
+                self._respond_error(
+                    msg_id if isinstance(msg_id, (int, str)) else None,
+                    INVALID_REQUEST,
+                    "invalid request",
+                    frame,
+                )
             )
             task.add_done_callback(lambda _t: None)
             return
@@ -457,7 +493,7 @@ class Session:
             self._server_requests.pop(request.id, None)
             await self._respond_error(request.id, exc.code, exc.message, request.frame, exc.data)
             return
-        except Exception as exc:  # a handler bug becomes a JSON-RPC error, not a crash
+        except Exception as exc:  # a handler bug becomes a JSON-RPC error, not a crash  # noqa: BLE001
             self._server_requests.pop(request.id, None)
             await self._respond_error(request.id, INTERNAL_ERROR, f"client handler failed: {exc}", request.frame)
             return
@@ -470,23 +506,31 @@ class Session:
         message = {"jsonrpc": "2.0", "id": msg_id, "result": result}
         raw = _encode(message)
         frame = self.traffic.add(
-            "out", "response", raw=raw, message=message, id=msg_id, method=request_frame.method,
+            "out",
+            "response",
+            raw=raw,
+            message=message,
+            id=msg_id,
+            method=request_frame.method,
             partner=request_frame.seq,
         )
         request_frame.partner = frame.seq
         with contextlib.suppress(ConnectionError, OSError, ConnectionClosed):
             await self.transport.send(raw, message)
 
-    async def _respond_error(
-        self, msg_id: Any, code: int, text: str, request_frame: Frame, data: Any = None
-    ) -> None:
+    async def _respond_error(self, msg_id: Any, code: int, text: str, request_frame: Frame, data: Any = None) -> None:
         error: dict[str, Any] = {"code": code, "message": text}
         if data is not None:
             error["data"] = data
         message = {"jsonrpc": "2.0", "id": msg_id, "error": error}
         raw = _encode(message)
         frame = self.traffic.add(
-            "out", "error", raw=raw, message=message, id=msg_id, method=request_frame.method,
+            "out",
+            "error",
+            raw=raw,
+            message=message,
+            id=msg_id,
+            method=request_frame.method,
             partner=request_frame.seq,
         )
         request_frame.partner = frame.seq

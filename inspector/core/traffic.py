@@ -158,14 +158,12 @@ class TrafficLog:
         for observer in self._observers:
             try:
                 observer(frame)
-            except Exception as exc:  # an observer must never break the session
+            except Exception as exc:  # an observer must never break the session  # noqa: BLE001
                 self._observers.remove(observer)
                 self.event("local", "transport", note=f"traffic observer removed after error: {exc!r}")
         return frame
 
-    def event(
-        self, direction: Direction, kind: FrameKind, *, note: str, meta: dict[str, Any] | None = None
-    ) -> Frame:
+    def event(self, direction: Direction, kind: FrameKind, *, note: str, meta: dict[str, Any] | None = None) -> Frame:
         """Record a transport event (no JSON-RPC payload)."""
         return self.add(direction, kind, note=note, meta=meta)
 
@@ -255,7 +253,7 @@ class JsonlRecorder:
 
     @classmethod
     def open(cls, path: str, mask: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> JsonlRecorder:
-        return cls(open(path, "w", encoding="utf-8"), mask)  # noqa: SIM115 - closed by close()
+        return cls(open(path, "w", encoding="utf-8"), mask)
 
     def __call__(self, frame: Frame) -> None:
         self._stream.write(json.dumps(frame_to_record(frame, self._mask), ensure_ascii=False) + "\n")

@@ -21,8 +21,8 @@ from ..core.recording import secret_masker
 from ..core.safetext import visible
 from ..core.spec import ServerSpec
 from ..core.traffic import Frame, JsonlRecorder, TrafficLog
-from .handlers import TuiHandlers
 from .commands import ServerCommands
+from .handlers import TuiHandlers
 from .panes.bottom import BottomPanel
 from .panes.prompts import PromptsPane
 from .panes.resources import ResourcesPane
@@ -138,7 +138,12 @@ class InspectorApp(App[int]):
         self.push_screen(ConnectErrorScreen(str(exc), tail, self.spec.label()), callback=retry)
 
     def refresh_list(self, kind: str) -> None:
-        self.run_worker(partial(self._load_list, kind), group=f"list-{kind}", exclusive=True, exit_on_error=False)
+        self.run_worker(
+            partial(self._load_list, kind),  # type: ignore[arg-type]
+            group=f"list-{kind}",
+            exclusive=True,
+            exit_on_error=False,
+        )
 
     async def _load_list(self, kind: str) -> None:
         listing = await self.client.list_all(kind)

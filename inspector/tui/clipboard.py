@@ -14,6 +14,6 @@ def copy_text(app: App[object], text: str) -> str:
 
         pyperclip.copy(text)
         return "system clipboard"
-    except Exception:  # pyperclip raises its own error types when no clipboard exists
+    except Exception:  # pyperclip raises its own error types when no clipboard exists  # noqa: BLE001
         app.copy_to_clipboard(text)
         return "terminal clipboard (OSC 52)"

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.command import Hit, Hits, Provider
 
+from ..core.items import ListResult
 from ..core.safetext import one_line
 
 if TYPE_CHECKING:
@@ -21,13 +22,37 @@ class ServerCommands(Provider):
         app: InspectorApp = self.app  # type: ignore[assignment]
         entries: list[tuple[str, str, object]] = []
         for item in app.lists.get("tools", _empty()).items:
-            entries.append((f"call: {one_line(item.key, 60)}", "fill the form and call", partial(app.select_item, "tools", item.key)))
+            entries.append(
+                (
+                    f"call: {one_line(item.key, 60)}",
+                    "fill the form and call",
+                    partial(app.select_item, "tools", item.key),
+                )
+            )
         for item in app.lists.get("resources", _empty()).items:
-            entries.append((f"read: {one_line(item.key, 80)}", "read this resource", partial(app.open_resource, item.key)))
+            entries.append(
+                (
+                    f"read: {one_line(item.key, 80)}",
+                    "read this resource",
+                    partial(app.open_resource, item.key),
+                )
+            )
         for item in app.lists.get("templates", _empty()).items:
-            entries.append((f"expand: {one_line(item.key, 80)}", "fill the template", partial(app.select_item, "templates", item.key)))
+            entries.append(
+                (
+                    f"expand: {one_line(item.key, 80)}",
+                    "fill the template",
+                    partial(app.select_item, "templates", item.key),
+                )
+            )
         for item in app.lists.get("prompts", _empty()).items:
-            entries.append((f"get: {one_line(item.key, 60)}", "fill the arguments and get", partial(app.select_item, "prompts", item.key)))
+            entries.append(
+                (
+                    f"get: {one_line(item.key, 60)}",
+                    "fill the arguments and get",
+                    partial(app.select_item, "prompts", item.key),
+                )
+            )
         entries.append(("reconnect: server", "restart / reconnect the server", app.action_reconnect))
         entries.append(("toggle: traffic panel", "show or hide the bottom panel", app.action_toggle_bottom))
         return entries
@@ -49,7 +74,5 @@ class ServerCommands(Provider):
                 yield Hit(score, display, callback, text=name, help=help_text)  # type: ignore[arg-type]
 
 
-def _empty():  # type: ignore[no-untyped-def]
-    from ..core.items import ListResult
-
+def _empty() -> ListResult:
     return ListResult("none")

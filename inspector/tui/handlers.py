@@ -52,7 +52,9 @@ class TuiHandlers(ClientHandlers):
         try:
             return await asyncio.wait_for(answer, ANSWER_TIMEOUT)
         except TimeoutError:
-            self.app.notify(f"{request.method}: no answer within {ANSWER_TIMEOUT:g} s; told the server", severity="error")
+            self.app.notify(
+                f"{request.method}: no answer within {ANSWER_TIMEOUT:g} s; told the server", severity="error"
+            )
             raise JsonRpcError(USER_DECLINED, "the user did not answer in time") from None
         except asyncio.CancelledError:
             reason = request.cancel_reason or "the request was withdrawn"

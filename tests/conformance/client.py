@@ -17,7 +17,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from inspector.core import Client, ClientHandlers, InspectorError, ServerRequest, ServerSpec  # noqa: E402
+from inspector.core import Client, ClientHandlers, InspectorError, ServerRequest, ServerSpec
 
 
 class ScenarioHandlers(ClientHandlers):
@@ -53,7 +53,7 @@ def _placeholder(schema: Any) -> Any:
         return None
     if "default" in schema:
         return schema["default"]
-    if "enum" in schema and schema["enum"]:
+    if schema.get("enum"):
         return schema["enum"][0]
     kind = schema.get("type")
     if isinstance(kind, list):
@@ -120,8 +120,10 @@ async def run(url: str, scenario: str) -> int:
         await client.close()
         if os.environ.get("CONFORMANCE_CLIENT_TRACE"):
             for frame in client.traffic:
-                print(json.dumps({"kind": frame.kind, "note": frame.note, "raw": frame.text()[:300]}),
-                      file=sys.stderr)
+                print(
+                    json.dumps({"kind": frame.kind, "note": frame.note, "raw": frame.text()[:300]}),
+                    file=sys.stderr,
+                )
     return 0
 
 

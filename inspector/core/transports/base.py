@@ -60,7 +60,7 @@ class Transport(abc.ABC):
     def describe(self) -> str:
         return self.kind
 
-    def after_initialize(self, protocol_version: str) -> None:  # noqa: B027 - optional hook
+    def after_initialize(self, protocol_version: str) -> None:
         """Called once the handshake has agreed a revision."""
         self.protocol_version = protocol_version
 

@@ -143,7 +143,10 @@ class HttpTransportBase(Transport):
                     on_other(event)
                     continue
                 self.traffic.event(
-                    "in", "sse", note=f"SSE event of type {event.event!r} on {origin}", meta={**meta, "data": event.data}
+                    "in",
+                    "sse",
+                    note=f"SSE event of type {event.event!r} on {origin}",
+                    meta={**meta, "data": event.data},
                 )
                 continue
             self.receiver.feed(event.data.encode("utf-8", errors="surrogatepass"), meta)

@@ -76,7 +76,7 @@ class StreamableHttpTransport(HttpTransportBase):
             await self._post(raw, message)
         except asyncio.CancelledError:
             raise
-        except Exception as exc:  # the waiting request must learn why, whatever it was
+        except Exception as exc:  # the waiting request must learn why, whatever it was  # noqa: BLE001
             self.receiver.fail_request(message.get("id"), exc)
 
     async def _post(self, raw: bytes, message: dict[str, Any]) -> None:
@@ -133,7 +133,9 @@ class StreamableHttpTransport(HttpTransportBase):
             return
         if content_type not in ("application/json", ""):
             self.traffic.event(
-                "in", "http", note=f"unexpected content type {content_type!r} for a JSON-RPC reply; parsing anyway"
+                "in",
+                "http",
+                note=f"unexpected content type {content_type!r} for a JSON-RPC reply; parsing anyway",
             )
         self.receiver.feed(body_bytes, {"http_status": status})
 
@@ -157,7 +159,8 @@ class StreamableHttpTransport(HttpTransportBase):
             resumes += 1
             delay = state.get("retry", DEFAULT_RETRY_MS) / 1000
             self.traffic.event(
-                "local", "sse",
+                "local",
+                "sse",
                 note=f"{origin} ended before the response; resuming with Last-Event-ID {last_id} in {delay:g} s",
                 meta={"last_event_id": last_id, "retry_ms": int(delay * 1000)},
             )

@@ -115,7 +115,9 @@ def frame_detail(frame: Frame) -> list[Any]:
         parts.append(Static(json_syntax(frame.meta)))
     if frame.message is not None:
         if frame.size > MAX_DETAIL_CHARS:
-            parts.append(Static(Text(f"message too large to pretty-print ({frame.size} bytes); raw below", style="yellow")))
+            parts.append(
+                Static(Text(f"message too large to pretty-print ({frame.size} bytes); raw below", style="yellow"))
+            )
         else:
             parts.append(Static(Text("message", style="bold")))
             parts.append(Static(json_syntax(frame.message)))
@@ -123,7 +125,9 @@ def frame_detail(frame: Frame) -> list[Any]:
         raw = frame.text()
         shown = raw[:MAX_DETAIL_CHARS]
         parts.append(Static(Text("raw", style="bold")))
-        parts.append(Static(plain(shown + (f"\n… {len(raw) - len(shown)} more characters" if len(raw) > len(shown) else ""))))
+        parts.append(
+            Static(plain(shown + (f"\n… {len(raw) - len(shown)} more characters" if len(raw) > len(shown) else "")))
+        )
     elif frame.note:
         parts.append(Static(plain(frame.note)))
     return parts
@@ -277,7 +281,9 @@ class BottomPanel(Vertical):
             with TabPane("Traffic", id="traffic"):
                 yield TrafficPane(self.traffic)
             with TabPane("Stderr", id="stderr"):
-                yield TrafficTable(self.traffic.frames, predicate=_is_stderr, row_renderer=stderr_row, id="stderr-table")
+                yield TrafficTable(
+                    self.traffic.frames, predicate=_is_stderr, row_renderer=stderr_row, id="stderr-table"
+                )
             with TabPane("Logs", id="logs"):
                 yield LogsPane(self.traffic)
 

@@ -27,7 +27,10 @@ __all__ = ["ResourcesPane", "contents_widgets"]
 def contents_widgets(result: Any) -> list[Static]:
     """`resources/read` contents, each by its mimeType."""
     if not isinstance(result, dict) or not isinstance(result.get("contents"), list):
-        return [Static(Text("the result has no contents array", style="bold red")), Static(json_syntax(result))]
+        return [
+            Static(Text("the result has no contents array", style="bold red")),
+            Static(json_syntax(result)),
+        ]
     parts: list[Static] = []
     for entry in result["contents"]:
         if not isinstance(entry, dict):

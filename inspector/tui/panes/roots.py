@@ -37,7 +37,10 @@ class RootsPane(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(
-            Text("Roots the client offers (roots/list). Changes send notifications/roots/list_changed.", style="dim")
+            Text(
+                "Roots the client offers (roots/list). Changes send notifications/roots/list_changed.",
+                style="dim",
+            )
         )
         yield OptionList(id="roots-list")
         with Horizontal():

@@ -32,7 +32,7 @@ def template_variables(template: str) -> list[str]:
 
     try:
         return list(uritemplate.URITemplate(template).variable_names)
-    except Exception:  # uritemplate raises assorted errors on malformed templates
+    except Exception:  # uritemplate raises assorted errors on malformed templates  # noqa: BLE001
         return []
 
 
@@ -130,7 +130,7 @@ class TemplatesPane(Horizontal):
             return None
         try:
             return expand_template(self.current.key, self.values())
-        except Exception:  # a malformed template cannot be expanded
+        except Exception:  # a malformed template cannot be expanded  # noqa: BLE001
             return None
 
     def _update_uri(self) -> None:

@@ -62,10 +62,18 @@ class ConfirmCallScreen(ModalScreen[bool | str]):
             yield Static(title)
             yield Static(hint_badges(tool.hints(), long=True))
             if not any(h.explicit for h in tool.hints()):
-                yield Static(Text("This tool declares no hints: assume it may destroy data and reach the outside world.",
-                                  style="bold red"))
-            yield Static(Text(f"arguments ({len(json.dumps(self.arguments))} bytes, sent exactly as shown):",
-                              style="dim"))
+                yield Static(
+                    Text(
+                        "This tool declares no hints: assume it may destroy data and reach the outside world.",
+                        style="bold red",
+                    )
+                )
+            yield Static(
+                Text(
+                    f"arguments ({len(json.dumps(self.arguments))} bytes, sent exactly as shown):",
+                    style="dim",
+                )
+            )
             with VerticalScroll(id="confirm-args"):
                 yield Static(json_syntax(self.arguments))
             keys = "y call · n / escape cancel"

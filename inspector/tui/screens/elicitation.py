@@ -87,8 +87,13 @@ class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
             form.focus_first()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        action = {"accept": self.action_accept, "decline": self.action_decline, "cancel": self.action_cancel,
-                  "open": self.action_open_url, "copy": self.action_copy_url}.get(event.button.id or "")
+        action = {
+            "accept": self.action_accept,
+            "decline": self.action_decline,
+            "cancel": self.action_cancel,
+            "open": self.action_open_url,
+            "copy": self.action_copy_url,
+        }.get(event.button.id or "")
         if action is not None:
             action()
 

@@ -59,7 +59,7 @@ class SamplingScreen(ModalScreen[dict[str, Any] | None]):
                 if isinstance(params.get("systemPrompt"), str):
                     yield Static(Text("system prompt", style="bold"))
                     yield Static(plain(params["systemPrompt"], style="italic"))
-                messages = params.get("messages") if isinstance(params.get("messages"), list) else []
+                messages: list[Any] = params["messages"] if isinstance(params.get("messages"), list) else []
                 for index, message in enumerate(messages):
                     if not isinstance(message, dict):
                         continue
@@ -68,8 +68,20 @@ class SamplingScreen(ModalScreen[dict[str, Any] | None]):
                     blocks = content if isinstance(content, list) else [content]
                     for block in blocks:
                         yield BlockView(block, index)
-                facts = {k: params[k] for k in ("modelPreferences", "maxTokens", "temperature", "stopSequences",
-                                                "includeContext", "metadata", "tools", "toolChoice") if k in params}
+                facts = {
+                    k: params[k]
+                    for k in (
+                        "modelPreferences",
+                        "maxTokens",
+                        "temperature",
+                        "stopSequences",
+                        "includeContext",
+                        "metadata",
+                        "tools",
+                        "toolChoice",
+                    )
+                    if k in params
+                }
                 if facts:
                     yield Static(Text("request settings", style="bold"))
                     yield Static(json_syntax(facts))

@@ -71,9 +71,7 @@ class CompletingField(Vertical):
     def compose(self) -> ComposeResult:
         yield Label(self.label)
         suggester = _ServerSuggester(self) if self.source is not None else None
-        yield Input(
-            value=self.initial, placeholder=self.placeholder, suggester=suggester, id=f"field-{self.argument}"
-        )
+        yield Input(value=self.initial, placeholder=self.placeholder, suggester=suggester, id=f"field-{self.argument}")
         yield Static("", classes="suggestions")
 
     @property

@@ -60,8 +60,8 @@ def image_cells(data: bytes, max_width: int = MAX_IMAGE_CELLS) -> Text:
     """A character-cell drawing of an image: each cell shows two pixels with ▀."""
     from PIL import Image
 
-    with Image.open(io.BytesIO(data)) as image:
-        image = image.convert("RGB")
+    with Image.open(io.BytesIO(data)) as opened:
+        image = opened.convert("RGB")
         width, height = image.size
         scale = min(1.0, max_width / max(width, 1))
         cols = max(1, int(width * scale))
@@ -74,7 +74,8 @@ def image_cells(data: bytes, max_width: int = MAX_IMAGE_CELLS) -> Text:
         for x in range(cols):
             top = pixels[x, y]
             bottom = pixels[x, y + 1] if y + 1 < rows else top
-            text.append("▀", style=f"rgb{tuple(top)} on rgb{tuple(bottom)}")
+            assert isinstance(top, tuple) and isinstance(bottom, tuple)
+            text.append("▀", style=f"rgb({top[0]},{top[1]},{top[2]}) on rgb({bottom[0]},{bottom[1]},{bottom[2]})")
         text.append("\n")
     return text
 
@@ -118,7 +119,7 @@ def resource_body(contents: dict[str, Any]) -> RenderableType:
     if mime and mime.startswith("image/"):
         try:
             return image_cells(data)
-        except Exception as exc:  # Pillow raises many types for bad images
+        except Exception as exc:  # Pillow raises many types for bad images  # noqa: BLE001
             return Text(f"cannot draw image: {exc}", style="red")
     return hex_preview(data)
 
@@ -163,7 +164,7 @@ class BlockView(Vertical):
             data = decode_blob(block.get("data"))
             return (data, str(block.get("mimeType") or "")) if data is not None else None
         if kind == "resource":
-            resource = block.get("resource") if isinstance(block.get("resource"), dict) else {}
+            resource: dict[str, Any] = block["resource"] if isinstance(block.get("resource"), dict) else {}
             data = decode_blob(resource.get("blob"))
             if data is not None:
                 return data, str(resource.get("mimeType") or "")
@@ -198,7 +199,7 @@ class BlockView(Vertical):
             if kind == "image":
                 try:
                     return label, image_cells(data)
-                except Exception as exc:  # Pillow raises many types for bad images
+                except Exception as exc:  # Pillow raises many types for bad images  # noqa: BLE001
                     return label, Text(f"cannot draw image: {exc}", style="red")
             return label, Text(_audio_facts(data, mime))
         if kind == "resource_link":

@@ -110,13 +110,15 @@ class ItemList(Vertical):
         else:
             self.border_title = f"{self.label} ({total})"
         broken = sum(1 for item in self.items if item.problems)
-        self.border_subtitle = f"⚠ {broken} with problems" if broken else ("⚠ " + self.problems[0] if self.problems else "")
+        self.border_subtitle = (
+            f"⚠ {broken} with problems" if broken else ("⚠ " + self.problems[0] if self.problems else "")
+        )
 
     @property
     def highlighted_item(self) -> Item | None:
         try:
             index = self.options.highlighted
-        except Exception:  # before compose
+        except Exception:  # before compose  # noqa: BLE001
             return None
         if index is None or not (0 <= index < len(self.shown)):
             return None

@@ -108,13 +108,16 @@ class FieldRow(Vertical):
         elif isinstance(node, EnumNode):
             options = [(visible(option.label), index) for index, option in enumerate(node.options)]
             current = node.selected_index
-            yield Select(options, value=current if current is not None else _BLANK, allow_blank=not node.required
-                         or current is None, classes="enum-editor")
+            yield Select(
+                options,
+                value=current if current is not None else _BLANK,
+                allow_blank=not node.required or current is None,
+                classes="enum-editor",
+            )
         elif isinstance(node, BooleanNode):
-            value = node.to_value()
-            current = _BLANK if value is UNSET else ("true" if value else "false")
-            yield Select([("true", "true"), ("false", "false")], value=current,
-                         allow_blank=True, classes="bool-editor")
+            state = node.to_value()
+            choice = _BLANK if state is UNSET else ("true" if state else "false")
+            yield Select([("true", "true"), ("false", "false")], value=choice, allow_blank=True, classes="bool-editor")
         elif isinstance(node, MultiSelectNode):
             yield SelectionList[int](
                 *[(visible(option.label), index, node.is_selected(index)) for index, option in enumerate(node.options)],
@@ -275,8 +278,10 @@ class SchemaForm(VerticalScroll):
         # undeclared keys on each of them would be noise.  Show it when the
         # schema asks for extra keys or the value already holds some.
         declared = node.schema.get("additionalProperties")
-        return node.extras.is_set or (declared is not None and declared is not False) or bool(
-            node.schema.get("patternProperties")
+        return (
+            node.extras.is_set
+            or (declared is not None and declared is not False)
+            or bool(node.schema.get("patternProperties"))
         )
 
     def _focused_path(self) -> tuple[Any, ...] | None:
@@ -346,7 +351,7 @@ class SchemaForm(VerticalScroll):
             return
         node, value = row.node, event.value
         if isinstance(node, EnumNode):
-            node.select(None if value is _BLANK else int(value))  # type: ignore[arg-type]
+            node.select(value if isinstance(value, int) else None)
             self._changed(row)
         elif isinstance(node, BooleanNode):
             if value is _BLANK:
