@@ -50,7 +50,9 @@ def tool_header(item: Item) -> Text:
 class ToolsPane(Horizontal):
     BINDINGS = [
         Binding("ctrl+enter,ctrl+j", "call", "Call tool", id="call_tool", priority=True),
-        Binding("ctrl+x", "cancel", "Cancel call", id="cancel_call"),
+        # Priority so it works while a form field has focus; only active
+        # while a call is in flight, so ctrl+x still cuts text otherwise.
+        Binding("ctrl+x", "cancel", "Cancel call", id="cancel_call", priority=True),
         Binding("ctrl+y", "copy_command", "Copy as command", id="copy_command", show=False),
     ]
 
@@ -137,6 +139,7 @@ class ToolsPane(Horizontal):
             self.pending = await self.inspector.client.start_call_tool(
                 tool.key, arguments, on_progress=result_view.progress
             )
+            self.refresh_bindings()
             result = await self.pending.result()
         except CancelledError as exc:
             await result_view.show_error(exc, time.perf_counter() - self.started)
@@ -146,7 +149,13 @@ class ToolsPane(Horizontal):
             return
         finally:
             self.pending = None
+            self.refresh_bindings()
         await result_view.show_result(result, time.perf_counter() - self.started, tool.output_schema)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cancel":
+            return self.pending is not None
+        return True
 
     @work(group="cancel")
     async def action_cancel(self) -> None:

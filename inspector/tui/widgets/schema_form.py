@@ -42,7 +42,7 @@ from ..safe import plain
 
 __all__ = ["SchemaForm"]
 
-_BLANK = Select.BLANK
+_BLANK = Select.NULL
 
 
 def _label(node: FormNode) -> Text:

@@ -1,0 +1,180 @@
+"""The TUI driven as a person would, against the reference TypeScript server."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input, Static, TabbedContent, TextArea
+
+from inspector.core import ServerSpec
+from inspector.tui.app import InspectorApp
+from inspector.tui.panes.bottom import BottomPanel, TrafficPane
+from inspector.tui.panes.tools import ToolsPane
+from inspector.tui.screens.confirm_call import ConfirmCallScreen
+from inspector.tui.screens.elicitation import ElicitationScreen
+from inspector.tui.screens.sampling import SamplingScreen
+from inspector.tui.widgets.content_view import BlockView
+from inspector.tui.widgets.item_list import ItemList
+from inspector.tui.widgets.result_view import ResultView
+from inspector.tui.widgets.traffic_table import TrafficTable
+
+from .tui_helpers import field_row, fill, type_into, wait_connected, wait_for
+
+SIZE = (150, 50)
+
+
+@pytest.fixture
+def app(everything_stdio: ServerSpec) -> InspectorApp:
+    return InspectorApp(everything_stdio)
+
+
+def status_text(app: InspectorApp) -> str:
+    return str(app.query_one(ResultView).query_one("#status", Static).render())
+
+
+async def test_every_pane_lists_the_server(app: InspectorApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        counts = {list_.label: len(list_.items) for list_ in app.query(ItemList)}
+        assert counts["Tools"] >= 16 and counts["Resources"] >= 7
+        assert counts["Templates"] == 2 and counts["Prompts"] == 4
+        assert app.query_one("#tool-list", ItemList).border_title == f"Tools ({counts['Tools']})"
+        for tab in ("resources", "templates", "prompts", "server", "roots", "tools"):
+            await pilot.press(
+                {"resources": "f3", "templates": "f4", "prompts": "f5", "server": "f6", "roots": "f7", "tools": "f2"}[
+                    tab
+                ]
+            )
+            await pilot.pause()
+            assert app.query_one("#main", TabbedContent).active == tab
+        assert "Everything" in app.facts.server and app.facts.revision == "2025-11-25"
+
+
+async def test_call_through_confirmation(app: InspectorApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        app.select_item("tools", "get-sum")
+        await pilot.pause(0.3)
+        await type_into(pilot, field_row(app, ("a",)).query_one(Input), "5")
+        await type_into(pilot, field_row(app, ("b",)).query_one(Input), "37")
+        await pilot.press("ctrl+enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
+        screen = app.screen
+        assert isinstance(screen, ConfirmCallScreen)
+        assert screen.arguments == {"a": 5, "b": 37}
+        await pilot.press("y")
+        await wait_for(pilot, lambda: "OK" in status_text(app), "result")
+        assert app.query_one(ResultView).last_result["content"][0]["text"] == "The sum of 5 and 37 is 42."
+
+
+async def test_refusing_a_call_sends_nothing(app: InspectorApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        app.select_item("tools", "echo")
+        await pilot.pause(0.3)
+        await fill(pilot, field_row(app, ("message",)), "never sent")
+        await pilot.press("ctrl+enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
+        await pilot.press("n")
+        await pilot.pause(0.3)
+        assert not isinstance(app.screen, ConfirmCallScreen)
+        assert not [f for f in app.traffic if f.method == "tools/call" and f.direction == "out"]
+
+
+async def test_image_and_structured_results(app: InspectorApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        app.select_item("tools", "get-tiny-image")
+        await pilot.pause(0.3)
+        await pilot.press("ctrl+enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: "OK" in status_text(app), "image result")
+        kinds = [view.block.get("type") for view in app.query(BlockView)]
+        assert "image" in kinds
+        image_view = next(v for v in app.query(BlockView) if v.block.get("type") == "image")
+        assert image_view.binary is not None and image_view.binary[1] == "image/png"
+
+        app.select_item("tools", "get-structured-content")
+        await pilot.pause(0.3)
+        field = field_row(app, ("location",))
+        selects = field.query("Select")
+        assert selects, "location is an enum"
+        selects.first().value = 0  # type: ignore[attr-defined]
+        await pilot.pause(0.2)
+        await pilot.press("ctrl+enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: "structuredContent" in str(app.query_one(ResultView).last_result), "structured")
+        texts = " ".join(str(s.render()) for s in app.query_one(ResultView).query(Static))
+        assert "matches the outputSchema" in texts
+
+
+async def test_sampling_and_elicitation_answered_by_the_person(app: InspectorApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        app.select_item("tools", "trigger-sampling-request")
+        await pilot.pause(0.3)
+        await fill(pilot, field_row(app, ("prompt",)), "hello")
+        await pilot.press("ctrl+enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, SamplingScreen), "sampling modal")
+        app.screen.query_one("#sampling-reply", TextArea).text = "written by the person"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "OK" in status_text(app), "sampling result")
+        assert "written by the person" in str(app.query_one(ResultView).last_result)
+
+        app.select_item("tools", "trigger-elicitation-request")
+        await pilot.pause(0.3)
+        await pilot.press("ctrl+enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), "elicitation modal")
+        await pilot.press("ctrl+d")
+        await wait_for(pilot, lambda: "OK" in status_text(app), "elicitation result")
+        answers = [f for f in app.traffic if f.direction == "out" and f.method == "elicitation/create"]
+        assert answers and answers[-1].message["result"] == {"action": "decline"}
+
+
+async def test_cancel_a_long_call(app: InspectorApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        app.select_item("tools", "trigger-long-running-operation")
+        await pilot.pause(0.3)
+        await type_into(pilot, field_row(app, ("duration",)).query_one(Input), "20")
+        await pilot.press("ctrl+enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: "progress" in status_text(app), "progress")
+        app.query_one(ToolsPane).focus()
+        await pilot.press("ctrl+x")
+        await wait_for(pilot, lambda: "Cancelled" in status_text(app), "cancelled status")
+        cancels = [f for f in app.traffic if f.method == "notifications/cancelled" and f.direction == "out"]
+        assert cancels
+
+
+async def test_traffic_selection_and_filter(app: InspectorApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        panel = app.query_one(BottomPanel)
+        panel.sync()
+        traffic = app.query_one(TrafficPane)
+        table = traffic.table
+        assert len(table.rows) == len(app.traffic.frames)
+        traffic.query_one("#traffic-filter", Input).value = "method:tools/list"
+        await pilot.pause(0.2)
+        methods = [(app.traffic.frames[i].kind, app.traffic.frames[i].method) for i in table.rows]
+        assert table.rows and all("tools/list" in (app.traffic.frames[i].method or "") for i in table.rows), methods
+        table.focus()
+        await pilot.press("home")
+        first = table.selected_frame
+        assert first is not None and first.method == "tools/list" and first.kind == "request"
+        await pilot.press("p")
+        partner = table.selected_frame
+        assert partner is not None and partner.seq == first.partner and partner.kind == "response"
+        traffic.query_one("#traffic-filter", Input).value = "errors"
+        await pilot.pause(0.2)
+        assert all(
+            app.traffic.frames[i].kind in ("error", "invalid") or app.traffic.frames[i].problems for i in table.rows
+        )
+        assert isinstance(table, TrafficTable)

@@ -1,0 +1,58 @@
+"""Driving the TUI from tests: wait for conditions, find widgets, type."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from inspector.tui.app import InspectorApp
+from inspector.tui.widgets.schema_form import FieldRow
+
+TIMEOUT = 20.0
+
+
+async def wait_for(pilot: Pilot[int], condition: Callable[[], object], what: str, timeout: float = TIMEOUT) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+async def wait_connected(pilot: Pilot[int], app: InspectorApp) -> None:
+    await wait_for(pilot, lambda: app.client.state == "connected" and "tools" in app.lists, "connection and tools")
+    await wait_for(pilot, lambda: all(k in app.lists for k in ("resources", "templates", "prompts")), "all lists")
+    await pilot.pause(0.2)
+
+
+def field_row(app: InspectorApp, path: tuple[object, ...]) -> FieldRow:
+    for row in app.screen.query(FieldRow):
+        if row.node.path == path:
+            return row
+    raise AssertionError(f"no form row for {path}; rows: {[r.node.path for r in app.screen.query(FieldRow)]}")
+
+
+async def type_into(pilot: Pilot[int], widget: Input, text: str) -> None:
+    widget.focus()
+    await pilot.pause()
+    widget.value = ""
+    await pilot.press(*list(text))
+    await pilot.pause()
+
+
+async def fill(pilot: Pilot[int], row: FieldRow, text: str) -> None:
+    """Type into a field row, whichever editor it has (line or multi-line)."""
+    from textual.widgets import TextArea
+
+    areas = row.query(TextArea)
+    if areas:
+        area = areas.first()
+        area.focus()
+        area.text = text
+        await pilot.pause()
+        return
+    await type_into(pilot, row.query_one(Input), text)
