@@ -19,7 +19,7 @@ from textual.widgets import Static
 from ...core.safetext import visible
 from ..safe import json_syntax, plain, plain_line
 
-__all__ = ["BlockView", "ContentList", "decode_blob", "image_cells", "resource_body"]
+__all__ = ["BlockView", "ContentList", "decode_blob", "image_cells", "resource_body", "save_blob"]
 
 MAX_TEXT_SHOWN = 200_000
 MAX_IMAGE_CELLS = 48
@@ -50,6 +50,38 @@ def decode_blob(data: Any) -> bytes | None:
         return base64.b64decode(data, validate=True)
     except (binascii.Error, ValueError):
         return None
+
+
+_EXTENSIONS = {
+    "image/png": ".png",
+    "image/jpeg": ".jpg",
+    "image/gif": ".gif",
+    "image/webp": ".webp",
+    "image/svg+xml": ".svg",
+    "audio/wav": ".wav",
+    "audio/x-wav": ".wav",
+    "audio/mpeg": ".mp3",
+    "audio/ogg": ".ogg",
+    "application/json": ".json",
+    "text/plain": ".txt",
+    "text/markdown": ".md",
+}
+
+
+def save_blob(data: bytes, mime: str, stem: str, directory: str | None = None) -> str:
+    """Write bytes to a new file in `directory` (default: the working directory)."""
+    import os
+
+    folder = directory or os.getcwd()
+    suffix = _EXTENSIONS.get(mime.split(";")[0].strip().lower(), ".bin")
+    path = os.path.join(folder, stem + suffix)
+    counter = 1
+    while os.path.exists(path):
+        counter += 1
+        path = os.path.join(folder, f"{stem}-{counter}{suffix}")
+    with open(path, "xb") as handle:
+        handle.write(data)
+    return path
 
 
 def _size(n: int) -> str:
@@ -225,6 +257,11 @@ class BlockView(Vertical):
             if isinstance(uri, str):
                 event.stop()
                 self.post_message(self.ReadLink(uri))
+        elif event.key == "s" and self.binary is not None:
+            event.stop()
+            data, mime = self.binary
+            path = save_blob(data, mime, f"mcp-{self.block.get('type')}-{self.index + 1}")
+            self.app.notify(f"saved {len(data)} bytes to {path}", markup=False)
 
 
 class ContentList(Vertical):
