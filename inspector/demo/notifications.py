@@ -9,13 +9,17 @@ does whichever the calling request's era needs.
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Awaitable
 from typing import Any
 
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel.server import NotificationOptions
-from mcp.server.models import InitializationOptions
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.models import InitializationOptions
+from mcp.shared.exceptions import MCPDeprecationWarning
+from mcp_types import LoggingLevel
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from inspector.demo.state import DemoState, connection_key
@@ -25,6 +29,18 @@ DemoContext = Context[Any, Any]
 
 def is_modern(ctx: DemoContext) -> bool:
     return ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
+
+
+def log_message(ctx: DemoContext, level: LoggingLevel, data: Any, logger_name: str) -> Awaitable[None]:
+    """`ctx.log` without its deprecation warning.
+
+    Logging is deprecated from 2026-07-28 but is a full feature of every handshake revision, and
+    showing it is the point of the demo. The warning fires when the call is made, not awaited, so
+    only the synchronous call sits inside the filter and no other task can run meanwhile.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", MCPDeprecationWarning)
+        return ctx.log(level, data, logger_name=logger_name)
 
 
 async def _send_on_request(ctx: DemoContext, notification: types.ServerNotification) -> None:
@@ -87,9 +103,7 @@ def install_handshake_extras(server: MCPServer[Any], state: DemoState) -> None:
         state.subscriptions.get(connection_key(rctx), set()).discard(str(params.uri))
         return types.EmptyResult()
 
-    async def set_level(
-        rctx: ServerRequestContext[Any, Any], params: types.SetLevelRequestParams
-    ) -> types.EmptyResult:
+    async def set_level(rctx: ServerRequestContext[Any, Any], params: types.SetLevelRequestParams) -> types.EmptyResult:
         state.log_levels[connection_key(rctx)] = params.level
         return types.EmptyResult()
 

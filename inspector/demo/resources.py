@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ResourceError
+from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 from mcp_types import Annotations
 
 from inspector.demo import media, sample_data
@@ -74,7 +74,7 @@ Box:      ┌─┬─┐ │ │ │ └─┴─┘
 
 CONFIG: dict[str, Any] = {
     "server": "inspector-demo",
-    "features": {"tools": 15, "resources": True, "templates": 3, "prompts": 3},
+    "features": {"progress": True, "sampling": True, "elicitation": ["form", "url"]},
     "limits": {"max_steps": 100, "max_interval_ms": 10000},
     "flags": [True, False, None],
     "pi": 3.14159,
@@ -184,7 +184,7 @@ def register_templates(server: MCPServer[Any]) -> None:
     def user(user_id: str) -> str:
         profile = sample_data.USERS.get(user_id)
         if profile is None:
-            raise ResourceError(f"no user {user_id!r}; known ids: {', '.join(sample_data.USERS)}")
+            raise ResourceNotFoundError(f"no user {user_id!r}; known ids: {', '.join(sample_data.USERS)}")
         return json.dumps({"id": user_id, **profile}, indent=2, ensure_ascii=False)
 
     @server.resource(
@@ -197,7 +197,7 @@ def register_templates(server: MCPServer[Any]) -> None:
     )
     def file(path: str) -> str:
         if path not in sample_data.FILES:
-            raise ResourceError(f"no file {path!r}")
+            raise ResourceNotFoundError(f"no file {path!r}")
         return sample_data.FILES[path]
 
     @server.resource(

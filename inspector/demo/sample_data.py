@@ -12,18 +12,28 @@ from typing import Any
 USERS: dict[str, dict[str, Any]] = {
     "ada": {"name": "Ada Lovelace", "born": 1815, "known_for": "the first published algorithm", "city": "London"},
     "alan": {"name": "Alan Turing", "born": 1912, "known_for": "computability and the Turing test", "city": "London"},
-    "emilie": {"name": "Émilie du Châtelet", "born": 1706, "known_for": "translating Newton's Principia",
-               "city": "Paris"},
+    "emilie": {
+        "name": "Émilie du Châtelet",
+        "born": 1706,
+        "known_for": "translating Newton's Principia",
+        "city": "Paris",
+    },
     "grace": {"name": "Grace Hopper", "born": 1906, "known_for": "the first compiler", "city": "New York"},
-    "katherine": {"name": "Katherine Johnson", "born": 1918, "known_for": "orbital mechanics at NASA",
-                  "city": "Hampton"},
+    "katherine": {
+        "name": "Katherine Johnson",
+        "born": 1918,
+        "known_for": "orbital mechanics at NASA",
+        "city": "Hampton",
+    },
     "linus": {"name": "Linus Torvalds", "born": 1969, "known_for": "Linux and Git", "city": "Portland"},
-    "margaret": {"name": "Margaret Hamilton", "born": 1936, "known_for": "Apollo flight software",
-                 "city": "Boston"},
-    "sofia": {"name": "Sofia Kovalevskaya", "born": 1850, "known_for": "partial differential equations",
-              "city": "Stockholm"},
-    "yukihiro": {"name": "まつもと ゆきひろ (Yukihiro Matsumoto)", "born": 1965, "known_for": "Ruby",
-                 "city": "Matsue"},
+    "margaret": {"name": "Margaret Hamilton", "born": 1936, "known_for": "Apollo flight software", "city": "Boston"},
+    "sofia": {
+        "name": "Sofia Kovalevskaya",
+        "born": 1850,
+        "known_for": "partial differential equations",
+        "city": "Stockholm",
+    },
+    "yukihiro": {"name": "まつもと ゆきひろ (Yukihiro Matsumoto)", "born": 1965, "known_for": "Ruby", "city": "Matsue"},
 }
 
 FILES: dict[str, str] = {
@@ -70,8 +80,12 @@ def weather_for(city: str, units: str = "metric") -> dict[str, Any]:
             "wind": {"speed": seed[7] % 40, "direction": ["N", "NE", "E", "SE", "S", "SW", "W", "NW"][seed[8] % 8]},
         },
         "forecast": [
-            {"day": offset, "high": temperatures[offset], "low": temperatures[offset] - 6,
-             "conditions": CONDITIONS[seed[9 + offset] % len(CONDITIONS)]}
+            {
+                "day": offset,
+                "high": temperatures[offset],
+                "low": temperatures[offset] - 6,
+                "conditions": CONDITIONS[seed[9 + offset] % len(CONDITIONS)],
+            }
             for offset in (1, 2, 3)
         ],
     }

@@ -267,7 +267,7 @@ class LogsPane(Vertical):
 
 class BottomPanel(Vertical):
     DEFAULT_CSS = """
-    BottomPanel { height: 14; dock: bottom; border-top: heavy $primary-muted; }
+    BottomPanel { height: 12; dock: bottom; border-top: heavy $primary-muted; }
     BottomPanel.hidden { display: none; }
     BottomPanel TabbedContent, BottomPanel ContentSwitcher, BottomPanel TabPane { height: 1fr; }
     """
@@ -293,5 +293,5 @@ class BottomPanel(Vertical):
 
     def resize_by(self, delta: int) -> None:
         height = self.styles.height
-        current = int(height.value) if height is not None and height.unit == 1 else 14
+        current = int(height.value) if height is not None and height.unit == 1 else 12
         self.styles.height = max(5, min(60, current + delta))

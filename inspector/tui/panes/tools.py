@@ -59,10 +59,10 @@ class ToolsPane(Horizontal):
     DEFAULT_CSS = """
     ToolsPane > ItemList { width: 36%; min-width: 28; }
     ToolsPane > #tool-detail { width: 1fr; }
-    #tool-header { height: auto; max-height: 12; border: round $primary-muted; padding: 0 1; }
-    #tool-tabs { height: 1fr; min-height: 10; }
+    #tool-header { height: auto; max-height: 7; border: round $primary-muted; padding: 0 1; }
+    #tool-tabs { height: 3fr; min-height: 10; }
     #tool-tabs ContentSwitcher { height: 1fr; }
-    ToolsPane ResultView { height: 1fr; min-height: 6; }
+    ToolsPane ResultView { height: 2fr; min-height: 6; }
     """
 
     def __init__(self) -> None:

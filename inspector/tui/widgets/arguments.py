@@ -106,6 +106,12 @@ class ArgumentsEditor(Vertical):
                 return None, conversion_errors
         if not isinstance(value, dict):
             return None, ["arguments must be a JSON object"]
+        if self.mode == "form":
+            # Errors are drawn next to their fields; here only how many.
+            violations = self.form.validate()
+            errors = [f"{v.display_path or '(arguments)'}: {v.message}" for v in violations]
+            self._show_errors([f"{len(errors)} problem(s), shown at the fields"] if errors else [])
+            return value, errors
         errors = [f"{v.display_path or '(arguments)'}: {v.message}" for v in validate_value(self.schema, value)]
         self._show_errors(errors)
         return value, errors
@@ -128,6 +134,8 @@ class ArgumentsEditor(Vertical):
 
     @on(TextArea.Changed, "#args-json")
     def _json_changed(self, event: TextArea.Changed) -> None:
+        if self.mode != "json":
+            return
         try:
             value = json.loads(event.text_area.text or "{}")
         except ValueError as exc:

@@ -1,0 +1,163 @@
+"""Build and run the demo server: `build_server()` and the `main()` entry point.
+
+`python -m inspector.demo` speaks stdio; `--http PORT` serves Streamable HTTP at
+http://127.0.0.1:PORT/mcp and `--sse PORT` the legacy HTTP+SSE transport at /sse. Both protocol
+eras are served on every transport: handshake clients (2024-11-05 to 2025-11-25) and stateless
+2026-07-28 clients. Only protocol messages ever reach stdout; diagnostics go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import warnings
+from collections.abc import Iterable
+from typing import Any
+
+import anyio
+from mcp.server.lowlevel.helper_types import ReadResourceContents
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ResourceNotFoundError
+from mcp.shared.exceptions import MCPDeprecationWarning
+from mcp_types import InputRequiredResult
+from mcp_types import Resource as MCPResource
+from pydantic import AnyUrl
+
+from inspector import __version__
+from inspector.demo import media
+from inspector.demo.client_request_tools import register_client_request_tools
+from inspector.demo.completions import register_completions
+from inspector.demo.form_tools import form_tools
+from inspector.demo.notification_tools import register_notification_tools
+from inspector.demo.notifications import install_handshake_extras
+from inspector.demo.prompts import register_prompts
+from inspector.demo.resources import register_resources
+from inspector.demo.state import EXTRA_RESOURCE, DemoState
+from inspector.demo.tools import register_tools
+
+logger = logging.getLogger("inspector.demo")
+
+NAME = "inspector-demo"
+INSTRUCTIONS = """\
+inspector-demo is a playground that exercises every feature of the Model Context Protocol.
+Nothing it does is real: no tool touches the network or the file system.
+
+Good places to start:
+- read the resource demo://readme;
+- call register_user or plan_trip to see large generated forms;
+- call media_gallery for text, image, audio, resource links and embedded resources;
+- call long_running_task and cancel it, or log_every_level to fill the log;
+- subscribe to demo://notes, then call append_note;
+- call toggle_extras and watch the tool, prompt and resource lists change;
+- sample_llm, elicit_profile, elicit_url and list_roots ask the client for something.
+"""
+
+
+class DemoServer(MCPServer[Any]):
+    """MCPServer with one addition: the bonus resource is only listed and readable while
+    `toggle_extras` has it switched on. MCPServer can add resources at runtime but not remove
+    them, so the resource stays registered and is hidden instead."""
+
+    def __init__(self, state: DemoState, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.demo_state = state
+
+    def _hidden(self, uri: str) -> bool:
+        return uri == EXTRA_RESOURCE and "resource" not in self.demo_state.extras
+
+    async def list_resources(self) -> list[MCPResource]:
+        return [resource for resource in await super().list_resources() if not self._hidden(str(resource.uri))]
+
+    async def read_resource(
+        self, uri: AnyUrl | str, context: Context[Any, Any] | None = None
+    ) -> Iterable[ReadResourceContents] | InputRequiredResult:
+        if self._hidden(str(uri)):
+            raise ResourceNotFoundError(f"Unknown resource: {uri}")
+        return await super().read_resource(uri, context)
+
+
+def build_server() -> MCPServer[Any]:
+    """A fresh demo server with its own state; nothing is started."""
+    state = DemoState()
+    server = DemoServer(
+        state,
+        name=NAME,
+        title="Inspector Demo Server",
+        description="Every MCP feature in one small server, for trying out an inspector.",
+        instructions=INSTRUCTIONS,
+        website_url="https://modelcontextprotocol.io",
+        icons=media.server_icons(),
+        version=__version__,
+        tools=form_tools(),
+        log_level="WARNING",
+    )
+    register_tools(server)
+    register_notification_tools(server, state)
+    register_client_request_tools(server)
+    register_resources(server, state)
+    register_prompts(server)
+    register_completions(server)
+    install_handshake_extras(server, state)
+    return server
+
+
+async def _serve_http(server: MCPServer[Any], host: str, port: int, legacy_sse: bool) -> None:
+    import uvicorn
+
+    if legacy_sse:
+        app = server.sse_app(host=host)
+        where = f"http://{host}:{port}/sse"
+    else:
+        app = server.streamable_http_app(streamable_http_path="/mcp", host=host)
+        where = f"http://{host}:{port}/mcp"
+    # log_config=None keeps uvicorn off stdout (its access log goes there by default) and routes
+    # its records through the stderr handler configured in main().
+    config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False, lifespan="on")
+    logger.info("%s %s starting, MCP endpoint %s", NAME, __version__, where)
+    await uvicorn.Server(config).serve()
+
+
+def _parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="inspector demo-server",
+        description="Run the embedded MCP demo server (stdio unless --http or --sse is given).",
+    )
+    transport = parser.add_mutually_exclusive_group()
+    transport.add_argument("--http", type=int, metavar="PORT", help="serve Streamable HTTP at /mcp on PORT")
+    transport.add_argument("--sse", type=int, metavar="PORT", help="serve legacy HTTP+SSE at /sse on PORT")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind for --http/--sse (default 127.0.0.1)")
+    parser.add_argument(
+        "--log-level",
+        default="INFO",
+        choices=["DEBUG", "INFO", "WARNING", "ERROR"],
+        help="level of the diagnostics written to stderr (default INFO)",
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parse(argv)
+    # Configured before the server is built so MCPServer's own logging set-up finds a handler and
+    # leaves it alone: plain lines on stderr, nothing ever on stdout.
+    logging.basicConfig(
+        stream=sys.stderr, level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    # Roots, sampling and logging are deprecated from 2026-07-28 yet fully supported; the demo
+    # uses them deliberately, so the warnings would only be noise on stderr.
+    warnings.filterwarnings("ignore", category=MCPDeprecationWarning)
+    server = build_server()
+    try:
+        if args.http is not None:
+            anyio.run(_serve_http, server, args.host, args.http, False)
+        elif args.sse is not None:
+            anyio.run(_serve_http, server, args.host, args.sse, True)
+        else:
+            anyio.run(server.run_stdio_async)
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
