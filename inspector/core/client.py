@@ -6,30 +6,43 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from .. import __version__
+from .cache import CacheEntry, ResultCache, cache_hint
+from .eras import Era, LegacyEra, ModernEra
 from .errors import (
     ConnectError,
     ConnectionClosed,
+    EraFallback,
     InspectorError,
     JsonRpcError,
     ProtocolError,
     RequestTimeout,
-    SessionExpired,
     TransportFallback,
 )
-from .handlers import ClientHandlers, capabilities_for
+from .handlers import ClientHandlers
 from .items import KIND_FIELDS, LIST_METHODS, ListResult, parse_item
-from .session import NotificationObserver, PendingRequest, ProgressCallback, ServerRequest, Session
+from .modern import tool_header_paths
+from .mrtr import RoundStepper
+from .operation import Operation
+from .session import NotificationObserver, ProgressCallback, ServerRequest, Session
 from .spec import ServerSpec
+from .subscriptions import Subscription, subscription_id_of
 from .traffic import Frame, TrafficLog
 from .transports.base import Transport
-from .versions import HANDSHAKE_VERSIONS, KNOWN_VERSIONS, LATEST_HANDSHAKE, MODERN_VERSIONS, era_of
+from .versions import HANDSHAKE_VERSIONS, KNOWN_VERSIONS, MODERN_VERSIONS
 
 __all__ = ["CAPABILITY_OF_KIND", "CLIENT_INFO", "Client", "make_transport"]
 
 CLIENT_INFO = {"name": "inspector", "title": "MCP Inspector (terminal)", "version": __version__}
+
+LIST_CHANGED_KINDS = {
+    "notifications/tools/list_changed": ("tools",),
+    "notifications/resources/list_changed": ("resources", "templates"),
+    "notifications/prompts/list_changed": ("prompts",),
+}
 
 CAPABILITY_OF_KIND = {
     "tools": "tools",
@@ -39,7 +52,6 @@ CAPABILITY_OF_KIND = {
 }
 
 DEFAULT_MAX_PAGES = 1000
-INITIALIZE_TIMEOUT = 30.0
 
 StateObserver = Callable[[str, str | None], None]
 
@@ -84,9 +96,13 @@ class Client:
         self.transport: Transport | None = None
         self.state = "idle"
         self.state_detail: str | None = None
-        self.initialize_result: dict[str, Any] = {}
-        self.protocol_version: str | None = None
-        self.offered_version: str | None = None
+        self.era_impl: Era | None = None
+        # Manual multi round-trip mode: asked before each retry (None: automatic).
+        self.mrtr_stepper: RoundStepper | None = None
+        self.cache = ResultCache()
+        self.resource_subscriptions: set[str] = set()
+        self.subscription: Subscription | None = None
+        self._subscriptions: dict[Any, Subscription] = {}
         self._notification_observers: list[NotificationObserver] = []
         self._state_observers: list[StateObserver] = []
 
@@ -111,22 +127,36 @@ class Client:
 
     @property
     def server_info(self) -> dict[str, Any]:
-        info = self.initialize_result.get("serverInfo")
-        return info if isinstance(info, dict) else {}
+        return self.era_impl.server_info if self.era_impl is not None else {}
 
     @property
     def server_capabilities(self) -> dict[str, Any]:
-        caps = self.initialize_result.get("capabilities")
-        return caps if isinstance(caps, dict) else {}
+        return self.era_impl.capabilities if self.era_impl is not None else {}
 
     @property
     def instructions(self) -> str | None:
-        text = self.initialize_result.get("instructions")
-        return text if isinstance(text, str) else None
+        return self.era_impl.instructions if self.era_impl is not None else None
+
+    @property
+    def initialize_result(self) -> dict[str, Any]:
+        """What opened the connection: the initialize result, or the discover result."""
+        return self.era_impl.result if self.era_impl is not None else {}
+
+    @property
+    def protocol_version(self) -> str | None:
+        return self.era_impl.protocol_version if self.era_impl is not None else None
+
+    @property
+    def offered_version(self) -> str | None:
+        return self.era_impl.offered_version if self.era_impl is not None else None
 
     @property
     def era(self) -> str:
-        return era_of(self.protocol_version) if self.protocol_version else self.spec.era
+        return self.era_impl.name if self.era_impl is not None else self.spec.era
+
+    @property
+    def modern(self) -> ModernEra | None:
+        return self.era_impl if isinstance(self.era_impl, ModernEra) else None
 
     @property
     def transport_kind(self) -> str:
@@ -188,7 +218,36 @@ class Client:
         session = Session(transport, self.traffic, default_timeout=self.spec.timeout)
         self.session = session
         self._install(session)
-        return await self._initialize()
+        return await self._open_era(transport)
+
+    def _era_choice(self, transport: Transport) -> str:
+        pinned = self.spec.protocol_version
+        if pinned in MODERN_VERSIONS:
+            return "modern"
+        if pinned in HANDSHAKE_VERSIONS or transport.kind == "sse":
+            return "legacy"
+        if pinned is not None:
+            raise ConnectError(f"unknown protocol version {pinned!r}; known revisions: {', '.join(KNOWN_VERSIONS)}")
+        if self.spec.era not in ("auto", "legacy", "modern"):
+            raise ConnectError(f"unknown era {self.spec.era!r} (use auto, legacy or modern)")
+        return self.spec.era
+
+    async def _open_era(self, transport: Transport) -> dict[str, Any]:
+        choice = self._era_choice(transport)
+        if choice == "legacy":
+            self.era_impl = LegacyEra(self)
+            return await self.era_impl.open()
+        self.era_impl = ModernEra(self, probe=choice == "auto")
+        try:
+            return await self.era_impl.open()
+        except EraFallback as fallback:
+            self.traffic.event("local", "transport", note=f"era probe: a legacy server ({fallback}); using initialize")
+            session, _transport = self.require()
+            session.prepare_params = None
+            transport.modern = False
+            transport.protocol_version = None
+            self.era_impl = LegacyEra(self)
+            return await self.era_impl.open()
 
     def _install(self, session: Session) -> None:
         session.notification_observers.extend(self._notification_observers)
@@ -210,6 +269,20 @@ class Client:
         return {"roots": await self.handlers.list_roots(request)}
 
     def _builtin_notifications(self, method: str, params: Any, frame: Frame) -> None:
+        subscription_id = subscription_id_of(params)
+        if subscription_id is not None:
+            subscription = self._subscriptions.get(subscription_id)
+            if subscription is None:
+                frame.problems.append(f"notification for unknown subscription {subscription_id!r}")
+            else:
+                frame.partner = subscription.operation.first_frame.seq if subscription.operation.first_frame else None
+                subscription.deliver(method, params, frame)
+        for kind in LIST_CHANGED_KINDS.get(method, ()):
+            self.cache.invalidate(kind)
+        if method == "notifications/resources/updated" and isinstance(params, dict):
+            uri = params.get("uri")
+            if isinstance(uri, str):
+                self.cache.invalidate("read", uri)
         if method == "notifications/elicitation/complete" and isinstance(params, dict):
             elicitation_id = params.get("elicitationId")
             if isinstance(elicitation_id, str):
@@ -221,48 +294,7 @@ class Client:
             detail = reason + ("\n" + "\n".join(tail[-10:]) if tail else "")
             self._set_state("disconnected", detail)
 
-    def _offer(self) -> str:
-        version = self.spec.protocol_version or LATEST_HANDSHAKE
-        if version in MODERN_VERSIONS:
-            raise ConnectError(
-                f"protocol {version} is the stateless era, which has no initialize handshake; "
-                "this build speaks the handshake revisions: " + ", ".join(HANDSHAKE_VERSIONS)
-            )
-        if version not in HANDSHAKE_VERSIONS:
-            raise ConnectError(f"unknown protocol version {version!r}; known revisions: {', '.join(KNOWN_VERSIONS)}")
-        return version
-
-    async def _initialize(self) -> dict[str, Any]:
-        session, transport = self._require()
-        offered = self._offer()
-        self.offered_version = offered
-        params = {
-            "protocolVersion": offered,
-            "capabilities": capabilities_for(self.handlers, offered),
-            "clientInfo": self.client_info,
-        }
-        timeout = min(self.spec.timeout or INITIALIZE_TIMEOUT, INITIALIZE_TIMEOUT)
-        result = await session.request("initialize", params, timeout=timeout)
-        if not isinstance(result, dict):
-            raise ProtocolError(f"initialize returned {type(result).__name__}, not an object")
-        version = result.get("protocolVersion")
-        if version not in HANDSHAKE_VERSIONS:
-            known = ", ".join(HANDSHAKE_VERSIONS)
-            if isinstance(version, str) and version in MODERN_VERSIONS:
-                why = f"the server answered initialize with the stateless revision {version}"
-            else:
-                why = f"the server chose protocol version {version!r}, which this client does not know"
-            raise ProtocolError(f"{why}; it can speak: {known}")
-        self.initialize_result = result
-        self.protocol_version = version
-        if version != offered:
-            self.traffic.event("local", "transport", note=f"offered {offered}; the server chose {version} (accepted)")
-        transport.after_initialize(version)
-        await session.notify("notifications/initialized")
-        await transport.session_ready()
-        return result
-
-    def _require(self) -> tuple[Session, Transport]:
+    def require(self) -> tuple[Session, Transport]:
         if self.session is None or self.transport is None:
             raise ConnectionClosed("not connected")
         return self.session, self.transport
@@ -279,11 +311,16 @@ class Client:
 
     async def reconnect(self) -> dict[str, Any]:
         await self._drop_connection()
-        self.initialize_result = {}
-        self.protocol_version = None
+        self._subscriptions.clear()
+        self.subscription = None
+        self.cache.clear()
+        self.era_impl = None
         return await self.connect()
 
     async def close(self) -> None:
+        for subscription in list(self._subscriptions.values()):
+            await subscription.close()
+        self._subscriptions.clear()
         self._set_state("closed", None)
         await self._drop_connection()
 
@@ -296,9 +333,9 @@ class Client:
         *,
         timeout: float | bool | None = True,
         on_progress: ProgressCallback | None = None,
-    ) -> PendingRequest:
-        session, _transport = self._require()
-        return await session.start_request(method, params, timeout=timeout, on_progress=on_progress)
+    ) -> Operation:
+        """Send a request; the returned operation finishes it (retries, rounds) and cancels it."""
+        return await Operation(self, method, params, timeout=timeout, on_progress=on_progress).start()
 
     async def request(
         self,
@@ -308,43 +345,87 @@ class Client:
         timeout: float | bool | None = True,
         on_progress: ProgressCallback | None = None,
     ) -> Any:
-        pending = await self.start_request(method, params, timeout=timeout, on_progress=on_progress)
-        try:
-            return await pending.future
-        except SessionExpired:
-            # The spec: a 404 for our session means start a new one.
-            self.traffic.event("local", "transport", note="session expired; initializing a new session")
-            await self._reinitialize()
-            pending = await self.start_request(method, params, timeout=timeout, on_progress=on_progress)
-            return await pending.future
+        operation = await self.start_request(method, params, timeout=timeout, on_progress=on_progress)
+        return await operation.result()
 
-    async def _reinitialize(self) -> None:
-        _session, transport = self._require()
+    async def reinitialize(self) -> None:
+        """A fresh handshake on the same transport (after HTTP 404 on our session)."""
+        _session, transport = self.require()
         reset = getattr(transport, "reset_session", None)
         if reset is not None:
             reset()
-        await self._initialize()
+        self.era_impl = LegacyEra(self)
+        await self.era_impl.open()
 
     async def notify(self, method: str, params: Any = None) -> None:
-        session, _transport = self._require()
+        session, _transport = self.require()
         await session.notify(method, params)
 
     # -- MCP operations --------------------------------------------------------------
 
     async def ping(self) -> Any:
+        if self.modern is not None:
+            raise ProtocolError("ping does not exist in the stateless era (2026-07-28)")
         return await self.request("ping")
 
     async def list_page(self, kind: str, cursor: str | None = None) -> Any:
         params = {"cursor": cursor} if cursor is not None else None
         return await self.request(LIST_METHODS[kind], params)
 
-    async def list_all(self, kind: str, *, max_pages: int = DEFAULT_MAX_PAGES, force: bool = False) -> ListResult:
-        """Every page of a list, following `nextCursor` up to `max_pages`."""
-        listing = ListResult(kind)
+    async def list_all(
+        self, kind: str, *, max_pages: int = DEFAULT_MAX_PAGES, force: bool = False, refresh: bool = False
+    ) -> ListResult:
+        """Every page of a list, following `nextCursor` up to `max_pages`.
+
+        In the stateless era a list fetched within its `ttlMs` is served from
+        the cache (marked `from_cache`) unless `refresh`.
+        """
         capability = CAPABILITY_OF_KIND[kind]
         if not force and self.initialize_result and not self.has_capability(capability):
+            listing = ListResult(kind)
             listing.problems.append(f"the server does not declare the {capability!r} capability")
             return listing
+        cached = self.cache.get(kind) if not refresh else None
+        if cached is not None:
+            listing = replace(cached.value, from_cache=True, age=cached.age)
+            self.traffic.event(
+                "local",
+                "transport",
+                note=f"{LIST_METHODS[kind]} served from cache (age {cached.age:.1f} s, "
+                f"ttl {cached.ttl_ms} ms, scope {cached.scope})",
+            )
+            return listing
+        listing = await self._fetch_list(kind, max_pages)
+        if listing.pages:
+            listing.ttl_ms, listing.cache_scope = cache_hint(listing.pages[0])
+            if listing.ttl_ms:
+                self.cache.put(kind, "", listing, listing.ttl_ms, listing.cache_scope)
+        if kind == "tools":
+            self._apply_tool_headers(listing)
+        return listing
+
+    def _apply_tool_headers(self, listing: ListResult) -> None:
+        """Stateless HTTP: learn each tool's x-mcp-header paths; exclude invalid tools."""
+        transport = self.transport
+        if transport is None or not transport.modern or transport.kind != "http":
+            return
+        headers: dict[str, dict[str, tuple[str, ...]]] = {}
+        kept = []
+        for item in listing.items:
+            paths, problem = tool_header_paths(item.data.get("inputSchema"))
+            if problem is not None:
+                item.problems.append(f"excluded: {problem}")
+                listing.excluded.append(item)
+                continue
+            headers[item.key] = paths
+            kept.append(item)
+        listing.items = kept
+        if listing.excluded:
+            listing.problems.append(f"{len(listing.excluded)} tool(s) excluded for invalid x-mcp-header annotations")
+        transport.tool_headers = headers  # type: ignore[attr-defined]
+
+    async def _fetch_list(self, kind: str, max_pages: int) -> ListResult:
+        listing = ListResult(kind)
         key = KIND_FIELDS[kind][0]
         cursor: str | None = None
         seen: set[str] = set()
@@ -393,7 +474,7 @@ class Client:
         *,
         on_progress: ProgressCallback | None = None,
         timeout: float | bool | None = True,
-    ) -> PendingRequest:
+    ) -> Operation:
         return await self.start_request(
             "tools/call", self.call_params(name, arguments), timeout=timeout, on_progress=on_progress
         )
@@ -413,6 +494,22 @@ class Client:
     async def read_resource(self, uri: str) -> Any:
         return await self.request("resources/read", {"uri": uri})
 
+    async def read_resource_cached(self, uri: str, *, refresh: bool = False) -> tuple[Any, CacheEntry | None]:
+        """A read that honours `ttlMs`: (result, the cache entry when it was served from cache)."""
+        cached = self.cache.get("read", uri) if not refresh else None
+        if cached is not None:
+            self.traffic.event(
+                "local",
+                "transport",
+                note=f"resources/read {uri} served from cache (age {cached.age:.1f} s, ttl {cached.ttl_ms} ms)",
+            )
+            return cached.value, cached
+        result = await self.read_resource(uri)
+        ttl, scope = cache_hint(result)
+        if ttl:
+            self.cache.put("read", uri, result, ttl, scope)
+        return result, None
+
     async def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> Any:
         params: dict[str, Any] = {"name": name}
         if arguments:
@@ -428,13 +525,64 @@ class Client:
         return await self.request("completion/complete", params)
 
     async def set_logging_level(self, level: str) -> Any:
+        """Handshake era: logging/setLevel.  Stateless era: the per-request envelope opts in."""
+        modern = self.modern
+        if modern is not None:
+            modern.log_level = level
+            self.traffic.event("local", "transport", note=f"log level {level} goes in every request's _meta from now")
+            return {}
         return await self.request("logging/setLevel", {"level": level})
 
     async def subscribe(self, uri: str) -> Any:
-        return await self.request("resources/subscribe", {"uri": uri})
+        if self.modern is not None:
+            self.resource_subscriptions.add(uri)
+            await self.listen_changes()
+            return {}
+        result = await self.request("resources/subscribe", {"uri": uri})
+        self.resource_subscriptions.add(uri)
+        return result
 
     async def unsubscribe(self, uri: str) -> Any:
-        return await self.request("resources/unsubscribe", {"uri": uri})
+        if self.modern is not None:
+            self.resource_subscriptions.discard(uri)
+            await self.listen_changes()
+            return {}
+        result = await self.request("resources/unsubscribe", {"uri": uri})
+        self.resource_subscriptions.discard(uri)
+        return result
+
+    async def listen(self, notifications: dict[str, Any]) -> Subscription:
+        """Open a `subscriptions/listen` stream (stateless era)."""
+        operation = await self.start_request("subscriptions/listen", {"notifications": notifications}, timeout=False)
+        subscription = Subscription(notifications, operation)
+        self._subscriptions[operation.id] = subscription
+        if operation.current is not None:
+            # Nobody need await a subscription's end; its outcome is kept on it.
+            operation.current.future.add_done_callback(subscription.note_end)
+        return subscription
+
+    async def listen_changes(self) -> Subscription | None:
+        """The client's own subscription: every list change the server offers,
+        plus the resources subscribed to.  Replaces the previous one."""
+        if self.modern is None:
+            return None
+        caps = self.server_capabilities
+        wanted: dict[str, Any] = {}
+        for capability, key in (
+            ("tools", "toolsListChanged"),
+            ("prompts", "promptsListChanged"),
+            ("resources", "resourcesListChanged"),
+        ):
+            if isinstance(caps.get(capability), dict) and caps[capability].get("listChanged"):
+                wanted[key] = True
+        if self.resource_subscriptions:
+            wanted["resourceSubscriptions"] = sorted(self.resource_subscriptions)
+        previous = self.subscription
+        self.subscription = await self.listen(wanted) if wanted else None
+        if previous is not None:
+            await previous.close()
+            self._subscriptions.pop(previous.id, None)
+        return self.subscription
 
     async def roots_changed(self) -> None:
         await self.notify("notifications/roots/list_changed")

@@ -14,6 +14,7 @@ __all__ = [
     "CancelledError",
     "ConnectError",
     "ConnectionClosed",
+    "EraFallback",
     "HttpError",
     "InspectorError",
     "JsonRpcError",
@@ -57,6 +58,10 @@ class HttpError(InspectorError):
         super().__init__(text)
         self.status = status
         self.body = body
+
+
+class EraFallback(InspectorError):
+    """The era probe (`server/discover`) says: this is a legacy server."""
 
 
 class SessionExpired(InspectorError):

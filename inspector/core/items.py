@@ -197,6 +197,13 @@ class ListResult:
     pages: list[dict[str, Any]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     complete: bool = True
+    # Caching hints of the stateless era, and whether this came from the cache.
+    ttl_ms: int | None = None
+    cache_scope: str | None = None
+    from_cache: bool = False
+    age: float = 0.0
+    # Items the client must not use (a tool with an invalid x-mcp-header).
+    excluded: list[Item] = field(default_factory=list)
 
     def names(self) -> list[str]:
         return [item.key for item in self.items]

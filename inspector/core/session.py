@@ -73,6 +73,7 @@ class PendingRequest:
     progress_token: Any = None
     timer: asyncio.TimerHandle | None = None
     invalid_seen: int = 0
+    cancel_on_timeout: bool = True
     session: Session | None = None
 
     async def result(self) -> Any:
@@ -140,6 +141,7 @@ class Session:
         on_progress: ProgressCallback | None = None,
         note: str | None = None,
         related: int | None = None,
+        cancel_on_timeout: bool = True,
     ) -> PendingRequest:
         """Send a request and return its pending handle without waiting."""
         if self.closed_reason is not None:
@@ -183,6 +185,7 @@ class Session:
             on_progress,
             request_id if on_progress is not None else None,
             session=self,
+            cancel_on_timeout=cancel_on_timeout,
         )
         self._pending[request_id] = pending
         if on_progress is not None:
@@ -208,8 +211,11 @@ class Session:
         timeout: float | bool | None = True,
         on_progress: ProgressCallback | None = None,
         note: str | None = None,
+        cancel_on_timeout: bool = True,
     ) -> Any:
-        pending = await self.start_request(method, params, timeout=timeout, on_progress=on_progress, note=note)
+        pending = await self.start_request(
+            method, params, timeout=timeout, on_progress=on_progress, note=note, cancel_on_timeout=cancel_on_timeout
+        )
         return await pending.future
 
     async def notify(self, method: str, params: Any = None, *, note: str | None = None) -> Frame:
@@ -273,8 +279,9 @@ class Session:
         pending.future.set_exception(error)
         self.traffic.event("local", "transport", note=str(error), meta={"timeout": pending.id})
         # The spec asks a client that gives up on a request to say so.
-        task = self._loop.create_task(self._quiet_notify_cancel(pending.id, "request timed out"))
-        task.add_done_callback(lambda _t: None)
+        if pending.cancel_on_timeout and not self.transport.cancel_request(pending.id):
+            task = self._loop.create_task(self._quiet_notify_cancel(pending.id, "request timed out"))
+            task.add_done_callback(lambda _t: None)
 
     async def _quiet_notify_cancel(self, request_id: Any, reason: str) -> None:
         with contextlib.suppress(Exception):

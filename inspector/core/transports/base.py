@@ -36,6 +36,9 @@ class Transport(abc.ABC):
         self.traffic = traffic
         self._receiver: Receiver | None = None
         self.protocol_version: str | None = None
+        # Stateless era (2026-07-28) and the era probe; only HTTP acts on them.
+        self.modern = False
+        self.probing = False
 
     def bind(self, receiver: Receiver) -> None:
         self._receiver = receiver

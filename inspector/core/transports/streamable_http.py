@@ -15,7 +15,8 @@ from typing import Any
 
 import httpx2
 
-from ..errors import ConnectionClosed, HttpError, SessionExpired, TransportFallback
+from ..errors import ConnectionClosed, EraFallback, HttpError, SessionExpired, TransportFallback
+from ..modern import MODERN_ERRORS, param_headers, standard_headers
 from ..traffic import TrafficLog
 from .httpbase import HttpTransportBase
 
@@ -43,6 +44,10 @@ class StreamableHttpTransport(HttpTransportBase):
         self.open_get_stream = open_get_stream
         self.session_id: str | None = None
         self.get_stream_state: dict[str, Any] = {}
+        # The stateless era: per-request headers, no session, no GET stream,
+        # cancellation by closing the response stream.
+        self.tool_headers: dict[str, dict[str, tuple[str, ...]]] = {}
+        self._request_tasks: dict[Any, asyncio.Task[Any]] = {}
 
     def describe(self) -> str:
         return f"Streamable HTTP: {self.url}"
@@ -54,7 +59,7 @@ class StreamableHttpTransport(HttpTransportBase):
     def _headers(self, accept: str, *, with_version: bool = True) -> dict[str, str]:
         headers = dict(self.headers)
         headers["Accept"] = accept
-        if self.session_id:
+        if self.session_id and not self.modern:
             headers["Mcp-Session-Id"] = self.session_id
         if with_version and self.protocol_version:
             headers["MCP-Protocol-Version"] = self.protocol_version
@@ -65,11 +70,14 @@ class StreamableHttpTransport(HttpTransportBase):
         if not is_request:
             await self._post(raw, message)
             return
-        if message.get("method") == "initialize":
-            # Set-up must finish (session id, fallback decision) before anything else.
+        if message.get("method") == "initialize" or (self.probing and message.get("method") == "server/discover"):
+            # Set-up must finish (session id, era and fallback decisions) before anything else.
             await self._post(raw, message)
             return
-        self.spawn(self._post_request(raw, message))
+        request_id = message.get("id")
+        task = self.spawn(self._post_request(raw, message))
+        self._request_tasks[request_id] = task
+        task.add_done_callback(lambda _t: self._request_tasks.pop(request_id, None))
 
     async def _post_request(self, raw: bytes, message: dict[str, Any]) -> None:
         try:
@@ -84,6 +92,12 @@ class StreamableHttpTransport(HttpTransportBase):
         is_init = method == "initialize"
         headers = self._headers("application/json, text/event-stream", with_version=not is_init)
         headers["Content-Type"] = "application/json"
+        if self.modern and isinstance(method, str):
+            params = message.get("params")
+            headers.update(standard_headers(method, params))
+            if method == "tools/call" and isinstance(params, dict):
+                paths = self.tool_headers.get(str(params.get("name")), {})
+                headers.update(param_headers(paths, params.get("arguments")))
         request = self.client.build_request("POST", self.url, content=raw, headers=headers)
         try:
             response = await self.client.send(request, stream=True)
@@ -113,6 +127,10 @@ class StreamableHttpTransport(HttpTransportBase):
             body = (await response.aread()).decode("utf-8", errors="replace")
             parsed = _json_or_none(body)
             is_jsonrpc_error = isinstance(parsed, dict) and "error" in parsed
+            if self.probing and message.get("method") == "server/discover" and not _modern_error(parsed):
+                # The spec's HTTP era probe: a 4xx without a recognised modern
+                # error body means a legacy server.
+                raise EraFallback(f"server/discover answered HTTP {status} without a modern error")
             if is_init and self.allow_fallback and status in (400, 404, 405) and not is_jsonrpc_error:
                 raise TransportFallback(f"POST {self.url} answered {status}")
             if status == 404 and self.session_id and not is_init:
@@ -148,6 +166,11 @@ class StreamableHttpTransport(HttpTransportBase):
             self.traffic.event("local", "transport", note=f"{origin} broke: {exc!r}")
         resumes = 0
         while self.receiver.is_pending(request_id) and not self._closing:
+            if self.modern:
+                raise ConnectionClosed(
+                    f"the server closed the response stream for request {request_id} before answering "
+                    "(2026-07-28 streams are not resumable)"
+                )
             last_id = state.get("last_event_id")
             if not last_id:
                 raise ConnectionClosed(
@@ -182,8 +205,19 @@ class StreamableHttpTransport(HttpTransportBase):
             self.traffic.event("local", "transport", note=f"resuming {origin} failed: {exc!r}")
             return False
 
+    def cancel_request(self, request_id: Any) -> bool:
+        """Stateless era: closing the request's response stream is the cancellation."""
+        if not self.modern:
+            return False
+        task = self._request_tasks.pop(request_id, None)
+        if task is None:
+            return False
+        task.cancel()
+        self.traffic.event("local", "http", note=f"closed the response stream of request {request_id} (cancellation)")
+        return True
+
     async def session_ready(self) -> None:
-        if self.open_get_stream:
+        if self.open_get_stream and not self.modern:
             self.spawn(self._get_stream())
 
     async def _get_stream(self) -> None:
@@ -235,6 +269,12 @@ class StreamableHttpTransport(HttpTransportBase):
         """Forget the session id, before a fresh `initialize`."""
         self.session_id = None
         self.protocol_version = None
+
+
+def _modern_error(parsed: Any) -> bool:
+    if not isinstance(parsed, dict) or not isinstance(parsed.get("error"), dict):
+        return False
+    return parsed["error"].get("code") in MODERN_ERRORS
 
 
 def _json_or_none(text: str) -> Any:

@@ -14,7 +14,7 @@ from textual.widgets import Static, TabbedContent, TabPane
 
 from ...core.errors import CancelledError, InspectorError
 from ...core.items import Item, ListResult
-from ...core.session import PendingRequest
+from ...core.operation import Operation
 from ..badges import hint_badges, tool_row
 from ..safe import json_syntax, plain, plain_line
 from ..widgets.arguments import ArgumentsEditor
@@ -68,7 +68,7 @@ class ToolsPane(Horizontal):
     def __init__(self) -> None:
         super().__init__()
         self.tool: Item | None = None
-        self.pending: PendingRequest | None = None
+        self.pending: Operation | None = None
         self.started = 0.0
 
     @property
@@ -136,11 +136,12 @@ class ToolsPane(Horizontal):
         await result_view.running(f"calling {tool.key}")
         self.started = time.perf_counter()
         try:
-            self.pending = await self.inspector.client.start_call_tool(
+            operation = await self.inspector.client.start_call_tool(
                 tool.key, arguments, on_progress=result_view.progress
             )
+            self.pending = operation
             self.refresh_bindings()
-            result = await self.pending.result()
+            result = await operation.result()
         except CancelledError as exc:
             await result_view.show_error(exc, time.perf_counter() - self.started)
             return

@@ -1,0 +1,61 @@
+"""Caching hints (2026-07-28, SEP-2549): `ttlMs` and `cacheScope` on
+`server/discover`, the four lists and `resources/read`.  A refresh within
+the TTL is served from here and says so; list_changed and resources/updated
+invalidate what they concern."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["CacheEntry", "ResultCache", "cache_hint"]
+
+
+def cache_hint(result: Any) -> tuple[int | None, str | None]:
+    if not isinstance(result, dict):
+        return None, None
+    ttl = result.get("ttlMs")
+    scope = result.get("cacheScope")
+    return (
+        ttl if isinstance(ttl, int) and not isinstance(ttl, bool) and ttl >= 0 else None,
+        scope if isinstance(scope, str) else None,
+    )
+
+
+@dataclass
+class CacheEntry:
+    value: Any
+    stored: float
+    ttl_ms: int | None
+    scope: str | None
+
+    @property
+    def age(self) -> float:
+        return time.monotonic() - self.stored
+
+    @property
+    def fresh(self) -> bool:
+        return self.ttl_ms is not None and self.age * 1000 < self.ttl_ms
+
+
+class ResultCache:
+    def __init__(self) -> None:
+        self._entries: dict[tuple[str, str], CacheEntry] = {}
+
+    def get(self, kind: str, key: str = "") -> CacheEntry | None:
+        entry = self._entries.get((kind, key))
+        return entry if entry is not None and entry.fresh else None
+
+    def put(self, kind: str, key: str, value: Any, ttl_ms: int | None, scope: str | None) -> CacheEntry:
+        entry = CacheEntry(value, time.monotonic(), ttl_ms, scope)
+        self._entries[(kind, key)] = entry
+        return entry
+
+    def invalidate(self, kind: str, key: str | None = None) -> None:
+        for entry_kind, entry_key in list(self._entries):
+            if entry_kind == kind and (key is None or entry_key == key):
+                del self._entries[(entry_kind, entry_key)]
+
+    def clear(self) -> None:
+        self._entries.clear()

@@ -1,0 +1,226 @@
+"""The two eras behind one seam.
+
+`LegacyEra` opens with the `initialize` handshake (2024-11-05 … 2025-11-25);
+`ModernEra` (2026-07-28) has no handshake: it calls `server/discover` and
+puts the request envelope into every request's `_meta`.  The client asks its
+era to `open()` the connection and to `prepare()` each request's params;
+everything else is shared.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .errors import ConnectError, EraFallback, JsonRpcError, ProtocolError, RequestTimeout
+from .handlers import capabilities_for
+from .modern import SERVER_INFO_KEY, UNSUPPORTED_VERSION, envelope
+from .versions import HANDSHAKE_VERSIONS, KNOWN_VERSIONS, LATEST_HANDSHAKE, LATEST_MODERN, MODERN_VERSIONS
+
+if TYPE_CHECKING:
+    from .client import Client
+
+__all__ = ["PROBE_TIMEOUT_STDIO", "Era", "LegacyEra", "ModernEra", "modern_capabilities"]
+
+INITIALIZE_TIMEOUT = 30.0
+# How long the stdio era probe may take before the server counts as legacy.
+# A legacy stdio server may ignore requests it does not know (the spec allows
+# it), so this bounds the cost of asking; every modern server answers at once.
+PROBE_TIMEOUT_STDIO = 1.5
+TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
+
+
+def modern_capabilities(client: Client) -> dict[str, Any]:
+    """Client capabilities for the stateless era (sent in every envelope)."""
+    handlers = client.handlers
+    capabilities: dict[str, Any] = {}
+    if handlers.supports_roots:
+        capabilities["roots"] = {}
+    if handlers.supports_sampling:
+        capabilities["sampling"] = {"tools": {}} if handlers.supports_sampling_tools else {}
+    if handlers.supports_elicitation:
+        capabilities["elicitation"] = {"form": {}, "url": {}} if handlers.supports_url_elicitation else {"form": {}}
+    capabilities["extensions"] = {TASKS_EXTENSION: {}}
+    return capabilities
+
+
+class Era:
+    name = "?"
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+        self.protocol_version: str | None = None
+        self.offered_version: str | None = None
+        self.result: dict[str, Any] = {}
+
+    async def open(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def prepare(self, method: str, params: Any) -> Any:
+        return params
+
+    @property
+    def server_info(self) -> dict[str, Any]:
+        return {}
+
+    @property
+    def capabilities(self) -> dict[str, Any]:
+        caps = self.result.get("capabilities")
+        return caps if isinstance(caps, dict) else {}
+
+    @property
+    def instructions(self) -> str | None:
+        text = self.result.get("instructions")
+        return text if isinstance(text, str) else None
+
+
+class LegacyEra(Era):
+    name = "legacy"
+
+    def _offer(self) -> str:
+        version = self.client.spec.protocol_version or LATEST_HANDSHAKE
+        if version in MODERN_VERSIONS:
+            return LATEST_HANDSHAKE
+        if version not in HANDSHAKE_VERSIONS:
+            raise ConnectError(f"unknown protocol version {version!r}; known revisions: {', '.join(KNOWN_VERSIONS)}")
+        return version
+
+    @property
+    def server_info(self) -> dict[str, Any]:
+        info = self.result.get("serverInfo")
+        return info if isinstance(info, dict) else {}
+
+    async def open(self) -> dict[str, Any]:
+        client = self.client
+        session, transport = client.require()
+        offered = self._offer()
+        self.offered_version = offered
+        params = {
+            "protocolVersion": offered,
+            "capabilities": capabilities_for(client.handlers, offered),
+            "clientInfo": client.client_info,
+        }
+        timeout = min(client.spec.timeout or INITIALIZE_TIMEOUT, INITIALIZE_TIMEOUT)
+        result = await session.request("initialize", params, timeout=timeout)
+        if not isinstance(result, dict):
+            raise ProtocolError(f"initialize returned {type(result).__name__}, not an object")
+        version = result.get("protocolVersion")
+        if version not in HANDSHAKE_VERSIONS:
+            known = ", ".join(HANDSHAKE_VERSIONS)
+            if isinstance(version, str) and version in MODERN_VERSIONS:
+                why = f"the server answered initialize with the stateless revision {version}"
+            else:
+                why = f"the server chose protocol version {version!r}, which this client does not know"
+            raise ProtocolError(f"{why}; it can speak: {known}")
+        self.result = result
+        self.protocol_version = version
+        if version != offered:
+            client.traffic.event("local", "transport", note=f"offered {offered}; the server chose {version} (accepted)")
+        transport.after_initialize(version)
+        await session.notify("notifications/initialized")
+        await transport.session_ready()
+        return result
+
+
+class ModernEra(Era):
+    name = "modern"
+
+    def __init__(self, client: Client, *, probe: bool = False) -> None:
+        super().__init__(client)
+        self.probe = probe
+        self.log_level: str | None = None
+        self.capabilities_sent: dict[str, Any] = modern_capabilities(client)
+
+    @property
+    def server_info(self) -> dict[str, Any]:
+        meta = self.result.get("_meta")
+        info = meta.get(SERVER_INFO_KEY) if isinstance(meta, dict) else None
+        return info if isinstance(info, dict) else {}
+
+    @property
+    def supported_versions(self) -> list[str]:
+        versions = self.result.get("supportedVersions")
+        return [v for v in versions if isinstance(v, str)] if isinstance(versions, list) else []
+
+    def prepare(self, method: str, params: Any) -> Any:
+        if method.startswith("notifications/"):
+            return params
+        return envelope(
+            params,
+            protocol_version=self.protocol_version or LATEST_MODERN,
+            capabilities=self.capabilities_sent,
+            client_info=self.client.client_info,
+            log_level=self.log_level,
+        )
+
+    def _wanted(self) -> str:
+        version = self.client.spec.protocol_version or LATEST_MODERN
+        if version not in MODERN_VERSIONS:
+            raise ConnectError(f"{version!r} is not a stateless-era revision; known: {', '.join(MODERN_VERSIONS)}")
+        return version
+
+    def choose(self, supported: Any) -> str | None:
+        """The newest stateless revision we both speak, from a server's list."""
+        offered = [v for v in supported if v in MODERN_VERSIONS] if isinstance(supported, list) else []
+        return max(offered, key=MODERN_VERSIONS.index) if offered else None
+
+    async def open(self) -> dict[str, Any]:
+        client = self.client
+        session, transport = client.require()
+        self.protocol_version = self._wanted()
+        self.offered_version = self.protocol_version
+        session.prepare_params = self.prepare
+        transport.modern = True
+        transport.protocol_version = self.protocol_version
+        transport.probing = self.probe
+        try:
+            result = await self._discover()
+        finally:
+            transport.probing = False
+        self.result = result
+        returned = self.supported_versions
+        if returned and self.protocol_version not in returned:
+            chosen = self.choose(returned)
+            if chosen is None:
+                if self.probe:
+                    raise EraFallback(f"the server supports only {', '.join(returned)}")
+                raise ConnectError(f"the server supports {', '.join(returned)}; none is a stateless revision")
+            self.protocol_version = chosen
+            transport.protocol_version = chosen
+        if result.get("resultType") not in (None, "complete"):
+            client.traffic.event(
+                "local", "transport", note=f"server/discover answered resultType {result.get('resultType')!r}"
+            )
+        return result
+
+    async def _discover(self) -> dict[str, Any]:
+        client = self.client
+        session, transport = client.require()
+        stdio_probe = self.probe and transport.kind == "stdio"
+        timeout: float | bool = PROBE_TIMEOUT_STDIO if stdio_probe else True
+        note = "era probe: is this a 2026-07-28 server?" if self.probe else None
+        for _attempt in range(2):
+            try:
+                result = await session.request(
+                    "server/discover", None, timeout=timeout, note=note, cancel_on_timeout=not stdio_probe
+                )
+            except JsonRpcError as exc:
+                if exc.code == UNSUPPORTED_VERSION and isinstance(exc.data, dict):
+                    chosen = self.choose(exc.data.get("supported"))
+                    if chosen is not None and chosen != self.protocol_version:
+                        client.traffic.event("local", "transport", note=f"retrying server/discover with {chosen}")
+                        self.protocol_version = chosen
+                        transport.protocol_version = chosen
+                        continue
+                    if self.probe:
+                        raise EraFallback(f"the server supports {exc.data.get('supported')!r}") from exc
+                if self.probe:
+                    raise EraFallback(f"server/discover failed: {exc}") from exc
+                raise
+            except RequestTimeout as exc:
+                if self.probe:
+                    raise EraFallback(f"no answer to server/discover within {PROBE_TIMEOUT_STDIO:g} s") from exc
+                raise
+            if not isinstance(result, dict):
+                raise ProtocolError(f"server/discover returned {type(result).__name__}, not an object")
+            return result
+        raise ProtocolError("the server rejected every protocol version offered")
