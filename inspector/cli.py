@@ -59,7 +59,14 @@ def _add_server_options(parser: argparse.ArgumentParser, suppress: bool) -> None
         default=default,
         help="pass the whole environment to a stdio server (default: a safe minimal set)",
     )
-    group.add_argument("--protocol-version", default=default, metavar="REV", help="the revision to offer")
+    group.add_argument(
+        "--era",
+        choices=("auto", "legacy", "modern"),
+        default=default,
+        help="auto (default): probe with server/discover, fall back to initialize; legacy: initialize only; "
+        "modern: 2026-07-28 only",
+    )
+    group.add_argument("--protocol-version", default=default, metavar="REV", help="the revision to use")
     group.add_argument(
         "--timeout", type=float, default=default, metavar="SECONDS", help="per-request timeout (default 60)"
     )
@@ -173,7 +180,14 @@ def spec_from_args(args: argparse.Namespace, server_command: list[str]):  # type
         spec.inherit_env = True
     version = getattr(args, "protocol_version", None)
     if version:
+        from .core.versions import KNOWN_VERSIONS
+
+        if version not in KNOWN_VERSIONS:
+            raise UsageError(f"unknown protocol version {version!r}; known: {', '.join(KNOWN_VERSIONS)}")
         spec.protocol_version = version
+    era = getattr(args, "era", None)
+    if era:
+        spec.era = era
     timeout = getattr(args, "timeout", None)
     if timeout is not None:
         if timeout <= 0:

@@ -43,6 +43,17 @@ def modern_capabilities(client: Client) -> dict[str, Any]:
     return capabilities
 
 
+def _discover_problem(result: Any) -> str | None:
+    if not isinstance(result, dict):
+        return f"the result is {type(result).__name__}, not an object"
+    versions = result.get("supportedVersions")
+    if not isinstance(versions, list) or not any(isinstance(v, str) for v in versions):
+        return "the result has no supportedVersions list"
+    if not isinstance(result.get("capabilities"), dict):
+        return "the result has no capabilities object"
+    return None
+
+
 class Era:
     name = "?"
 
@@ -220,7 +231,12 @@ class ModernEra(Era):
                 if self.probe:
                     raise EraFallback(f"no answer to server/discover within {PROBE_TIMEOUT_STDIO:g} s") from exc
                 raise
-            if not isinstance(result, dict):
-                raise ProtocolError(f"server/discover returned {type(result).__name__}, not an object")
+            problem = _discover_problem(result)
+            if problem is not None:
+                if self.probe:
+                    # Some legacy servers answer any method with an empty result.
+                    raise EraFallback(f"server/discover answered, but {problem}")
+                raise ProtocolError(f"server/discover: {problem}")
+            assert isinstance(result, dict)
             return result
         raise ProtocolError("the server rejected every protocol version offered")

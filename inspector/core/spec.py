@@ -29,7 +29,7 @@ class ServerSpec:
     headers: dict[str, str] = field(default_factory=dict)
     name: str | None = None
     protocol_version: str | None = None
-    era: str = "legacy"
+    era: str = "auto"
     timeout: float | None = 60.0
     is_demo: bool = False
     # Names of env/header values that are secrets (masked in recordings).

@@ -99,11 +99,7 @@ def parse_assignments(
         return {}
     if not isinstance(value, dict):
         raise AssignmentError(
-            [
-                AssignmentProblem(
-                    "", f"the arguments must be a JSON object, but the form holds {json_type_name(value)}"
-                )
-            ]
+            [AssignmentProblem("", f"the arguments must be a JSON object, but the form holds {json_type_name(value)}")]
         )
     return value
 
@@ -158,11 +154,7 @@ def _unwrap(node: FormNode, token: PathToken) -> FormNode:
                 inner = node.variants[index].node
                 while isinstance(inner, NullableNode):
                     inner = inner.inner
-                if (
-                    isinstance(token.value, str)
-                    and isinstance(inner, ObjectNode)
-                    and token.value in inner.fields
-                ):
+                if isinstance(token.value, str) and isinstance(inner, ObjectNode) and token.value in inner.fields:
                     chosen = index
                     break
                 if not isinstance(token.value, str) and isinstance(inner, ArrayNode):

@@ -180,8 +180,7 @@ def _expand(schema: Schema, ctx: _Ctx) -> tuple[dict[str, Any], _Ctx]:
                 raise _Fallback("$ref is not a string")
             if ctx.refs.count(ref) >= ctx.recursion_limit:
                 raise _Fallback(
-                    f"recursive $ref {ref!r} nested more than {ctx.recursion_limit} times;"
-                    " edit this part as JSON"
+                    f"recursive $ref {ref!r} nested more than {ctx.recursion_limit} times; edit this part as JSON"
                 )
             try:
                 target = ctx.resolver.resolve(ref)
@@ -241,9 +240,7 @@ def _build(schema: Schema, path: Path, ctx: _Ctx, *, required: bool, parent: For
         node = _classify(expanded, ctx, common)
     except _Fallback as fb:
         return RawJsonNode(schema=info, reason=fb.reason, **common)
-    notes = [
-        f"'{kw}' is checked on validation but not shown in the form" for kw in _UNSHOWN if kw in expanded
-    ]
+    notes = [f"'{kw}' is checked on validation but not shown in the form" for kw in _UNSHOWN if kw in expanded]
     node.notes = tuple(notes)
     return node
 
@@ -436,9 +433,7 @@ def _union(
             built.reset()
             return built
 
-        variants.append(
-            UnionVariant(index=index, title="", schema=combined, shape=shape, factory=make, union=node)
-        )
+        variants.append(UnionVariant(index=index, title="", schema=combined, shape=shape, factory=make, union=node))
     for variant, title in zip(variants, titles, strict=True):
         variant.title = title if titles.count(title) == 1 else f"{title} ({variant.index + 1})"
     node.variants = tuple(variants)
@@ -452,13 +447,9 @@ def _object(schema: dict[str, Any], ctx: _Ctx, common: dict[str, Any]) -> FormNo
     additional = schema.get("additionalProperties", True)
     free_form = "patternProperties" in schema or (isinstance(additional, dict) and additional != {})
     if not props and free_form:
-        raise _Fallback(
-            "an object with free-form keys (additionalProperties / patternProperties) is edited as JSON"
-        )
+        raise _Fallback("an object with free-form keys (additionalProperties / patternProperties) is edited as JSON")
     listed = schema.get("required", [])
-    required_keys = (
-        frozenset(k for k in listed if isinstance(k, str)) if isinstance(listed, list) else frozenset()
-    )
+    required_keys = frozenset(k for k in listed if isinstance(k, str)) if isinstance(listed, list) else frozenset()
     allows = (
         additional is not False and schema.get("unevaluatedProperties", True) is not False
     ) or "patternProperties" in schema

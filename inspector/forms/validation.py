@@ -122,9 +122,7 @@ def make_validator(schema: Schema) -> Any:
     cls = dialect_of(schema).validator_class
     # An explicit, empty registry: unresolvable references fail instead of
     # being fetched over the network.
-    return cls(
-        _without_false_subschemas(schema), format_checker=_FORMAT_CHECKER, registry=referencing.Registry()
-    )
+    return cls(_without_false_subschemas(schema), format_checker=_FORMAT_CHECKER, registry=referencing.Registry())
 
 
 # Keywords whose value is one subschema, or a map / list of subschemas.  (Not
@@ -149,8 +147,7 @@ def _without_false_subschemas(schema: Any, depth: int = 0) -> Any:
             out[key] = _NO_VALUE if value is False else _without_false_subschemas(value, depth + 1)
         elif key in _SCHEMA_MAPS and isinstance(value, dict):
             out[key] = {
-                k: _NO_VALUE if v is False else _without_false_subschemas(v, depth + 1)
-                for k, v in value.items()
+                k: _NO_VALUE if v is False else _without_false_subschemas(v, depth + 1) for k, v in value.items()
             }
         elif key in _SCHEMA_LISTS and isinstance(value, list):
             out[key] = [_NO_VALUE if v is False else _without_false_subschemas(v, depth + 1) for v in value]
@@ -158,9 +155,7 @@ def _without_false_subschemas(schema: Any, depth: int = 0) -> Any:
             if isinstance(value, dict):
                 out[key] = _without_false_subschemas(value, depth + 1)
             elif isinstance(value, list):
-                out[key] = [
-                    _NO_VALUE if v is False else _without_false_subschemas(v, depth + 1) for v in value
-                ]
+                out[key] = [_NO_VALUE if v is False else _without_false_subschemas(v, depth + 1) for v in value]
     return out
 
 
@@ -197,9 +192,7 @@ def check_schema(schema: Schema) -> list[Violation]:
     outside it (they will not be fetched).  Paths point into the schema.
     """
     if not isinstance(schema, dict | bool):
-        return [
-            Violation((), f"a schema must be an object or a boolean, not {json_type_name(schema)}", "type")
-        ]
+        return [Violation((), f"a schema must be an object or a boolean, not {json_type_name(schema)}", "type")]
     out: list[Violation] = []
     dialect = dialect_of(schema)
     if not dialect.known:
@@ -302,11 +295,7 @@ def _violations_from(error: Any) -> Iterator[Violation]:
     inst = error.instance
     if kw == "required" and isinstance(inst, dict) and isinstance(error.validator_value, list):
         for prop in error.validator_value:
-            if (
-                isinstance(prop, str)
-                and prop not in inst
-                and error.message == f"{prop!r} is a required property"
-            ):
+            if isinstance(prop, str) and prop not in inst and error.message == f"{prop!r} is a required property":
                 yield Violation((*path, prop), "required property is missing", "required")
                 return
     if kw == "additionalProperties" and error.validator_value is False and isinstance(inst, dict):
@@ -336,9 +325,7 @@ def _meta_message(error: Any) -> str:
     inst = error.instance
     if kw == "type":
         wanted = (
-            " or ".join(error.validator_value)
-            if isinstance(error.validator_value, list)
-            else error.validator_value
+            " or ".join(error.validator_value) if isinstance(error.validator_value, list) else error.validator_value
         )
         return f"{short_json(inst, 40)} is not a valid value here (expected {wanted})"
     if kw == "enum":

@@ -291,13 +291,13 @@ class StdioTransport(Transport):
     # -- shutdown ------------------------------------------------------------------
 
     async def close(self) -> None:
-        if self._closing:
-            await self._exited.wait()
-            return
-        self._closing = True
         process = self._process
         if process is None:
             return
+        if self._closing:
+            await self._wait_exit(3 * CLOSE_STEP_SECONDS)
+            return
+        self._closing = True
         if self._stdin is not None and not self._stdin.is_closing():
             self._stdin.close()
         if not await self._wait_exit(CLOSE_STEP_SECONDS):
