@@ -126,7 +126,8 @@ class Session:
 
     @property
     def in_flight(self) -> int:
-        return len(self._pending)
+        # A listen subscription is open for good; it is not "in flight".
+        return sum(1 for pending in self._pending.values() if pending.method != "subscriptions/listen")
 
     def next_id(self) -> int:
         self._next_id += 1

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import anyio
+from mcp.server.caching import CacheHint
 from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError
@@ -91,6 +92,16 @@ def build_server() -> MCPServer[Any]:
         version=__version__,
         tools=form_tools(),
         log_level="WARNING",
+        # Stateless-era caching hints, so an inspector can show ttlMs/cacheScope
+        # and serve a quick second look from its cache.
+        cache_hints={
+            "server/discover": CacheHint(ttl_ms=300_000, scope="public"),
+            "tools/list": CacheHint(ttl_ms=30_000, scope="public"),
+            "prompts/list": CacheHint(ttl_ms=30_000, scope="public"),
+            "resources/list": CacheHint(ttl_ms=10_000, scope="public"),
+            "resources/templates/list": CacheHint(ttl_ms=30_000, scope="public"),
+            "resources/read": CacheHint(ttl_ms=5_000, scope="private"),
+        },
     )
     register_tools(server)
     register_notification_tools(server, state)

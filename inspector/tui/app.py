@@ -3,6 +3,7 @@ and turns core events into view updates."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from functools import partial
 from typing import Any
@@ -17,6 +18,7 @@ from textual.worker import Worker, WorkerState
 from ..core.client import Client
 from ..core.errors import ConnectError, InspectorError, JsonRpcError
 from ..core.items import Item, ListResult
+from ..core.mrtr import Round
 from ..core.recording import secret_masker
 from ..core.safetext import visible
 from ..core.spec import ServerSpec
@@ -123,6 +125,9 @@ class InspectorApp(App[int]):
         self.query_one(ServerPane).show(self.client)
         for kind in ("tools", "resources", "templates", "prompts"):
             self.refresh_list(kind)
+        if self.client.modern is not None:
+            # The stateless era has no push channel until we ask for one.
+            self.run_worker(self._listen(), group="listen", exclusive=True, exit_on_error=False)
         self.query_one(ToolsPane).query_one(ItemList).focus_list()
 
     def show_connect_error(self, exc: InspectorError) -> None:
@@ -137,16 +142,26 @@ class InspectorApp(App[int]):
 
         self.push_screen(ConnectErrorScreen(str(exc), tail, self.spec.label()), callback=retry)
 
-    def refresh_list(self, kind: str) -> None:
+    def refresh_list(self, kind: str, *, refresh: bool = True) -> None:
         self.run_worker(
-            partial(self._load_list, kind),  # type: ignore[arg-type]
+            partial(self._load_list, kind, refresh),  # type: ignore[arg-type]
             group=f"list-{kind}",
             exclusive=True,
             exit_on_error=False,
         )
 
-    async def _load_list(self, kind: str) -> None:
-        listing = await self.client.list_all(kind)
+    async def _listen(self) -> None:
+        subscription = await self.client.listen_changes()
+        if subscription is None:
+            return
+        for _ in range(100):
+            if subscription.acknowledged is not None or subscription.ended:
+                break
+            await asyncio.sleep(0.05)
+        self.query_one(ServerPane).show(self.client)
+
+    async def _load_list(self, kind: str, refresh: bool = True) -> None:
+        listing = await self.client.list_all(kind, refresh=refresh)
         self.lists[kind] = listing
         pane = {
             "tools": ToolsPane,
@@ -227,6 +242,27 @@ class InspectorApp(App[int]):
         pane = self.query_one(ToolsPane)
         self.run_worker(pane.run_call(tool, arguments), group="call", name=f"call {tool.key}")
 
+    def toggle_round_stepping(self) -> None:
+        """Manual multi round-trip mode: confirm every retry round."""
+        if self.client.mrtr_stepper is None:
+            self.client.mrtr_stepper = self._confirm_round
+            self.notify("multi round-trip requests: each round waits for your y")
+        else:
+            self.client.mrtr_stepper = None
+            self.notify("multi round-trip requests: rounds are answered automatically")
+
+    async def _confirm_round(self, step: Round) -> bool:
+        from .screens.mrtr_round import RoundScreen
+
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+
+        def decided(send: bool | None) -> None:
+            if not answer.done():
+                answer.set_result(bool(send))
+
+        self.push_screen(RoundScreen(step), callback=decided)
+        return await answer
+
     def select_item(self, kind: str, key: str) -> None:
         """Show the pane of `kind` with `key` selected and its form focused."""
         self.action_show_tab(kind)
@@ -277,6 +313,11 @@ class InspectorApp(App[int]):
         from .screens.help import HelpScreen
 
         self.push_screen(HelpScreen())
+
+    @on(ItemList.RefreshRequested)
+    def _refresh_requested(self, event: ItemList.RefreshRequested) -> None:
+        if event.item_list.kind:
+            self.refresh_list(event.item_list.kind, refresh=event.force)
 
     @on(TabbedContent.TabActivated, "#main")
     def _tab_activated(self, event: TabbedContent.TabActivated) -> None:

@@ -66,7 +66,7 @@ class PromptsPane(Horizontal):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        yield ItemList("Prompts", self._row, id="prompt-list")
+        yield ItemList("Prompts", self._row, kind="prompts", id="prompt-list")
         with Vertical(id="prompt-detail"):
             yield VerticalScroll(id="prompt-form")
             yield VerticalScroll(id="prompt-messages")
@@ -84,7 +84,7 @@ class PromptsPane(Horizontal):
         return text
 
     def set_listing(self, listing: ListResult) -> None:
-        self.query_one(ItemList).set_items(listing.items, listing.problems)
+        self.query_one(ItemList).set_listing(listing)
 
     async def _completion(self, argument: str, value: str) -> tuple[list[str], int | None, bool]:
         if self.current is None:

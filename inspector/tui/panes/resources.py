@@ -49,7 +49,7 @@ class ResourcesPane(Horizontal):
     BINDINGS = [
         Binding("enter", "read", "Read", id="read_resource", show=False),
         Binding("ctrl+s", "toggle_subscription", "Subscribe", id="toggle_subscription"),
-        Binding("ctrl+l", "refresh", "Refresh", id="refresh_resources"),
+        Binding("ctrl+g", "reread", "Read again (no cache)", id="reread_resource", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -70,7 +70,7 @@ class ResourcesPane(Horizontal):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        yield ItemList("Resources", self._row, id="resource-list")
+        yield ItemList("Resources", self._row, kind="resources", id="resource-list")
         with Vertical(id="resource-detail"):
             yield Static("No resource selected", id="resource-info")
             yield VerticalScroll(id="resource-contents")
@@ -89,7 +89,7 @@ class ResourcesPane(Horizontal):
         return text
 
     def set_listing(self, listing: ListResult) -> None:
-        self.query_one(ItemList).set_items(listing.items, listing.problems)
+        self.query_one(ItemList).set_listing(listing)
 
     @on(ItemList.Highlighted, "#resource-list")
     def _show(self, event: ItemList.Highlighted) -> None:
@@ -128,23 +128,31 @@ class ResourcesPane(Horizontal):
         if self.current is not None:
             self.read(self.current.key)
 
-    def action_refresh(self) -> None:
-        self.inspector.refresh_list("resources")
+    def action_reread(self) -> None:
+        if self.current is not None:
+            self.read(self.current.key, force=True)
 
     @work(group="read-resource", exclusive=True)
-    async def read(self, uri: str) -> None:
+    async def read(self, uri: str, force: bool = False) -> None:
         area = self.query_one("#resource-contents", VerticalScroll)
         await area.remove_children()
         area.border_title = uri
         started = time.perf_counter()
         try:
-            result = await self.inspector.client.read_resource(uri)
+            result, cached = await self.inspector.client.read_resource_cached(uri, refresh=force)
         except InspectorError as exc:
             await area.mount(Static(plain(f"✖ {exc}", style="bold red")))
             return
         elapsed = time.perf_counter() - started
         self.updated.discard(uri)
-        await area.mount(Static(Text(f"read in {elapsed * 1000:.1f} ms", style="dim")))
+        if cached is not None:
+            note = f"served from cache ({cached.age:.1f} s old, ttl {cached.ttl_ms} ms); ctrl+g reads again"
+        else:
+            note = f"read in {elapsed * 1000:.1f} ms"
+            ttl = result.get("ttlMs") if isinstance(result, dict) else None
+            if isinstance(ttl, int):
+                note += f"; ttl {ttl} ms, scope {result.get('cacheScope')}"
+        await area.mount(Static(Text(note, style="dim")))
         await area.mount_all(contents_widgets(result))
         self.query_one(ItemList).refresh_rows()
 

@@ -42,6 +42,31 @@ class ServerPane(VerticalScroll):
         if client.transport is not None:
             text.append("\ntransport: ", style="dim")
             text.append_text(plain_line(client.transport.describe(), 160))
+        modern = client.modern
+        if modern is not None:
+            text.append("\nsupported versions: ", style="dim")
+            text.append_text(plain_line(", ".join(modern.supported_versions) or "(none listed)", 120))
+            result = client.initialize_result
+            for key in ("ttlMs", "cacheScope", "resultType"):
+                if key in result:
+                    text.append(f"\n{key}: ", style="dim")
+                    text.append_text(plain_line(str(result[key]), 60))
+            extensions = client.server_capabilities.get("extensions")
+            if isinstance(extensions, dict):
+                text.append("\nextensions: ", style="dim")
+                text.append_text(plain_line(", ".join(extensions) or "(none)", 160))
+            subscription = client.subscription
+            if subscription is not None:
+                text.append("\nlisten subscription: ", style="dim")
+                if subscription.acknowledged is None:
+                    text.append("waiting for acknowledgement", style="yellow")
+                else:
+                    granted = ", ".join(k for k, v in subscription.acknowledged.items() if v) or "nothing"
+                    text.append_text(plain_line(f"#{subscription.id} honours {granted}", 160))
+                    if subscription.refused:
+                        text.append_text(
+                            plain_line(f"; not honoured: {', '.join(subscription.refused)}", 120, style="yellow")
+                        )
         self.query_one("#server-identity", Static).update(text)
         capabilities = Text("Capabilities\n", style="bold")
         capabilities.append_text(Text(", ".join(sorted(client.server_capabilities)) or "(none)"))

@@ -62,7 +62,7 @@ class TemplatesPane(Horizontal):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        yield ItemList("Templates", self._row, id="template-list")
+        yield ItemList("Templates", self._row, kind="templates", id="template-list")
         with Vertical(id="template-detail"):
             yield VerticalScroll(id="template-form")
             yield Static("", id="template-uri")
@@ -78,7 +78,7 @@ class TemplatesPane(Horizontal):
         return text
 
     def set_listing(self, listing: ListResult) -> None:
-        self.query_one(ItemList).set_items(listing.items, listing.problems)
+        self.query_one(ItemList).set_listing(listing)
 
     async def _completion(self, argument: str, value: str) -> tuple[list[str], int | None, bool]:
         item = self.current

@@ -54,6 +54,7 @@ class ToolsPane(Horizontal):
         # while a call is in flight, so ctrl+x still cuts text otherwise.
         Binding("ctrl+x", "cancel", "Cancel call", id="cancel_call", priority=True),
         Binding("ctrl+y", "copy_command", "Copy as command", id="copy_command", show=False),
+        Binding("ctrl+e", "toggle_stepping", "Step MRTR rounds", id="toggle_mrtr_steps", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -76,7 +77,7 @@ class ToolsPane(Horizontal):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        yield ItemList("Tools", tool_row, id="tool-list")
+        yield ItemList("Tools", tool_row, kind="tools", id="tool-list")
         with Vertical(id="tool-detail"):
             yield VerticalScroll(Static("No tool selected", id="tool-header-text"), id="tool-header")
             with TabbedContent(id="tool-tabs"):
@@ -91,7 +92,7 @@ class ToolsPane(Horizontal):
             yield ResultView(id="tool-result")
 
     def set_listing(self, listing: ListResult) -> None:
-        self.query_one(ItemList).set_items(listing.items, listing.problems)
+        self.query_one(ItemList).set_listing(listing)
 
     @on(ItemList.Highlighted, "#tool-list")
     def _show(self, event: ItemList.Highlighted) -> None:
@@ -118,6 +119,10 @@ class ToolsPane(Horizontal):
 
     def action_call(self) -> None:
         if self.tool is None:
+            return
+        excluded = [p for p in self.tool.problems if p.startswith("excluded:")]
+        if excluded:
+            self.inspector.notify_plain(f"{self.tool.key} cannot be called: {excluded[0]}", severity="error")
             return
         editor = self.query_one(ArgumentsEditor)
         arguments, errors = editor.current_arguments()
@@ -162,6 +167,9 @@ class ToolsPane(Horizontal):
     async def action_cancel(self) -> None:
         if self.pending is not None:
             await self.pending.cancel("cancelled by the user")
+
+    def action_toggle_stepping(self) -> None:
+        self.inspector.toggle_round_stepping()
 
     @on(BlockView.ReadLink)
     def _read_link(self, event: BlockView.ReadLink) -> None:

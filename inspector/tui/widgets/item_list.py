@@ -13,7 +13,7 @@ from textual.message import Message
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
-from ...core.items import Item
+from ...core.items import Item, ListResult
 
 __all__ = ["ItemList"]
 
@@ -32,7 +32,19 @@ class ItemList(Vertical):
     BINDINGS = [
         Binding("slash", "filter", "Filter", key_display="/"),
         Binding("escape", "clear_filter", "Clear filter", show=False),
+        Binding("r", "refresh(False)", "Refresh", id="refresh_list"),
+        Binding("R", "refresh(True)", "Refresh (bypass cache)", id="force_refresh_list", show=False),
     ]
+
+    class RefreshRequested(Message):
+        def __init__(self, item_list: ItemList, force: bool) -> None:
+            super().__init__()
+            self.item_list = item_list
+            self.force = force
+
+        @property
+        def control(self) -> ItemList:
+            return self.item_list
 
     class Highlighted(Message):
         def __init__(self, item_list: ItemList, item: Item | None) -> None:
@@ -54,9 +66,11 @@ class ItemList(Vertical):
         def control(self) -> ItemList:
             return self.item_list
 
-    def __init__(self, label: str, render_row: RowRenderer, *, id: str | None = None) -> None:
+    def __init__(self, label: str, render_row: RowRenderer, *, kind: str = "", id: str | None = None) -> None:
         super().__init__(id=id)
         self.label = label
+        self.kind = kind
+        self.cache_note = ""
         self.render_row = render_row
         self.items: list[Item] = []
         self.shown: list[Item] = []
@@ -73,6 +87,19 @@ class ItemList(Vertical):
     @property
     def options(self) -> OptionList:
         return self.query_one("#options", OptionList)
+
+    def set_listing(self, listing: ListResult) -> None:
+        """A fresh listing: its items (excluded ones last) and its cache facts."""
+        note = ""
+        if listing.from_cache:
+            note = f"from cache, {listing.age:.0f}s old (R bypasses)"
+        elif listing.ttl_ms:
+            note = f"ttl {listing.ttl_ms / 1000:g}s {listing.cache_scope or ''}".rstrip()
+        self.cache_note = note
+        self.set_items([*listing.items, *listing.excluded], listing.problems)
+
+    def action_refresh(self, force: bool) -> None:
+        self.post_message(self.RefreshRequested(self, force))
 
     def set_items(self, items: list[Item], problems: list[str] | None = None) -> None:
         """Replace the items; the highlighted one stays highlighted if it still exists."""
@@ -110,9 +137,14 @@ class ItemList(Vertical):
         else:
             self.border_title = f"{self.label} ({total})"
         broken = sum(1 for item in self.items if item.problems)
-        self.border_subtitle = (
-            f"⚠ {broken} with problems" if broken else ("⚠ " + self.problems[0] if self.problems else "")
-        )
+        parts = []
+        if broken:
+            parts.append(f"⚠ {broken} with problems")
+        elif self.problems:
+            parts.append("⚠ " + self.problems[0])
+        if self.cache_note:
+            parts.append(self.cache_note)
+        self.border_subtitle = " · ".join(parts)
 
     @property
     def highlighted_item(self) -> Item | None:
