@@ -204,11 +204,11 @@ class Client:
         tail = self.stderr_tail()
         detail = "\n".join(tail[-20:]) if tail else None
         if isinstance(exc, ConnectionClosed):
-            return ConnectError(f"the server went away during initialize: {exc}", detail=detail)
+            return ConnectError(f"the server went away while connecting: {exc}", detail=detail)
         if isinstance(exc, RequestTimeout):
-            return ConnectError(f"the server did not answer initialize: {exc}", detail=detail)
+            return ConnectError(f"the server did not answer: {exc}", detail=detail)
         if isinstance(exc, JsonRpcError):
-            return ConnectError(f"the server refused initialize: {exc}", detail=detail)
+            return ConnectError(f"the server refused the connection: {exc}", detail=detail)
         return ConnectError(f"could not connect: {exc}", detail=detail)
 
     async def _connect_once(self, transport_kind: str | None) -> dict[str, Any]:
