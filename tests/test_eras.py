@@ -137,7 +137,7 @@ async def test_pinned_eras() -> None:
 async def test_modern_pinned_against_a_legacy_server_fails_clearly() -> None:
     spec = ServerSpec(command=NODE, args=[str(require(EVERYTHING)), "stdio"], era="modern", timeout=5)
     client = Client(spec)
-    with pytest.raises(ConnectError, match="server/discover|refused|Method not found"):
+    with pytest.raises(ConnectError, match=r"server/discover|refused|Method not found"):
         await client.connect()
 
 
