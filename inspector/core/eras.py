@@ -216,9 +216,11 @@ class ModernEra(Era):
                 )
             except JsonRpcError as exc:
                 if exc.code == UNSUPPORTED_VERSION and isinstance(exc.data, dict):
+                    # Retry with a version from the server's list (even the same
+                    # one: the server has now said it supports it); once.
                     chosen = self.choose(exc.data.get("supported"))
-                    if chosen is not None and chosen != self.protocol_version:
-                        client.traffic.event("local", "transport", note=f"retrying server/discover with {chosen}")
+                    if chosen is not None and _attempt == 0:
+                        client.traffic.event("local", "transport", note=f"-32022: retrying server/discover with {chosen}")
                         self.protocol_version = chosen
                         transport.protocol_version = chosen
                         continue

@@ -40,6 +40,7 @@ class Operation:
         self.current: PendingRequest | None = None
         self.first_frame: Frame | None = None
         self.rounds = 0
+        self.version_retries = 0
 
     @property
     def id(self) -> Any:
@@ -91,8 +92,9 @@ class Operation:
         assert era is not None
         if exc.code == UNSUPPORTED_VERSION and isinstance(exc.data, dict):
             chosen = era.choose(exc.data.get("supported"))
-            if chosen is None or chosen == era.protocol_version:
+            if chosen is None or self.version_retries >= 1:
                 raise exc
+            self.version_retries += 1
             client.traffic.event("local", "transport", note=f"-32022: retrying {self.method} with {chosen}")
             era.protocol_version = chosen
             _session, transport = client.require()

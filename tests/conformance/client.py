@@ -75,11 +75,36 @@ def _arguments_for(tool: dict[str, Any]) -> dict[str, Any]:
     return {name: _placeholder(properties.get(name)) for name in required if name in properties}
 
 
+def _context() -> dict[str, Any]:
+    try:
+        context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
+    except ValueError:
+        return {}
+    return context if isinstance(context, dict) else {}
+
+
 async def list_and_call_all(client: Client) -> None:
+    """Call the tools the harness names in its context, or else every tool."""
     tools = await client.list_all("tools")
+    planned = _context().get("toolCalls")
+    if isinstance(planned, list) and planned:
+        for call in planned:
+            await client.call_tool(call["name"], call.get("arguments") or {})
+        return
     for item in tools.items:
         if item.ok:
             await client.call_tool(item.key, _arguments_for(item.data))
+
+
+async def echo_schema(client: Client) -> None:
+    """Send the focal tool's inputSchema back verbatim, to show nothing was lost."""
+    tools = await client.list_all("tools")
+    echo = tools.find("json_schema_echo")
+    focal = next((item for item in tools.items if item.key != "json_schema_echo"), None)
+    if echo is None or focal is None:
+        await list_and_call_all(client)
+        return
+    await client.call_tool("json_schema_echo", {"schema": focal.data["inputSchema"]})
 
 
 async def initialize_only(client: Client) -> None:
@@ -100,6 +125,7 @@ SCENARIOS: dict[str, Callable[[Client], Awaitable[None]]] = {
     "tools_call": tools_call,
     "elicitation-sep1034-client-defaults": list_and_call_all,
     "sse-retry": list_and_call_all,
+    "json-schema-2020-12-preservation": echo_schema,
 }
 
 
