@@ -220,7 +220,8 @@ class ModernEra(Era):
                     # one: the server has now said it supports it); once.
                     chosen = self.choose(exc.data.get("supported"))
                     if chosen is not None and _attempt == 0:
-                        client.traffic.event("local", "transport", note=f"-32022: retrying server/discover with {chosen}")
+                        note = f"-32022: retrying server/discover with {chosen}"
+                        client.traffic.event("local", "transport", note=note)
                         self.protocol_version = chosen
                         transport.protocol_version = chosen
                         continue
