@@ -307,18 +307,16 @@ class Session:
         if isinstance(message, dict):
             self._dispatch(raw, message, meta)
         elif isinstance(message, list) and message:
-            frame = self.traffic.add("in", "batch", raw=raw, message=message, meta=meta)
+            odd = [f"batch item is not an object: {item!r}" for item in message if not isinstance(item, dict)]
+            frame = self.traffic.add("in", "batch", raw=raw, message=message, meta=meta, problems=odd)
             for item in message:
                 if isinstance(item, dict):
                     self._dispatch(None, item, meta, frame)
-                else:
-                    frame.problems.append(f"batch item is not an object: {item!r}")
         else:
             self._invalid(raw, "a JSON-RPC message must be an object (or a non-empty batch array)", meta, message)
 
     def _invalid(self, raw: bytes, error: str, meta: dict[str, Any] | None, message: Any = None) -> None:
-        frame = self.traffic.add("in", "invalid", raw=raw, message=message, error=error, meta=meta)
-        frame.problems.append(error)
+        self.traffic.add("in", "invalid", raw=raw, message=message, error=error, meta=meta, problems=[error])
         for pending in self._pending.values():
             pending.invalid_seen += 1
 
@@ -340,8 +338,8 @@ class Session:
         if "result" in message or "error" in message:
             self._on_response(raw, message, msg_id, meta, batch)
             return
-        frame = self._record(raw, "invalid", message, None, msg_id, meta, batch)
-        frame.problems.append("not a request, notification or response: no method, result or error")
+        problem = "not a request, notification or response: no method, result or error"
+        self._record(raw, "invalid", message, None, msg_id, meta, batch, problems=[problem])
 
     def _record(
         self,
@@ -354,6 +352,7 @@ class Session:
         batch: Frame | None,
         latency: float | None = None,
         partner: int | None = None,
+        problems: list[str] | None = None,
     ) -> Frame:
         if batch is not None and raw is None:
             raw = _encode(message)
@@ -368,6 +367,7 @@ class Session:
             latency=latency,
             partner=partner,
             meta=meta,
+            problems=problems,
         )
 
     def _on_response(
@@ -387,11 +387,11 @@ class Session:
             if pending is not None:
                 problem = f"response id {msg_id!r} is a string but the request id was the number {msg_id}"
         if pending is None:
-            frame = self._record(raw, kind, message, None, msg_id, meta, batch)
             if msg_id is None and is_error:
-                frame.problems.append("error response without an id (the server could not parse a request)")
+                problem = "error response without an id (the server could not parse a request)"
             else:
-                frame.problems.append(f"response to unknown request id {msg_id!r}")
+                problem = f"response to unknown request id {msg_id!r}"
+            self._record(raw, kind, message, None, msg_id, meta, batch, problems=[problem])
             return
         self._finish(pending)
         frame = self._record(
@@ -404,10 +404,9 @@ class Session:
             batch,
             latency=time.perf_counter() - pending.started,
             partner=pending.frame.seq,
+            problems=[problem] if problem else None,
         )
         pending.frame.partner = frame.seq
-        if problem:
-            frame.problems.append(problem)
         if pending.future.done():
             return
         if is_error:
@@ -420,9 +419,26 @@ class Session:
     ) -> None:
         method = message["method"]
         params = message.get("params")
-        frame = self._record(raw, "notification", message, method, None, meta, batch)
+        problems: list[str] = []
         if not isinstance(method, str):
-            frame.problems.append("method is not a string")
+            problems.append("method is not a string")
+        elif (
+            method == "notifications/progress"
+            and isinstance(params, dict)
+            and params.get("progressToken") not in self._by_token
+        ):
+            problems.append(f"progress for unknown or finished token {params.get('progressToken')!r}")
+        frame = self._record(
+            raw,
+            "notification",
+            message,
+            method if isinstance(method, str) else None,
+            None,
+            meta,
+            batch,
+            problems=problems,
+        )
+        if not isinstance(method, str):
             return
         if method == "notifications/progress" and isinstance(params, dict):
             self._on_progress(params, frame)
@@ -443,7 +459,6 @@ class Session:
         token = params.get("progressToken")
         pending = self._by_token.get(token)
         if pending is None:
-            frame.problems.append(f"progress for unknown or finished token {token!r}")
             return
         frame.partner = pending.frame.seq
         # Progress proves the server is alive: restart the timeout.
@@ -468,9 +483,20 @@ class Session:
     ) -> None:
         method = message["method"]
         msg_id = message["id"]
-        frame = self._record(raw, "request", message, method if isinstance(method, str) else None, msg_id, meta, batch)
-        if not isinstance(method, str) or not isinstance(msg_id, (int, str)) or isinstance(msg_id, bool):
-            frame.problems.append("request with a non-string method or an id that is not a string or integer")
+        malformed = not isinstance(method, str) or not isinstance(msg_id, (int, str)) or isinstance(msg_id, bool)
+        frame = self._record(
+            raw,
+            "request",
+            message,
+            method if isinstance(method, str) else None,
+            msg_id,
+            meta,
+            batch,
+            problems=["request with a non-string method or an id that is not a string or integer"]
+            if malformed
+            else None,
+        )
+        if malformed:
             task = self._loop.create_task(
                 self._respond_error(
                     msg_id if isinstance(msg_id, (int, str)) else None,

@@ -136,7 +136,9 @@ class TrafficLog:
         partner: int | None = None,
         meta: dict[str, Any] | None = None,
         note: str | None = None,
+        problems: list[str] | None = None,
     ) -> Frame:
+        """Append a frame and tell observers; `problems` known now travel with it."""
         self._seq += 1
         frame = Frame(
             self._seq,
@@ -153,6 +155,8 @@ class TrafficLog:
             meta,
             note,
         )
+        if problems:
+            frame.problems.extend(problems)
         if self.retain:
             self.frames.append(frame)
         for observer in self._observers:
