@@ -143,8 +143,8 @@ class InvalidUtf8(Server):
 class Huge(Server):
     def call(self, message_id: Any, params: dict[str, Any]) -> None:
         size = int(self.options.size_mb * 1_000_000)
-        head = b'{"jsonrpc":"2.0","id":' + json.dumps(message_id).encode() + b',"result":{"content":[{"type":"text","text":"'
-        OUT.write(head)
+        OUT.write(b'{"jsonrpc":"2.0","id":' + json.dumps(message_id).encode())
+        OUT.write(b',"result":{"content":[{"type":"text","text":"')
         chunk = b"x" * 1_000_000
         written = 0
         while written < size:
