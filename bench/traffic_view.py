@@ -20,14 +20,25 @@ from inspector.tui.widgets.traffic_table import TrafficTable, row_text
 def _frames(traffic: TrafficLog, count: int) -> None:
     for i in range(count):
         if i % 2 == 0:
-            message = {"jsonrpc": "2.0", "id": i, "method": "tools/call",
-                       "params": {"name": f"tool_{i % 50}", "arguments": {"query": "x" * 40, "limit": i % 10}}}
-            traffic.add("out", "request", raw=json.dumps(message).encode(), message=message,
-                        method="tools/call", id=i)
+            message = {
+                "jsonrpc": "2.0",
+                "id": i,
+                "method": "tools/call",
+                "params": {"name": f"tool_{i % 50}", "arguments": {"query": "x" * 40, "limit": i % 10}},
+            }
+            traffic.add("out", "request", raw=json.dumps(message).encode(), message=message, method="tools/call", id=i)
         else:
             message = {"jsonrpc": "2.0", "id": i - 1, "result": {"content": [{"type": "text", "text": "ok " * 20}]}}
-            traffic.add("in", "response", raw=json.dumps(message).encode(), message=message,
-                        method="tools/call", id=i - 1, latency=0.0004, partner=i)
+            traffic.add(
+                "in",
+                "response",
+                raw=json.dumps(message).encode(),
+                message=message,
+                method="tools/call",
+                id=i - 1,
+                latency=0.0004,
+                partner=i,
+            )
 
 
 class TableApp(App[None]):
@@ -105,10 +116,14 @@ def measure_traffic_view(count: int = 100_000) -> None:
     print(f"traffic view with {count} frames", flush=True)
     ours = asyncio.run(_measure_table(count))
     base = asyncio.run(_measure_log(count))
-    print(f"  TrafficTable append+sync                            {ours['append']:>8.3f} s   "
-          f"(Textual Log of plain lines: {base['append']:.3f} s, ratio {ours['append'] / base['append']:.2f}x)")
-    print(f"  keypress-to-repaint p50 / max                       {ours['key_p50'] * 1000:>8.2f} / "
-          f"{ours['key_max'] * 1000:.2f} ms   (Log: {base['key_p50'] * 1000:.2f} / {base['key_max'] * 1000:.2f} ms)")
+    print(
+        f"  TrafficTable append+sync                            {ours['append']:>8.3f} s   "
+        f"(Textual Log of plain lines: {base['append']:.3f} s, ratio {ours['append'] / base['append']:.2f}x)"
+    )
+    print(
+        f"  keypress-to-repaint p50 / max                       {ours['key_p50'] * 1000:>8.2f} / "
+        f"{ours['key_max'] * 1000:.2f} ms   (Log: {base['key_p50'] * 1000:.2f} / {base['key_max'] * 1000:.2f} ms)"
+    )
     print(f"  peak RSS growth while appending (frames + view)     {ours['rss_growth']:>8.1f} MiB", flush=True)
 
 

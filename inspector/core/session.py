@@ -41,6 +41,7 @@ __all__ = [
 ]
 
 DEFAULT_TIMEOUT = 60.0
+TICK_SECONDS = 0.05
 
 ProgressCallback = Callable[[float, float | None, str | None], None]
 NotificationObserver = Callable[[str, Any, Frame], None]
@@ -71,7 +72,7 @@ class PendingRequest:
     started: float
     on_progress: ProgressCallback | None = None
     progress_token: Any = None
-    timer: asyncio.TimerHandle | None = None
+    deadline: float | None = None
     invalid_seen: int = 0
     cancel_on_timeout: bool = True
     session: Session | None = None
@@ -120,6 +121,7 @@ class Session:
         self._next_id = 0
         self._loop = asyncio.get_running_loop()
         self._lost_observers: list[Callable[[str], None]] = []
+        self._ticker: asyncio.TimerHandle | None = None
         transport.bind(self)
 
     # -- outgoing ------------------------------------------------------------------
@@ -192,7 +194,8 @@ class Session:
         if on_progress is not None:
             self._by_token[request_id] = pending
         if pending.timeout:
-            pending.timer = self._loop.call_later(pending.timeout, self._expire, pending)
+            pending.deadline = pending.started + pending.timeout
+            self._ensure_ticker()
         try:
             await self.transport.send(raw, message)
         except Exception as exc:
@@ -262,9 +265,27 @@ class Session:
         self._pending.pop(pending.id, None)
         if pending.progress_token is not None:
             self._by_token.pop(pending.progress_token, None)
-        if pending.timer is not None:
-            pending.timer.cancel()
-            pending.timer = None
+        pending.deadline = None
+
+    def _ensure_ticker(self) -> None:
+        # One coarse timer checks every deadline, instead of a timer handle
+        # per request: a round trip then costs no timer-heap work at all.
+        if self._ticker is None:
+            self._ticker = self._loop.call_later(TICK_SECONDS, self._tick)
+
+    def _tick(self) -> None:
+        self._ticker = None
+        now = time.perf_counter()
+        waiting = False
+        for pending in list(self._pending.values()):
+            if pending.deadline is None:
+                continue
+            if pending.deadline <= now:
+                self._expire(pending)
+            else:
+                waiting = True
+        if waiting:
+            self._ensure_ticker()
 
     def _expire(self, pending: PendingRequest) -> None:
         if pending.future.done():
@@ -462,9 +483,8 @@ class Session:
             return
         frame.partner = pending.frame.seq
         # Progress proves the server is alive: restart the timeout.
-        if pending.timer is not None and pending.timeout:
-            pending.timer.cancel()
-            pending.timer = self._loop.call_later(pending.timeout, self._expire, pending)
+        if pending.deadline is not None and pending.timeout:
+            pending.deadline = time.perf_counter() + pending.timeout
         if pending.on_progress is not None:
             progress = params.get("progress")
             total = params.get("total")
@@ -612,6 +632,9 @@ class Session:
                 callback(reason)
 
     async def close(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
+            self._ticker = None
         if self.closed_reason is None:
             self.closed_reason = "closed by the client"
             for pending in list(self._pending.values()):
