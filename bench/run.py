@@ -152,14 +152,17 @@ async def sdk_client(calls: int) -> float:
 
 def bench_roundtrip(calls: int = 2000, repeats: int = 5) -> None:
     print(f"sequential tools/call round trips ({calls} calls, median of {repeats})", flush=True)
-    results: dict[str, float] = {}
-    for name, fn in (
+    clients = (
         ("hand-written floor", floor_client),
         ("inspector core", our_client),
         ("official Python SDK (mcp.Client)", sdk_client),
-    ):
-        times = [asyncio.run(fn(calls)) for _ in range(repeats)]
-        results[name] = median(times) / calls * 1e6
+    )
+    times: dict[str, list[float]] = {name: [] for name, _fn in clients}
+    # Interleaved, so a noisy moment on the machine hits every client alike.
+    for _ in range(repeats):
+        for name, fn in clients:
+            times[name].append(asyncio.run(fn(calls)))
+    results = {name: median(values) / calls * 1e6 for name, values in times.items()}
     floor = results["hand-written floor"]
     sdk = results["official Python SDK (mcp.Client)"]
     for name, micros in results.items():
