@@ -10,8 +10,13 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from subprocess import Popen
+from typing import TYPE_CHECKING
 
 from . import __version__
+
+if TYPE_CHECKING:
+    from .core.spec import ServerSpec
 
 __all__ = ["build_parser", "main", "spec_from_args"]
 
@@ -132,7 +137,7 @@ def _pairs(values: Sequence[str] | None, sep: str, what: str) -> dict[str, str]:
     return out
 
 
-def spec_from_args(args: argparse.Namespace, server_command: list[str]):  # type: ignore[no-untyped-def]
+def spec_from_args(args: argparse.Namespace, server_command: list[str]) -> ServerSpec:
     from .core.config import ConfigError, spec_from_file
     from .core.spec import ServerSpec, demo_spec
 
@@ -224,6 +229,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .tui.launch import run_tui
 
         return run_tui(spec, args)
+    process = _early_spawn(spec)
     from .commands.runner import run_command
 
-    return run_command(command, spec, args)
+    return run_command(command, spec, args, process=process)
+
+
+def _early_spawn(spec: ServerSpec) -> Popen[bytes] | None:
+    """Start a stdio server now, so it boots while the rest of us is imported.
+
+    A failure here is not reported: the normal start-up path tries again and
+    explains it properly.
+    """
+    if spec.transport != "stdio" or not spec.command:
+        return None
+    from .core.childproc import spawn
+
+    try:
+        return spawn(spec.command, spec.args, spec.env, spec.cwd, spec.inherit_env)
+    except OSError:
+        return None

@@ -92,6 +92,9 @@ class Recorder:
             logging_callback=self.on_log,
             message_handler=self.on_message,
             log_level="debug",
+            # The demo sends caching hints; these tests check the server's
+            # current state, so every list must really be fetched.
+            cache=None,
         )
 
 

@@ -8,6 +8,7 @@ import os
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from subprocess import Popen
 from typing import Any
 
 from ..core.client import Client
@@ -61,7 +62,9 @@ def _commands() -> dict[str, Callable[[CommandContext], Awaitable[int]]]:
     return {"info": run_info, "list": run_list, "call": run_call, "read": run_read, "get": run_get}
 
 
-async def _run(command: str, spec: ServerSpec, args: argparse.Namespace, out: Output) -> int:
+async def _run(
+    command: str, spec: ServerSpec, args: argparse.Namespace, out: Output, process: Popen[bytes] | None = None
+) -> int:
     traffic = TrafficLog(retain=False)
     recorder = None
     if getattr(args, "record", None):
@@ -72,7 +75,7 @@ async def _run(command: str, spec: ServerSpec, args: argparse.Namespace, out: Ou
         except OSError as exc:
             raise CommandFailed(exitcodes.USAGE, f"cannot write --record file: {exc.strerror or exc}") from exc
         traffic.subscribe(recorder)
-    client = Client(spec, handlers=_handlers_for(args), traffic=traffic)
+    client = Client(spec, handlers=_handlers_for(args), traffic=traffic, process=process)
     try:
         await client.connect()
         return await _commands()[command](CommandContext(spec, args, client, out))
@@ -101,10 +104,12 @@ def _failure(exc: BaseException) -> tuple[int, str, str | None]:
     return exitcodes.INTERNAL, f"internal error: {exc.__class__.__name__}: {exc}", None
 
 
-def run_command(command: str, spec: ServerSpec, args: argparse.Namespace) -> int:
+def run_command(
+    command: str, spec: ServerSpec, args: argparse.Namespace, *, process: Popen[bytes] | None = None
+) -> int:
     out = Output.for_args(args)
     try:
-        return asyncio.run(_run(command, spec, args, out))
+        return asyncio.run(_run(command, spec, args, out, process))
     except KeyboardInterrupt:
         print("inspector: interrupted", file=sys.stderr)
         return exitcodes.INTERRUPTED

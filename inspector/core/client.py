@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from dataclasses import replace
+from subprocess import Popen
 from typing import Any
 
 from .. import __version__
@@ -56,14 +57,16 @@ DEFAULT_MAX_PAGES = 1000
 StateObserver = Callable[[str, str | None], None]
 
 
-def make_transport(spec: ServerSpec, traffic: TrafficLog, transport: str | None = None) -> Transport:
+def make_transport(
+    spec: ServerSpec, traffic: TrafficLog, transport: str | None = None, process: Popen[bytes] | None = None
+) -> Transport:
     kind = transport or spec.transport
     if kind == "stdio":
         from .transports.stdio import StdioTransport
 
         if not spec.command:
             raise ConnectError("no command given for a stdio server")
-        return StdioTransport(traffic, spec.command, spec.args, spec.env, spec.cwd, spec.inherit_env)
+        return StdioTransport(traffic, spec.command, spec.args, spec.env, spec.cwd, spec.inherit_env, process)
     if not spec.url:
         raise ConnectError(f"no URL given for an {kind} server")
     if kind in ("http", "auto"):
@@ -87,8 +90,12 @@ class Client:
         handlers: ClientHandlers | None = None,
         traffic: TrafficLog | None = None,
         client_info: dict[str, Any] | None = None,
+        process: Popen[bytes] | None = None,
     ) -> None:
         self.spec = spec
+        # A stdio server already started by the caller (the CLI starts it
+        # before its own imports); used for the first connection only.
+        self._prespawned = process
         self.handlers = handlers or ClientHandlers()
         self.traffic = traffic if traffic is not None else TrafficLog()
         self.client_info = dict(client_info or CLIENT_INFO)
@@ -212,7 +219,8 @@ class Client:
         return ConnectError(f"could not connect: {exc}", detail=detail)
 
     async def _connect_once(self, transport_kind: str | None) -> dict[str, Any]:
-        transport = make_transport(self.spec, self.traffic, transport_kind)
+        process, self._prespawned = self._prespawned, None
+        transport = make_transport(self.spec, self.traffic, transport_kind, process)
         self.transport = transport
         await transport.start()
         session = Session(transport, self.traffic, default_timeout=self.spec.timeout)

@@ -200,6 +200,13 @@ class Session:
             await self.transport.send(raw, message)
         except Exception as exc:
             self._finish(pending)
+            # The connection may have failed this request already; the
+            # exception raised below is the one the caller sees.
+            if pending.future.done():
+                if not pending.future.cancelled():
+                    pending.future.exception()
+            else:
+                pending.future.cancel()
             reason = f"could not send {method}: {exc}"
             frame.problems.append(reason)
             if isinstance(exc, InspectorError):

@@ -1,9 +1,11 @@
 """stdio: the server is a child process speaking JSON lines on stdin/stdout.
 
-The reader is an asyncio protocol rather than a stream reader: lines are
-split in the data callback and handed to the session without a task switch,
-which keeps a round trip close to the cost of the JSON work itself, and there
-is no line-length limit (a 100 MB message is one line like any other).
+The process is started with `subprocess.Popen` (possibly early, before the
+caller has even imported asyncio) and its three pipes are attached to the
+event loop.  The readers are asyncio protocols: lines are split in the data
+callback and handed to the session without a task switch, which keeps a
+round trip close to the cost of the JSON work itself, and there is no
+line-length limit (a 100 MB message is one line like any other).
 """
 
 from __future__ import annotations
@@ -13,60 +15,20 @@ import contextlib
 import os
 import signal
 import subprocess
-import sys
+import threading
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ..childproc import DEFAULT_INHERITED_ENV, child_environment, spawn
 from ..errors import ConnectError
 from ..traffic import TrafficLog
 from .base import Transport
 
 __all__ = ["DEFAULT_INHERITED_ENV", "StdioTransport", "child_environment"]
 
-# What a child inherits by default: enough to find programs and a home, not
-# the whole environment (which may hold unrelated secrets).  This follows the
-# official SDKs' guidance for stdio servers.
-DEFAULT_INHERITED_ENV = (
-    ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LC_ALL", "TMPDIR", "TZ")
-    if sys.platform != "win32"
-    else (
-        "APPDATA",
-        "HOMEDRIVE",
-        "HOMEPATH",
-        "LOCALAPPDATA",
-        "PATH",
-        "PROCESSOR_ARCHITECTURE",
-        "SYSTEMDRIVE",
-        "SYSTEMROOT",
-        "TEMP",
-        "USERNAME",
-        "USERPROFILE",
-        "PROGRAMFILES",
-    )
-)
-
 STDERR_TAIL_LINES = 200
 CLOSE_STEP_SECONDS = 2.0
-
-
-def child_environment(
-    configured: Mapping[str, str] | None, inherit_all: bool = False, base: Mapping[str, str] | None = None
-) -> dict[str, str]:
-    source = os.environ if base is None else base
-    if inherit_all:
-        env = dict(source)
-    else:
-        env = {}
-        for key in DEFAULT_INHERITED_ENV:
-            value = source.get(key)
-            # Exported shell functions look like "() {...}" and are a known
-            # injection vector; never pass those on.
-            if value is not None and not value.startswith("()"):
-                env[key] = value
-    if configured:
-        env.update(configured)
-    return env
 
 
 class _LineSplitter:
@@ -74,7 +36,7 @@ class _LineSplitter:
 
     __slots__ = ("_chunks", "_emit")
 
-    def __init__(self, emit: Any) -> None:
+    def __init__(self, emit: Callable[[bytes], None]) -> None:
         self._chunks: list[bytes] = []
         self._emit = emit
 
@@ -104,31 +66,26 @@ class _LineSplitter:
             self._emit(line)
 
 
-class _ChildProtocol(asyncio.SubprocessProtocol):
-    def __init__(self, owner: StdioTransport) -> None:
-        self.owner = owner
-        self.stdout = _LineSplitter(owner._on_stdout_line)
-        self.stderr = _LineSplitter(owner._on_stderr_line)
+class _Reader(asyncio.Protocol):
+    def __init__(self, emit: Callable[[bytes], None], closed: Callable[[], None]) -> None:
+        self.splitter = _LineSplitter(emit)
+        self.closed = closed
+
+    def data_received(self, data: bytes) -> None:
+        self.splitter.feed(data)
+
+    def eof_received(self) -> bool:
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.splitter.flush()
+        self.closed()
+
+
+class _Writer(asyncio.Protocol):
+    def __init__(self) -> None:
         self.paused = False
         self.resume_waiter: asyncio.Future[None] | None = None
-
-    def pipe_data_received(self, fd: int, data: bytes | str) -> None:
-        if isinstance(data, str):
-            data = data.encode()
-        if fd == 1:
-            self.stdout.feed(data)
-        elif fd == 2:
-            self.stderr.feed(data)
-
-    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
-        if fd == 1:
-            self.stdout.flush()
-            self.owner._on_stdout_closed()
-        elif fd == 2:
-            self.stderr.flush()
-
-    def process_exited(self) -> None:
-        self.owner._on_exit()
 
     def pause_writing(self) -> None:
         self.paused = True
@@ -138,6 +95,9 @@ class _ChildProtocol(asyncio.SubprocessProtocol):
         if self.resume_waiter is not None and not self.resume_waiter.done():
             self.resume_waiter.set_result(None)
         self.resume_waiter = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.resume_writing()
 
 
 class StdioTransport(Transport):
@@ -151,6 +111,7 @@ class StdioTransport(Transport):
         env: Mapping[str, str] | None = None,
         cwd: str | None = None,
         inherit_env: bool = False,
+        process: subprocess.Popen[bytes] | None = None,
     ) -> None:
         super().__init__(traffic)
         self.command = command
@@ -160,14 +121,16 @@ class StdioTransport(Transport):
         self.inherit_env = inherit_env
         self.pid: int | None = None
         self.returncode: int | None = None
-        self._process: asyncio.SubprocessTransport | None = None
-        self._protocol: _ChildProtocol | None = None
+        self._process = process
         self._stdin: asyncio.WriteTransport | None = None
+        self._writer: _Writer | None = None
+        self._pipes: list[asyncio.BaseTransport] = []
         self._stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
         self._exited = asyncio.Event()
         self._stdout_closed = False
         self._closing = False
         self._lost_reported = False
+        self._pidfd: int | None = None
 
     def describe(self) -> str:
         return "stdio: " + subprocess.list2cmdline([self.command, *self.args])
@@ -176,54 +139,85 @@ class StdioTransport(Transport):
         return list(self._stderr_tail)
 
     async def start(self) -> None:
-        loop = asyncio.get_running_loop()
-        env = child_environment(self.env, self.inherit_env)
         argv = [self.command, *self.args]
-        try:
-            process, protocol = await loop.subprocess_exec(
-                lambda: _ChildProtocol(self),
-                *argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                env=env,
-                cwd=self.cwd,
-                start_new_session=True,
-            )
-        except FileNotFoundError as exc:
-            note = f"cannot start server: command not found: {self.command}"
-            self.traffic.event("local", "process", note=note, meta={"argv": argv})
-            raise ConnectError(note) from exc
-        except (PermissionError, NotADirectoryError, OSError) as exc:
-            note = f"cannot start server {self.command!r}: {exc.strerror or exc}"
-            self.traffic.event("local", "process", note=note, meta={"argv": argv})
-            raise ConnectError(note) from exc
-        self._process = process
-        self._protocol = protocol
-        stdin = process.get_pipe_transport(0)
-        assert isinstance(stdin, asyncio.WriteTransport)
-        self._stdin = stdin
-        self.pid = process.get_pid()
+        process = self._process
+        if process is None:
+            try:
+                process = spawn(self.command, self.args, self.env, self.cwd, self.inherit_env)
+            except FileNotFoundError as exc:
+                note = f"cannot start server: command not found: {self.command}"
+                self.traffic.event("local", "process", note=note, meta={"argv": argv})
+                raise ConnectError(note) from exc
+            except OSError as exc:
+                note = f"cannot start server {self.command!r}: {exc.strerror or exc}"
+                self.traffic.event("local", "process", note=note, meta={"argv": argv})
+                raise ConnectError(note) from exc
+            self._process = process
+        self.pid = process.pid
         self.traffic.event(
             "local",
             "process",
             note=f"spawned pid {self.pid}: {subprocess.list2cmdline(argv)}",
             meta={"event": "spawned", "pid": self.pid, "argv": argv, "cwd": self.cwd},
         )
+        loop = asyncio.get_running_loop()
+        assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+        stdin, writer = await loop.connect_write_pipe(_Writer, process.stdin)
+        assert isinstance(stdin, asyncio.WriteTransport)
+        self._stdin, self._writer = stdin, writer
+        stdout, _ = await loop.connect_read_pipe(
+            lambda: _Reader(self._on_stdout_line, self._on_stdout_closed), process.stdout
+        )
+        stderr, _ = await loop.connect_read_pipe(lambda: _Reader(self._on_stderr_line, lambda: None), process.stderr)
+        self._pipes = [stdin, stdout, stderr]
+        self._watch_exit(loop, process)
+
+    def _watch_exit(self, loop: asyncio.AbstractEventLoop, process: subprocess.Popen[bytes]) -> None:
+        """Learn of the exit without a child watcher: a pidfd where Linux has
+        one, else a thread that waits."""
+        try:
+            self._pidfd = os.pidfd_open(process.pid)
+        except (AttributeError, OSError):
+            self._pidfd = None
+        if self._pidfd is not None:
+            loop.add_reader(self._pidfd, self._reap)
+            return
+
+        def wait() -> None:
+            process.wait()
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._reap)
+
+        threading.Thread(target=wait, name=f"wait-{process.pid}", daemon=True).start()
+
+    def _reap(self) -> None:
+        process = self._process
+        if process is None or self._exited.is_set():
+            return
+        if process.poll() is None:
+            return
+        if self._pidfd is not None:
+            with contextlib.suppress(ValueError, OSError):
+                asyncio.get_running_loop().remove_reader(self._pidfd)
+            os.close(self._pidfd)
+            self._pidfd = None
+        self._on_exit()
 
     async def send(self, raw: bytes, message: dict[str, Any]) -> None:
         stdin = self._stdin
         if stdin is None or stdin.is_closing():
-            raise ConnectionError("server stdin is closed")
+            # Most often the server has just died: say how, not just "closed".
+            await self._wait_exit(1.0)
+            raise ConnectionError(self.exit_description() if self.returncode is not None else "server stdin is closed")
         stdin.write(raw + b"\n")
-        protocol = self._protocol
-        if protocol is not None and protocol.paused:
+        writer = self._writer
+        if writer is not None and writer.paused:
             # The child is not reading: wait until its pipe drains.
-            if protocol.resume_waiter is None:
-                protocol.resume_waiter = asyncio.get_running_loop().create_future()
-            await protocol.resume_waiter
+            if writer.resume_waiter is None:
+                writer.resume_waiter = asyncio.get_running_loop().create_future()
+            await writer.resume_waiter
 
-    # -- callbacks from the protocol ------------------------------------------------
+    # -- callbacks from the pipes ------------------------------------------------------
 
     def _on_stdout_line(self, line: bytes) -> None:
         if not line.strip():
@@ -251,35 +245,31 @@ class StdioTransport(Transport):
 
     def _on_exit(self) -> None:
         process = self._process
-        code = process.get_returncode() if process is not None else None
+        code = process.returncode if process is not None else None
         self.returncode = code
-        if code is not None and code < 0:
-            try:
-                how = f"killed by {signal.Signals(-code).name}"
-            except ValueError:
-                how = f"killed by signal {-code}"
-        else:
-            how = f"exited with code {code}"
         self.traffic.event(
             "local",
             "process",
-            note=f"server process {self.pid} {how}",
+            note=f"server process {self.pid} {self._how(code)}",
             meta={"event": "exited", "pid": self.pid, "returncode": code},
         )
         self._exited.set()
         if self._stdout_closed:
             self._report_lost()
 
-    def exit_description(self) -> str:
-        code = self.returncode
-        if code is None:
-            return "server closed its stdout"
-        if code < 0:
+    @staticmethod
+    def _how(code: int | None) -> str:
+        if code is not None and code < 0:
             try:
-                return f"server was killed by {signal.Signals(-code).name}"
+                return f"was killed by {signal.Signals(-code).name}"
             except ValueError:
-                return f"server was killed by signal {-code}"
-        return f"server exited with code {code}"
+                return f"was killed by signal {-code}"
+        return f"exited with code {code}"
+
+    def exit_description(self) -> str:
+        if self.returncode is None:
+            return "server closed its stdout"
+        return "server " + self._how(self.returncode)
 
     def _report_lost(self) -> None:
         if self._lost_reported:
@@ -308,14 +298,15 @@ class StdioTransport(Transport):
                 self.traffic.event("local", "process", note="server ignored SIGTERM; sending SIGKILL")
                 self._kill_group()
                 await self._wait_exit(CLOSE_STEP_SECONDS)
-        process.close()
+        for pipe in self._pipes:
+            pipe.close()
 
     def _kill_group(self) -> None:
         process = self._process
         if process is None:
             return
         try:
-            os.killpg(process.get_pid(), signal.SIGKILL)
+            os.killpg(process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError, AttributeError):
             with contextlib.suppress(ProcessLookupError):
                 process.kill()
@@ -325,4 +316,6 @@ class StdioTransport(Transport):
             await asyncio.wait_for(self._exited.wait(), timeout)
             return True
         except TimeoutError:
-            return False
+            # A missed wake-up must not cost the full timeout: ask directly.
+            self._reap()
+            return self._exited.is_set()
