@@ -225,9 +225,7 @@ def test_nested_union_and_nullable_paths() -> None:
                     },
                 ]
             },
-            "owner": {
-                "anyOf": [{"type": "null"}, {"type": "object", "properties": {"name": {"type": "string"}}}]
-            },
+            "owner": {"anyOf": [{"type": "null"}, {"type": "object", "properties": {"name": {"type": "string"}}}]},
         },
         "required": ["shape"],
     }

@@ -260,8 +260,7 @@ def test_self_referencing_allof_does_not_loop() -> None:
 
 def test_explosive_schema_is_bounded() -> None:
     defs = {
-        f"L{i}": {"type": "object", "properties": {c: {"$ref": f"#/$defs/L{i + 1}"} for c in "abcd"}}
-        for i in range(8)
+        f"L{i}": {"type": "object", "properties": {c: {"$ref": f"#/$defs/L{i + 1}"} for c in "abcd"}} for i in range(8)
     }
     defs["L8"] = {"type": "string"}
     form = build_form({"$defs": defs, "$ref": "#/$defs/L0"})
@@ -310,9 +309,7 @@ def test_allof_merge() -> None:
 
 
 def test_allof_number_bounds_and_types() -> None:
-    node = one(
-        {"allOf": [{"type": "number", "minimum": 0, "maximum": 10}, {"type": "integer", "minimum": 2}]}
-    )
+    node = one({"allOf": [{"type": "number", "minimum": 0, "maximum": 10}, {"type": "integer", "minimum": 2}]})
     assert isinstance(node, IntegerNode)
     assert (node.minimum, node.maximum) == (2, 10)
 
@@ -404,9 +401,7 @@ def test_number_attributes() -> None:
 
 def test_enum_options_and_titles() -> None:
     legacy = one({"type": "string", "enum": ["#f00", "#0f0"], "enumNames": ["Red", "Green"]})
-    titled = one(
-        {"type": "string", "oneOf": [{"const": "#f00", "title": "Red"}, {"const": "#0f0", "title": "Green"}]}
-    )
+    titled = one({"type": "string", "oneOf": [{"const": "#f00", "title": "Red"}, {"const": "#0f0", "title": "Green"}]})
     plain = one({"enum": ["a", 2, None]})
     for node in (legacy, titled):
         assert isinstance(node, EnumNode)
@@ -430,9 +425,7 @@ def test_multi_select_operations() -> None:
     node = one(
         {
             "type": "array",
-            "items": {
-                "anyOf": [{"const": "r", "title": "Red"}, {"const": "g", "title": "Green"}, {"const": "b"}]
-            },
+            "items": {"anyOf": [{"const": "r", "title": "Red"}, {"const": "g", "title": "Green"}, {"const": "b"}]},
             "minItems": 1,
             "maxItems": 2,
             "uniqueItems": True,
@@ -454,9 +447,7 @@ def test_multi_select_operations() -> None:
 
 
 def test_multi_select_elicitation_default() -> None:
-    node = one(
-        {"type": "array", "items": {"type": "string", "enum": ["Red", "Green", "Blue"]}, "default": ["Green"]}
-    )
+    node = one({"type": "array", "items": {"type": "string", "enum": ["Red", "Green", "Blue"]}, "default": ["Green"]})
     assert node.to_value() == ["Green"]
     assert node.is_default
 
@@ -513,9 +504,7 @@ def test_child_default_does_not_make_optional_parent_appear() -> None:
     form = obj(
         {
             "type": "object",
-            "properties": {
-                "addr": {"type": "object", "properties": {"country": {"type": "string", "default": "FR"}}}
-            },
+            "properties": {"addr": {"type": "object", "properties": {"country": {"type": "string", "default": "FR"}}}},
         }
     )
     assert form.to_value() == {}
@@ -622,9 +611,7 @@ def test_array_item_paths_of_nested_objects_follow_moves() -> None:
 
 
 def test_new_array_item_gets_item_default() -> None:
-    node = one(
-        {"type": "array", "items": {"type": "object", "properties": {"n": {"type": "integer", "default": 1}}}}
-    )
+    node = one({"type": "array", "items": {"type": "object", "properties": {"n": {"type": "integer", "default": 1}}}})
     assert isinstance(node, ArrayNode)
     node.add()
     assert node.to_value() == [{"n": 1}]
@@ -750,9 +737,7 @@ def test_nullable_default_null() -> None:
 
 
 def test_walk_and_find() -> None:
-    form = obj(
-        {"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "string"}}}}}
-    )
+    form = obj({"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "string"}}}}})
     paths = [n.path for n in form.walk() if not isinstance(n, ExtrasNode)]
     assert paths == [(), ("a",), ("a", "b")]
     assert form.find(("a", "b")) is field(form, "a", "b")

@@ -284,14 +284,10 @@ CASES: list[tuple[str, dict[str, Any], list[Any]]] = [
 
 
 def _case_ids() -> list[tuple[str, dict[str, Any], Any]]:
-    return [
-        (f"{name}-{i}", schema, value) for name, schema, values in CASES for i, value in enumerate(values)
-    ]
+    return [(f"{name}-{i}", schema, value) for name, schema, values in CASES for i, value in enumerate(values)]
 
 
-@pytest.mark.parametrize(
-    ("schema", "value"), [(s, v) for _, s, v in _case_ids()], ids=[n for n, _, _ in _case_ids()]
-)
+@pytest.mark.parametrize(("schema", "value"), [(s, v) for _, s, v in _case_ids()], ids=[n for n, _, _ in _case_ids()])
 def test_valid_values_round_trip(schema: dict[str, Any], value: Any) -> None:
     assert validate_value(schema, value) == [], "the test case itself must be valid"
     assert_round_trip(schema, value)

@@ -172,9 +172,7 @@ def test_failed_text_keeps_previous_value_and_is_reported_by_validate() -> None:
     assert n.to_value() == 5
     assert n.text() == "5x"
     problems = form.validate()
-    assert [(p.path, p.keyword, p.message) for p in problems] == [
-        (("n",), "text", "expected an integer, got '5x'")
-    ]
+    assert [(p.path, p.keyword, p.message) for p in problems] == [(("n",), "text", "expected an integer, got '5x'")]
     assert n.errors == problems
     n.set_text("6")
     assert n.text_error is None and n.text() == "6"

@@ -131,9 +131,7 @@ def test_violation_fields() -> None:
 
 def test_oneof_matching_several() -> None:
     schema = {"oneOf": [{"type": "number"}, {"type": "integer"}]}
-    assert shown(validate_value(schema, 1)) == [
-        "(root): matches more than one alternative (oneOf allows exactly one)"
-    ]
+    assert shown(validate_value(schema, 1)) == ["(root): matches more than one alternative (oneOf allows exactly one)"]
 
 
 def test_false_schema_message() -> None:
@@ -426,9 +424,7 @@ def test_apply_defaults_keeps_given_content_and_does_not_mutate() -> None:
 def test_apply_defaults_follows_refs_and_nested_objects() -> None:
     schema = {
         "type": "object",
-        "$defs": {
-            "Prefs": {"type": "object", "properties": {"theme": {"type": "string", "default": "dark"}}}
-        },
+        "$defs": {"Prefs": {"type": "object", "properties": {"theme": {"type": "string", "default": "dark"}}}},
         "properties": {"prefs": {"$ref": "#/$defs/Prefs", "default": {}}, "n": {"$ref": "#/$defs/N"}},
     }
     assert apply_defaults(schema) == {"prefs": {"theme": "dark"}}

@@ -192,8 +192,13 @@ class HostileText(Server):
     }
 
     def initialized(self) -> None:
-        send({"jsonrpc": "2.0", "method": "notifications/message",
-              "params": {"level": "warning", "logger": "evil " + HOSTILE, "data": "log " + HOSTILE}})
+        send(
+            {
+                "jsonrpc": "2.0",
+                "method": "notifications/message",
+                "params": {"level": "warning", "logger": "evil " + HOSTILE, "data": "log " + HOSTILE},
+            }
+        )
         ERR.write("stderr " + HOSTILE + "\n")
         ERR.flush()
 
@@ -201,12 +206,18 @@ class HostileText(Server):
         result(message_id, {"content": [{"type": "text", "text": "result " + HOSTILE}]})
 
     def resources(self) -> list[dict[str, Any]]:
-        return [{"uri": "evil://" + "x", "name": "resource " + HOSTILE, "description": HOSTILE,
-                 "mimeType": "text/plain"}]
+        return [
+            {"uri": "evil://" + "x", "name": "resource " + HOSTILE, "description": HOSTILE, "mimeType": "text/plain"}
+        ]
 
     def prompts(self) -> list[dict[str, Any]]:
-        return [{"name": "prompt", "description": "prompt " + HOSTILE,
-                 "arguments": [{"name": "arg", "description": HOSTILE}]}]
+        return [
+            {
+                "name": "prompt",
+                "description": "prompt " + HOSTILE,
+                "arguments": [{"name": "arg", "description": HOSTILE}],
+            }
+        ]
 
 
 class StderrChatter(Server):
