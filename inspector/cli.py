@@ -108,6 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--args", dest="args_json", metavar="JSON", help="all arguments as one JSON object")
     p.add_argument("--yes", "-y", action="store_true", help="do not ask for confirmation")
     p.add_argument("--no-validate", action="store_true", help="send arguments even if they fail the input schema")
+    p.add_argument("--task", action="store_true", help="run as a task (2025-11-25 tools whose taskSupport allows it)")
     p = command("read", "read a resource")
     p.add_argument("uri")
     p = command("get", "get a prompt")

@@ -178,3 +178,27 @@ async def test_traffic_selection_and_filter(app: InspectorApp) -> None:
             app.traffic.frames[i].kind in ("error", "invalid") or app.traffic.frames[i].problems for i in table.rows
         )
         assert isinstance(table, TrafficTable)
+
+
+async def test_task_tool_runs_as_a_task_and_shows_in_the_tasks_pane(app: InspectorApp) -> None:
+    from inspector.tui.panes.tasks import TasksPane
+
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        app.select_item("tools", "simulate-research-query")
+        await pilot.pause(0.3)
+        checkbox = app.query_one("#as-task")
+        assert checkbox.display and checkbox.value and checkbox.disabled  # taskSupport: required
+        await fill(pilot, field_row(app, ("topic",)), "otters")
+        await pilot.press("ctrl+enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: "task" in status_text(app), "task status")
+        await wait_for(pilot, lambda: "OK" in status_text(app), "task result", timeout=30)
+        assert "otters" in str(app.query_one(ResultView).last_result)
+        await pilot.press("f8")
+        await pilot.pause(0.2)
+        pane = app.query_one(TasksPane)
+        assert [task.status for task in pane.shown] == ["completed"]
+        sent = [f.method for f in app.traffic if f.direction == "out"]
+        assert "tasks/result" in sent

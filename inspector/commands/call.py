@@ -51,6 +51,21 @@ def check_arguments(tool: Item, arguments: dict[str, Any]) -> None:
         )
 
 
+TASK_TTL_MS = 10 * 60 * 1000
+
+
+def _task_printer(enabled: bool) -> Any:
+    if not enabled:
+        return None
+
+    def show(task: Any) -> None:
+        text = f"task {task.task_id}: {task.status}" + (f" ({task.status_message})" if task.status_message else "")
+        sys.stderr.write("\r" + visible(text, keep_newlines=False)[:100].ljust(60))
+        sys.stderr.flush()
+
+    return show
+
+
 def _progress_printer(enabled: bool) -> Any:
     if not enabled:
         return None
@@ -82,9 +97,19 @@ async def run_call(ctx: CommandContext) -> int:
             )
         if not ask_confirmation(tool, arguments):
             raise CommandFailed(exitcodes.CONFIRMATION_REFUSED, "call not confirmed")
+    support = ctx.client.task_support(tool.data)
+    if args.task and support == "forbidden":
+        raise CommandFailed(exitcodes.USAGE, f"{tool.key} cannot run as a task (taskSupport: forbidden or absent)")
+    as_task = args.task or support == "required"
     interactive = sys.stderr.isatty()
     started = time.perf_counter()
-    result = await ctx.client.call_tool(tool.key, arguments, on_progress=_progress_printer(interactive))
+    operation = await ctx.client.start_call_tool(
+        tool.key, arguments, on_progress=_progress_printer(interactive), task_ttl=TASK_TTL_MS if as_task else None
+    )
+    result = await operation.result()
+    result, task = await ctx.client.finish_task(result, tool.key, on_status=_task_printer(interactive))
+    if task is not None:
+        print(f"inspector: task {visible(task.task_id)} ended {task.status}", file=sys.stderr)
     elapsed = time.perf_counter() - started
     if interactive:
         sys.stderr.write("\r" + " " * 60 + "\r")

@@ -31,6 +31,7 @@ from .operation import Operation
 from .session import NotificationObserver, ProgressCallback, ServerRequest, Session
 from .spec import ServerSpec
 from .subscriptions import Subscription, subscription_id_of
+from .tasks import TaskInfo, TaskTracker
 from .traffic import Frame, TrafficLog
 from .transports.base import Transport
 from .versions import HANDSHAKE_VERSIONS, KNOWN_VERSIONS, MODERN_VERSIONS
@@ -110,6 +111,7 @@ class Client:
         self.resource_subscriptions: set[str] = set()
         self.subscription: Subscription | None = None
         self._subscriptions: dict[Any, Subscription] = {}
+        self.tasks = TaskTracker(self)
         self._notification_observers: list[NotificationObserver] = []
         self._state_observers: list[StateObserver] = []
 
@@ -291,6 +293,7 @@ class Client:
             uri = params.get("uri")
             if isinstance(uri, str):
                 self.cache.invalidate("read", uri)
+        self.tasks.on_notification(method, params)
         if method == "notifications/elicitation/complete" and isinstance(params, dict):
             elicitation_id = params.get("elicitationId")
             if isinstance(elicitation_id, str):
@@ -326,6 +329,7 @@ class Client:
         return await self.connect()
 
     async def close(self) -> None:
+        self.tasks.stop()
         for subscription in list(self._subscriptions.values()):
             await subscription.close()
         self._subscriptions.clear()
@@ -475,6 +479,24 @@ class Client:
             params["task"] = task
         return params
 
+    def task_support(self, tool: dict[str, Any]) -> str:
+        """How a 2025-11-25 tool may run as a task: forbidden, optional or required.
+
+        Tools can only be tasks where the server declares
+        `tasks.requests.tools.call`; the stateless era's extension tasks are
+        the server's choice and need no request flag.
+        """
+        if self.modern is not None:
+            return "forbidden"
+        caps = self.server_capabilities.get("tasks")
+        requests = caps.get("requests") if isinstance(caps, dict) else None
+        tools = requests.get("tools") if isinstance(requests, dict) else None
+        if not isinstance(tools, dict) or "call" not in tools:
+            return "forbidden"
+        execution = tool.get("execution")
+        support = execution.get("taskSupport") if isinstance(execution, dict) else None
+        return support if support in ("optional", "required") else "forbidden"
+
     async def start_call_tool(
         self,
         name: str,
@@ -482,10 +504,20 @@ class Client:
         *,
         on_progress: ProgressCallback | None = None,
         timeout: float | bool | None = True,
+        task_ttl: int | None = None,
     ) -> Operation:
+        """Start a call; `task_ttl` (2025-11-25) asks for it to run as a task."""
+        task = {"ttl": task_ttl} if task_ttl is not None else None
         return await self.start_request(
-            "tools/call", self.call_params(name, arguments), timeout=timeout, on_progress=on_progress
+            "tools/call", self.call_params(name, arguments, task), timeout=timeout, on_progress=on_progress
         )
+
+    async def finish_task(self, result: Any, origin: str, on_status: Any = None) -> tuple[Any, TaskInfo | None]:
+        """If `result` is a task, follow it to the end: (final result, the task)."""
+        info = self.tasks.adopt(result, origin)
+        if info is None:
+            return result, None
+        return await self.tasks.wait(info, on_status=on_status), info
 
     async def call_tool(
         self,

@@ -37,7 +37,15 @@ MISSING_CAPABILITY = -32021
 UNSUPPORTED_VERSION = -32022
 MODERN_ERRORS = frozenset({HEADER_MISMATCH, MISSING_CAPABILITY, UNSUPPORTED_VERSION})
 
-NAMED_METHODS = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
+NAMED_METHODS = {
+    "tools/call": "name",
+    "prompts/get": "name",
+    "resources/read": "uri",
+    # The tasks extension routes by task id.
+    "tasks/get": "taskId",
+    "tasks/update": "taskId",
+    "tasks/cancel": "taskId",
+}
 
 # RFC 9110 token characters: what a header field name may contain.
 _TOKEN = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")

@@ -30,6 +30,7 @@ from .panes.prompts import PromptsPane
 from .panes.resources import ResourcesPane
 from .panes.roots import RootsPane
 from .panes.server import ServerPane
+from .panes.tasks import TasksPane
 from .panes.templates import TemplatesPane
 from .panes.tools import ToolsPane
 from .widgets.item_list import ItemList
@@ -62,6 +63,7 @@ class InspectorApp(App[int]):
         Binding("f5", "show_tab('prompts')", "Prompts", id="tab_prompts", show=False),
         Binding("f6", "show_tab('server')", "Server", id="tab_server", show=False),
         Binding("f7", "show_tab('roots')", "Roots", id="tab_roots", show=False),
+        Binding("f8", "show_tab('tasks')", "Tasks", id="tab_tasks", show=False),
         Binding("ctrl+q", "quit", "Quit", id="quit"),
     ]
 
@@ -83,6 +85,8 @@ class InspectorApp(App[int]):
         self.traffic.subscribe(self._on_frame)
         self.client.on_state(self._on_state)
         self.client.on_notification(self._on_notification)
+        self.client.tasks.observers.append(self._on_task)
+        self._tasks_dirty = False
 
     # -- layout ----------------------------------------------------------------------
 
@@ -101,6 +105,8 @@ class InspectorApp(App[int]):
                 yield ServerPane()
             with TabPane("Roots", id="roots"):
                 yield RootsPane()
+            with TabPane("Tasks", id="tasks"):
+                yield TasksPane()
         yield BottomPanel(self.traffic)
         yield Footer()
 
@@ -123,12 +129,24 @@ class InspectorApp(App[int]):
             return
         self.update_facts()
         self.query_one(ServerPane).show(self.client)
+        self._show_tasks_tab()
         for kind in ("tools", "resources", "templates", "prompts"):
             self.refresh_list(kind)
         if self.client.modern is not None:
             # The stateless era has no push channel until we ask for one.
             self.run_worker(self._listen(), group="listen", exclusive=True, exit_on_error=False)
         self.query_one(ToolsPane).query_one(ItemList).focus_list()
+
+    def _show_tasks_tab(self) -> None:
+        """The Tasks tab appears where the server has tasks (either era)."""
+        caps = self.client.server_capabilities
+        extensions = caps.get("extensions")
+        has = "tasks" in caps or (isinstance(extensions, dict) and "io.modelcontextprotocol/tasks" in extensions)
+        tabs = self.query_one("#main", TabbedContent)
+        if has or self.client.tasks.tasks:
+            tabs.show_tab("tasks")
+        else:
+            tabs.hide_tab("tasks")
 
     def show_connect_error(self, exc: InspectorError) -> None:
         from .screens.connect_error import ConnectErrorScreen
@@ -195,14 +213,25 @@ class InspectorApp(App[int]):
     # -- core events -------------------------------------------------------------------
 
     def _on_frame(self, frame: Frame) -> None:
+        self._schedule_sync()
+
+    def _schedule_sync(self) -> None:
         # Frames can arrive by the thousand: views catch up on a short timer
         # instead of redrawing per frame.
         if not self._sync_scheduled:
             self._sync_scheduled = True
             self.set_timer(SYNC_INTERVAL, self._sync_views)
 
+    def _on_task(self, info: object) -> None:
+        self._tasks_dirty = True
+        self._schedule_sync()
+
     def _sync_views(self) -> None:
         self._sync_scheduled = False
+        if self._tasks_dirty:
+            self._tasks_dirty = False
+            self.query_one(TasksPane).refresh_tasks()
+            self.query_one("#main", TabbedContent).show_tab("tasks")
         with contextlib.suppress(Exception):
             self.query_one(BottomPanel).sync()
         self.update_facts()

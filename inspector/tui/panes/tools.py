@@ -10,11 +10,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Static, TabbedContent, TabPane
+from textual.widgets import Checkbox, Static, TabbedContent, TabPane
 
 from ...core.errors import CancelledError, InspectorError
 from ...core.items import Item, ListResult
 from ...core.operation import Operation
+from ...core.tasks import TaskInfo
 from ..badges import hint_badges, tool_row
 from ..safe import json_syntax, plain, plain_line
 from ..widgets.arguments import ArgumentsEditor
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
     from ..app import InspectorApp
 
 __all__ = ["ToolsPane"]
+
+TASK_TTL_MS = 10 * 60 * 1000
 
 
 def tool_header(item: Item) -> Text:
@@ -62,6 +65,7 @@ class ToolsPane(Horizontal):
     ToolsPane > #tool-detail { width: 1fr; }
     #tool-header { height: auto; max-height: 7; border: round $primary-muted; padding: 0 1; }
     #tool-tabs { height: 3fr; min-height: 10; }
+    #as-task { height: auto; border: none; padding: 0; }
     #tool-tabs ContentSwitcher { height: 1fr; }
     ToolsPane ResultView { height: 2fr; min-height: 6; }
     """
@@ -70,6 +74,7 @@ class ToolsPane(Horizontal):
         super().__init__()
         self.tool: Item | None = None
         self.pending: Operation | None = None
+        self.running_task: TaskInfo | None = None
         self.started = 0.0
 
     @property
@@ -80,6 +85,7 @@ class ToolsPane(Horizontal):
         yield ItemList("Tools", tool_row, kind="tools", id="tool-list")
         with Vertical(id="tool-detail"):
             yield VerticalScroll(Static("No tool selected", id="tool-header-text"), id="tool-header")
+            yield Checkbox("run as a task (tasks/get, tasks/result)", id="as-task")
             with TabbedContent(id="tool-tabs"):
                 with TabPane("Arguments", id="tool-args-tab"):
                     yield ArgumentsEditor(id="tool-args")
@@ -105,6 +111,11 @@ class ToolsPane(Horizontal):
             header.update("No tool selected")
             return
         header.update(tool_header(item))
+        support = self.inspector.client.task_support(item.data)
+        checkbox = self.query_one("#as-task", Checkbox)
+        checkbox.display = support != "forbidden"
+        checkbox.value = support == "required"
+        checkbox.disabled = support == "required"
         self.query_one("#tool-schema", Static).update(json_syntax(item.data.get("inputSchema")))
         output = item.output_schema
         self.query_one("#tool-output", Static).update(
@@ -135,18 +146,31 @@ class ToolsPane(Horizontal):
             )
         self.inspector.confirm_and_call(self.tool, arguments)
 
+    def _as_task(self, tool: Item) -> bool:
+        support = self.inspector.client.task_support(tool.data)
+        return support == "required" or (support == "optional" and self.query_one("#as-task", Checkbox).value)
+
     async def run_call(self, tool: Item, arguments: dict[str, Any]) -> None:
         """Called by the app after confirmation, inside a worker."""
+        client = self.inspector.client
         result_view = self.query_one(ResultView)
         await result_view.running(f"calling {tool.key}")
         self.started = time.perf_counter()
         try:
-            operation = await self.inspector.client.start_call_tool(
-                tool.key, arguments, on_progress=result_view.progress
+            operation = await client.start_call_tool(
+                tool.key,
+                arguments,
+                on_progress=result_view.progress,
+                task_ttl=TASK_TTL_MS if self._as_task(tool) else None,
             )
             self.pending = operation
             self.refresh_bindings()
             result = await operation.result()
+            task = client.tasks.adopt(result, tool.key)
+            if task is not None:
+                self.running_task = task
+                result_view.task_status(task)
+                result = await client.tasks.wait(task, on_status=result_view.task_status)
         except CancelledError as exc:
             await result_view.show_error(exc, time.perf_counter() - self.started)
             return
@@ -155,6 +179,7 @@ class ToolsPane(Horizontal):
             return
         finally:
             self.pending = None
+            self.running_task = None
             self.refresh_bindings()
         await result_view.show_result(result, time.perf_counter() - self.started, tool.output_schema)
 
@@ -165,7 +190,10 @@ class ToolsPane(Horizontal):
 
     @work(group="cancel")
     async def action_cancel(self) -> None:
-        if self.pending is not None:
+        if self.running_task is not None and not self.running_task.terminal:
+            # A task is cancelled by asking the server (tasks/cancel).
+            await self.inspector.client.tasks.cancel(self.running_task.task_id)
+        elif self.pending is not None:
             await self.pending.cancel("cancelled by the user")
 
     def action_toggle_stepping(self) -> None:

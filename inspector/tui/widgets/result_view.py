@@ -10,6 +10,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import ProgressBar, Static
 
 from ...core.errors import JsonRpcError
+from ...core.tasks import TaskInfo
 from ..safe import json_syntax, plain
 from .content_view import ContentList
 
@@ -77,6 +78,14 @@ class ResultView(VerticalScroll):
         if message:
             text.append("  ")
             text.append_text(plain(message))
+        self._status(text)
+
+    def task_status(self, task: TaskInfo) -> None:
+        text = Text(f"⧗ task {task.task_id}: {task.status}", style="magenta")
+        if task.status_message:
+            text.append("  ")
+            text.append_text(plain(task.status_message))
+        text.append("  (Tasks tab: details; ctrl+x: tasks/cancel)", style="dim")
         self._status(text)
 
     async def show_result(self, result: Any, elapsed: float, output_schema: dict[str, Any] | None = None) -> None:

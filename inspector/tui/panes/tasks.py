@@ -1,0 +1,155 @@
+"""Tasks: every task this session has seen, in either era's form, with its
+status history, result or error, and the actions the protocol offers."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...core.errors import InspectorError
+from ...core.tasks import TaskInfo
+from ..safe import json_syntax, plain, plain_line
+
+if TYPE_CHECKING:
+    from ..app import InspectorApp
+
+__all__ = ["TasksPane"]
+
+_STATUS_STYLE = {
+    "working": "yellow",
+    "input_required": "bold magenta",
+    "completed": "green",
+    "failed": "bold red",
+    "cancelled": "dim",
+}
+
+
+def task_row(info: TaskInfo) -> Text:
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append(f"{info.status:<15}", style=_STATUS_STYLE.get(info.status, "red"))
+    text.append_text(plain_line(info.task_id, 40, style="bold"))
+    text.append("\n")
+    text.append_text(plain_line(f"{info.origin or '?'} · {info.flavour}", 60, style="dim"))
+    return text
+
+
+class TasksPane(Horizontal):
+    BINDINGS = [
+        Binding("g", "get", "Refresh task", id="task_get"),
+        Binding("x", "cancel", "Cancel task", id="task_cancel"),
+        Binding("l", "list", "tasks/list", id="task_list"),
+        Binding("a", "answer", "Answer input", id="task_answer"),
+    ]
+
+    DEFAULT_CSS = """
+    TasksPane > #task-list { width: 40%; border: round $primary-muted; }
+    TasksPane > #task-detail { width: 1fr; border: round $primary-muted; padding: 0 1; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.shown: list[TaskInfo] = []
+
+    @property
+    def inspector(self) -> InspectorApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield OptionList(id="task-list")
+        with VerticalScroll(id="task-detail"):
+            yield Static(Text("No tasks yet. A tool that runs as a task shows up here.", style="dim"), id="task-info")
+
+    def refresh_tasks(self) -> None:
+        options = self.query_one("#task-list", OptionList)
+        current = self.current
+        self.shown = list(self.inspector.client.tasks.tasks.values())
+        options.clear_options()
+        options.add_options(Option(task_row(info)) for info in self.shown)
+        options.border_title = f"Tasks ({len(self.shown)})"
+        if current is not None and current in self.shown:
+            options.highlighted = self.shown.index(current)
+            self._show(current)
+        elif self.shown:
+            options.highlighted = len(self.shown) - 1
+
+    @property
+    def current(self) -> TaskInfo | None:
+        index = self.query_one("#task-list", OptionList).highlighted
+        return self.shown[index] if index is not None and 0 <= index < len(self.shown) else None
+
+    @on(OptionList.OptionHighlighted, "#task-list")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if self.current is not None:
+            self._show(self.current)
+
+    def _show(self, info: TaskInfo) -> None:
+        text = Text()
+        text.append_text(plain_line(info.task_id, 80, style="bold"))
+        text.append(f"\nstatus: {info.status}", style=_STATUS_STYLE.get(info.status, "red"))
+        if info.status_message:
+            text.append("  ")
+            text.append_text(plain(info.status_message))
+        facts = [f"from: {info.origin} ({info.flavour} tasks)"]
+        for label, fact in (
+            ("created", info.created_at),
+            ("updated", info.updated_at),
+            ("ttl ms", info.ttl_ms),
+            ("poll ms", info.poll_ms),
+        ):
+            if fact is not None:
+                facts.append(f"{label}: {fact}")
+        if info.history:
+            facts.append("history: " + " → ".join(info.history))
+        for fact in facts:
+            text.append("\n")
+            text.append_text(plain_line(fact, 200, style="dim"))
+        keys = "g tasks/get · x tasks/cancel"
+        keys += " · l tasks/list" if info.flavour == "2025-11-25" else " · a answer input (tasks/update)"
+        text.append(f"\n{keys}", style="dim")
+        self.query_one("#task-info", Static).update(text)
+        detail = self.query_one("#task-detail", VerticalScroll)
+        detail.remove_children(".task-json")
+        sections: list[tuple[str, object]] = [
+            ("input requests", info.input_requests),
+            ("result", info.result),
+            ("error", info.error),
+            ("raw", info.raw),
+        ]
+        for title, payload in sections:
+            if payload:
+                detail.mount(Static(Text(title, style="bold"), classes="task-json"))
+                detail.mount(Static(json_syntax(payload), classes="task-json"))
+
+    @work(group="task-action")
+    async def action_get(self) -> None:
+        if self.current is not None:
+            await self._guard(self.inspector.client.tasks.get(self.current.task_id))
+
+    @work(group="task-action")
+    async def action_cancel(self) -> None:
+        if self.current is not None:
+            await self._guard(self.inspector.client.tasks.cancel(self.current.task_id))
+
+    @work(group="task-action")
+    async def action_list(self) -> None:
+        await self._guard(self.inspector.client.tasks.list())
+
+    @work(group="task-action")
+    async def action_answer(self) -> None:
+        info = self.current
+        if info is not None and info.flavour == "extension" and info.status == "input_required":
+            await self._guard(self.inspector.client.tasks.answer(info))
+
+    async def _guard(self, action: object) -> None:
+        try:
+            await action  # type: ignore[misc]
+        except InspectorError as exc:
+            self.inspector.notify_plain(str(exc), severity="error")
+        self.refresh_tasks()
