@@ -60,7 +60,7 @@ async def test_core_task_input_and_cancel_2025_11_25(everything_stdio: ServerSpe
         operation = await client.start_call_tool(
             "simulate-research-query", {"topic": "python", "ambiguous": True}, task_ttl=60000
         )
-        result, task = await client.finish_task(await operation.result(), "simulate-research-query")
+        _result, task = await client.finish_task(await operation.result(), "simulate-research-query")
         assert task is not None and task.status == "completed"
         assert any(method == "elicitation/create" for method, _ in handlers.seen)
 
