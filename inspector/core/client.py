@@ -74,7 +74,12 @@ def make_transport(
         from .transports.streamable_http import StreamableHttpTransport
 
         return StreamableHttpTransport(
-            traffic, spec.url, spec.headers, spec.secret_names, allow_fallback=(kind == "auto")
+            traffic,
+            spec.url,
+            spec.headers,
+            spec.secret_names,
+            allow_fallback=(kind == "auto"),
+            open_get_stream=spec.get_stream,
         )
     if kind == "sse":
         from .transports.legacy_sse import LegacySseTransport

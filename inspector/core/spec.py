@@ -31,6 +31,9 @@ class ServerSpec:
     protocol_version: str | None = None
     era: str = "auto"
     timeout: float | None = 60.0
+    # Handshake-era Streamable HTTP: open the optional GET stream for
+    # messages the server sends outside any request.
+    get_stream: bool = True
     is_demo: bool = False
     # Names of env/header values that are secrets (masked in recordings).
     secret_names: set[str] = field(default_factory=set)

@@ -11,6 +11,9 @@ __all__ = ["run_tui"]
 
 def run_tui(spec: ServerSpec, args: argparse.Namespace) -> int:
     from .app import InspectorApp
+    from .graphics import detect
+
+    detect()
 
     app = InspectorApp(spec, record=getattr(args, "record", None))
     code = app.run()

@@ -130,7 +130,11 @@ SCENARIOS: dict[str, Callable[[Client], Awaitable[None]]] = {
 
 
 async def run(url: str, scenario: str) -> int:
-    spec = ServerSpec(transport="http", url=url, timeout=30.0)
+    # sse-retry checks that a broken response stream is resumed with a GET and
+    # Last-Event-ID; with the optional standalone GET stream also open, the
+    # scenario server may deliver the answer there instead (legitimately),
+    # and the resumption it wants to see would never happen.
+    spec = ServerSpec(transport="http", url=url, timeout=30.0, get_stream=scenario != "sse-retry")
     version = os.environ.get("MCP_CONFORMANCE_PROTOCOL_VERSION")
     if version:
         spec.protocol_version = version

@@ -209,7 +209,22 @@ class BlockView(Vertical):
     def compose(self) -> ComposeResult:
         title, body = self._title_and_body()
         yield Static(title, classes="block-title")
-        yield Static(body)
+        picture = self._graphics()
+        yield picture if picture is not None else Static(body)
+
+    def _graphics(self) -> Any:
+        """The image drawn with a terminal graphics protocol, when there is one."""
+        if self.block.get("type") != "image":
+            return None
+        from ..graphics import graphics_widget
+
+        data = decode_blob(self.block.get("data"))
+        if data is None:
+            return None
+        try:
+            return graphics_widget(data)
+        except Exception:  # noqa: BLE001 - Pillow raises many types; fall back to cells
+            return None
 
     def _title_and_body(self) -> tuple[Text, RenderableType]:
         block = self.block

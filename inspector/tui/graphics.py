@@ -1,0 +1,55 @@
+"""Terminal graphics for images: the Kitty graphics protocol or Sixel where
+the terminal has one, character cells otherwise.
+
+Finding out means asking the terminal, which is only possible before
+Textual takes over the terminal, so `detect()` runs in `run_tui` before the
+app starts; until it has run (tests, screenshots, pipes) images are drawn
+in character cells, which look the same everywhere.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from typing import Any
+
+__all__ = ["detect", "graphics_widget", "protocol"]
+
+_protocol: str | None = None
+
+
+def detect() -> str | None:
+    """Ask the terminal once; returns "tgp", "sixel" or None."""
+    global _protocol
+    if os.environ.get("INSPECTOR_IMAGES", "auto") == "cells" or not sys.__stdout__ or not sys.__stdout__.isatty():
+        return None
+    try:
+        from textual_image import renderable
+        from textual_image.widget import Image  # noqa: F401 - importing caches the cell size
+    except Exception:  # noqa: BLE001 - a terminal that answers oddly just gets character cells
+        return None
+    if renderable.Image is renderable.TGPImage:
+        _protocol = "tgp"
+    elif renderable.Image is renderable.SixelImage:
+        _protocol = "sixel"
+    return _protocol
+
+
+def protocol() -> str | None:
+    return _protocol
+
+
+def graphics_widget(data: bytes, max_cells: int = 48) -> Any:
+    """A widget drawing the image with the detected protocol, or None."""
+    if _protocol is None:
+        return None
+    from PIL import Image as PILImage
+    from textual_image.widget import Image
+
+    picture = PILImage.open(io.BytesIO(data))
+    widget = Image(picture)
+    width = min(max_cells, max(4, picture.width // 8))
+    widget.styles.width = width
+    widget.styles.height = max(2, int(width * picture.height / max(picture.width, 1) / 2))
+    return widget
