@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["CONTROL_CHARS", "has_controls", "one_line", "visible"]
+__all__ = ["CONTROL_CHARS", "has_controls", "one_line", "safe_json", "visible"]
 
 # C0 controls except \n and \t, DEL, C1 controls, and the Unicode bidi
 # overrides that can reorder what a line appears to say.
@@ -57,3 +57,14 @@ def one_line(text: str, limit: int | None = None) -> str:
 
 def has_controls(text: str) -> bool:
     return CONTROL_CHARS.search(text) is not None
+
+
+def safe_json(value: object, indent: int | None = None) -> str:
+    """JSON text for an editor: readable Unicode, but every control character
+    escaped (json.dumps leaves DEL, C1 and bidi controls raw).  Outside
+    strings JSON has no such characters, so the text stays valid and parses
+    back to exactly `value`."""
+    import json
+
+    text = json.dumps(value, indent=indent, ensure_ascii=False)
+    return CONTROL_CHARS.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)

@@ -58,7 +58,7 @@ class TuiHandlers(ClientHandlers):
             raise JsonRpcError(USER_DECLINED, "the user did not answer in time") from None
         except asyncio.CancelledError:
             reason = request.cancel_reason or "the request was withdrawn"
-            self.app.notify(f"{request.method}: {reason}", severity="warning")
+            self.app.notify_plain(f"{request.method}: {reason}", severity="warning")
             raise
         finally:
             self.waiting.remove(request)
@@ -88,4 +88,4 @@ class TuiHandlers(ClientHandlers):
 
     def elicitation_complete(self, elicitation_id: str) -> None:
         self.completed_elicitations.add(elicitation_id)
-        self.app.notify(f"the server reports URL elicitation {elicitation_id} complete")
+        self.app.notify_plain(f"the server reports URL elicitation {elicitation_id} complete")

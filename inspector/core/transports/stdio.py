@@ -127,6 +127,7 @@ class StdioTransport(Transport):
         self._pipes: list[asyncio.BaseTransport] = []
         self._stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
         self._exited = asyncio.Event()
+        self._stderr_done = asyncio.Event()
         self._stdout_closed = False
         self._closing = False
         self._lost_reported = False
@@ -168,7 +169,9 @@ class StdioTransport(Transport):
         stdout, _ = await loop.connect_read_pipe(
             lambda: _Reader(self._on_stdout_line, self._on_stdout_closed), process.stdout
         )
-        stderr, _ = await loop.connect_read_pipe(lambda: _Reader(self._on_stderr_line, lambda: None), process.stderr)
+        stderr, _ = await loop.connect_read_pipe(
+            lambda: _Reader(self._on_stderr_line, self._stderr_done.set), process.stderr
+        )
         self._pipes = [stdin, stdout, stderr]
         self._watch_exit(loop, process)
 
@@ -208,6 +211,7 @@ class StdioTransport(Transport):
         if stdin is None or stdin.is_closing():
             # Most often the server has just died: say how, not just "closed".
             await self._wait_exit(1.0)
+            await self._wait_stderr()
             raise ConnectionError(self.exit_description() if self.returncode is not None else "server stdin is closed")
         stdin.write(raw + b"\n")
         writer = self._writer
@@ -231,17 +235,20 @@ class StdioTransport(Transport):
 
     def _on_stdout_closed(self) -> None:
         self._stdout_closed = True
-        if self.returncode is not None:
-            self._report_lost()
-        else:
-            # The exit code usually follows within milliseconds; wait for it
-            # so the message can say how the server ended.
-            asyncio.get_running_loop().create_task(self._report_lost_after_exit())
+        # The exit code and the last stderr lines usually follow within
+        # milliseconds; wait for them so the message can say how it ended.
+        asyncio.get_running_loop().create_task(self._report_lost_after_exit())
 
     async def _report_lost_after_exit(self) -> None:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._exited.wait(), 1.0)
+        await self._wait_stderr()
         self._report_lost()
+
+    async def _wait_stderr(self) -> None:
+        """Let the last stderr lines arrive, so an error can quote them."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._stderr_done.wait(), 0.5)
 
     def _on_exit(self) -> None:
         process = self._process
@@ -254,8 +261,6 @@ class StdioTransport(Transport):
             meta={"event": "exited", "pid": self.pid, "returncode": code},
         )
         self._exited.set()
-        if self._stdout_closed:
-            self._report_lost()
 
     @staticmethod
     def _how(code: int | None) -> str:

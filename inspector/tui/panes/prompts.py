@@ -108,7 +108,7 @@ class PromptsPane(Horizontal):
         item = event.item
         if item is None:
             return
-        form.border_title = item.key
+        form.border_title = plain_line(item.key, 120)
         header = Text()
         header.append_text(plain_line(item.display_name, 80, style="bold"))
         if item.description:

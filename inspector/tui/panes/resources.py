@@ -136,7 +136,7 @@ class ResourcesPane(Horizontal):
     async def read(self, uri: str, force: bool = False) -> None:
         area = self.query_one("#resource-contents", VerticalScroll)
         await area.remove_children()
-        area.border_title = uri
+        area.border_title = plain_line(uri, 120)
         started = time.perf_counter()
         try:
             result, cached = await self.inspector.client.read_resource_cached(uri, refresh=force)

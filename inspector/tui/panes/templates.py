@@ -103,7 +103,7 @@ class TemplatesPane(Horizontal):
         item = event.item
         if item is None:
             return
-        form.border_title = item.key
+        form.border_title = plain_line(item.key, 120)
         header = Text()
         header.append_text(plain_line(item.display_name, 80, style="bold"))
         if item.description:
@@ -151,7 +151,7 @@ class TemplatesPane(Horizontal):
             return
         area = self.query_one("#template-contents", VerticalScroll)
         await area.remove_children()
-        area.border_title = uri
+        area.border_title = plain_line(uri, 120)
         started = time.perf_counter()
         try:
             result = await self.inspector.client.read_resource(uri)

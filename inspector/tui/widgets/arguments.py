@@ -17,6 +17,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import ContentSwitcher, Static, TextArea
 
+from ...core.safetext import safe_json
 from ...forms import validate_value
 from ..safe import plain
 from .schema_form import SchemaForm
@@ -75,7 +76,7 @@ class ArgumentsEditor(Vertical):
             self.mode = mode
         if value is not None:
             self.form.load_value(value)
-        self.json_area.load_text(json.dumps(value if value is not None else self.form.value(), indent=2))
+        self.json_area.load_text(safe_json(value if value is not None else self.form.value(), indent=2))
         self._show_mode(fallback)
         self._show_errors([])
 
@@ -122,7 +123,7 @@ class ArgumentsEditor(Vertical):
             self._show_errors(errors)
             return
         if self.mode == "form":
-            self.json_area.load_text(json.dumps(value, indent=2, ensure_ascii=False))
+            self.json_area.load_text(safe_json(value, indent=2))
             self.mode = "json"
         else:
             if self.form.fallback_reason:

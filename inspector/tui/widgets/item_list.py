@@ -14,6 +14,7 @@ from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
 from ...core.items import Item, ListResult
+from ...core.safetext import one_line
 
 __all__ = ["ItemList"]
 
@@ -144,7 +145,8 @@ class ItemList(Vertical):
             parts.append("⚠ " + self.problems[0])
         if self.cache_note:
             parts.append(self.cache_note)
-        self.border_subtitle = " · ".join(parts)
+        # Problems quote server text: a Text is never read as markup.
+        self.border_subtitle = Text(one_line(" · ".join(parts), 200))
 
     @property
     def highlighted_item(self) -> Item | None:

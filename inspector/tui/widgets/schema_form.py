@@ -18,7 +18,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, SelectionList, Static, TextArea
 
-from ...core.safetext import one_line, visible
+from ...core.safetext import has_controls, one_line, safe_json, visible
 from ...forms import (
     UNSET,
     ArrayNode,
@@ -99,10 +99,19 @@ class FieldRow(Vertical):
         yield from self._editor()
         yield Static(_errors_text(node), classes="field-errors")
 
+    def _json_text(self) -> str:
+        value = self.node.to_value()
+        return "" if value is UNSET else safe_json(value, indent=2)
+
     def _editor(self) -> ComposeResult:
         node = self.node
-        if node.is_raw:
-            yield TextArea(node.text(), language="json", classes="raw-editor", soft_wrap=True)
+        if node.is_raw or (isinstance(node, StringNode) and has_controls(node.text())):
+            # Server-supplied text (a default, say) may hold control
+            # characters; an editor would send them to the terminal, so such
+            # a value is edited as escaped JSON instead.
+            if not node.is_raw:
+                yield Static(plain("contains control characters: edited as escaped JSON", style="yellow"))
+            yield TextArea(self._json_text(), language="json", classes="raw-editor", soft_wrap=True)
         elif isinstance(node, StringNode) and node.multiline:
             yield TextArea(node.text(), classes="text-editor", soft_wrap=True)
         elif isinstance(node, EnumNode):
@@ -129,11 +138,11 @@ class FieldRow(Vertical):
                 yield Checkbox("include", node.is_set, classes="const-include")
         elif isinstance(node, ExtrasNode):
             yield Static(plain("additional properties, as one JSON object", style="dim"))
-            yield TextArea(node.text(), language="json", classes="raw-editor", soft_wrap=True)
+            yield TextArea(self._json_text(), language="json", classes="raw-editor", soft_wrap=True)
         elif isinstance(node, RawJsonNode):
             reason = getattr(node, "reason", None) or "the form cannot show this part of the schema"
             yield Static(plain(f"raw JSON: {reason}", style="yellow"))
-            yield TextArea(node.text(), language="json", classes="raw-editor", soft_wrap=True)
+            yield TextArea(self._json_text(), language="json", classes="raw-editor", soft_wrap=True)
         elif isinstance(node, ArrayNode):
             count = len(node.children())
             with Horizontal():

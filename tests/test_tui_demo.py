@@ -1,0 +1,225 @@
+"""The TUI against the embedded demo server (stateless era by default) and
+against hostile servers: nested forms, resources, templates with
+completions, prompts, the connection error screen, and untrusted text."""
+
+from __future__ import annotations
+
+import sys
+
+from rich.text import Text
+from textual.widgets import Input, Select, Static
+
+from inspector.core import ServerSpec, demo_spec
+from inspector.tui.app import InspectorApp
+from inspector.tui.panes.bottom import BottomPanel
+from inspector.tui.panes.prompts import PromptsPane
+from inspector.tui.panes.resources import ResourcesPane
+from inspector.tui.panes.templates import TemplatesPane
+from inspector.tui.screens.confirm_call import ConfirmCallScreen
+from inspector.tui.screens.connect_error import ConnectErrorScreen
+from inspector.tui.widgets.arguments import ArgumentsEditor
+from inspector.tui.widgets.completing_field import CompletingField
+from inspector.tui.widgets.content_view import BlockView
+from inspector.tui.widgets.item_list import ItemList
+from inspector.tui.widgets.result_view import ResultView
+from inspector.tui.widgets.schema_form import FieldRow
+
+from .peers import SERVERS
+from .tui_helpers import fill, type_into, wait_connected, wait_for
+
+SIZE = (150, 50)
+HOSTILE = str(SERVERS / "hostile.py")
+
+
+def status_text(app: InspectorApp) -> str:
+    return str(app.query_one(ResultView).query_one("#status", Static).render())
+
+
+async def test_nested_form_call_through_confirmation() -> None:
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        assert app.client.era == "modern"
+        app.select_item("tools", "plan_trip")
+        await pilot.pause(0.5)
+        paths = [row.node.path for row in app.query(FieldRow)]
+        assert any(len(path) >= 2 for path in paths), paths  # nested objects are rows of their own
+        editor = app.query_one(ArgumentsEditor)
+        value, _errors = editor.current_arguments()
+        assert value is not None
+        # Switch to raw JSON and back: the value survives the round trip unchanged.
+        editor.focus_first()
+        await pilot.pause()
+        await pilot.press("ctrl+o")
+        await pilot.pause(0.2)
+        assert editor.mode == "json"
+        editor.json_area.focus()
+        await pilot.press("ctrl+o")
+        await pilot.pause(0.3)
+        assert editor.mode == "form"
+        again, _errors = editor.current_arguments()
+        assert again == value
+        # Fill the required fields the form shows, then call.
+        for row in app.query(FieldRow):
+            if row.node.required and not row.node.is_set and row.query(Input):
+                await fill(pilot, row, "Lisbon" if "city" in str(row.node.path) else "x")
+        await pilot.press("ctrl+enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
+        sent = app.screen.arguments  # type: ignore[attr-defined]
+        await pilot.press("y")
+        await wait_for(pilot, lambda: "OK" in status_text(app) or "ERROR" in status_text(app), "result")
+        call = [f for f in app.traffic if f.method == "tools/call" and f.direction == "out"][-1]
+        assert call.message["params"]["arguments"] == sent
+
+
+async def test_media_result_and_reading_a_resource_link() -> None:
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        app.select_item("tools", "media_gallery")
+        await pilot.pause(0.3)
+        await pilot.press("ctrl+enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: "OK" in status_text(app), "result")
+        kinds = [view.block.get("type") for view in app.query(BlockView)]
+        assert {"text", "image", "audio", "resource_link", "resource"} <= set(kinds)
+        link = next(view for view in app.query(BlockView) if view.block.get("type") == "resource_link")
+        link.focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.query_one("#main").active == "resources", "resources tab")  # type: ignore[attr-defined]
+        await wait_for(pilot, lambda: len(app.query_one("#resource-contents").children) > 1, "contents")
+
+
+async def test_resource_read_subscribe_and_update_mark() -> None:
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        app.select_item("resources", "demo://notes")
+        await pilot.pause(0.2)
+        pane = app.query_one(ResourcesPane)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(app.query_one("#resource-contents").children) > 1, "contents")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "demo://notes" in pane.subscribed, "subscribed")
+        await wait_for(
+            pilot,
+            lambda: (
+                app.client.subscription is not None
+                and (app.client.subscription.acknowledged or {}).get("resourceSubscriptions")
+            ),
+            "ack",
+        )
+        await app.client.call_tool("append_note", {"text": "hello from the test"})
+        await wait_for(pilot, lambda: "demo://notes" in pane.updated, "updated mark")
+        row = pane._row(next(i for i in app.lists["resources"].items if i.key == "demo://notes"))
+        assert "●" in row.plain
+
+
+async def test_template_with_completions_and_read() -> None:
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        app.select_item("templates", "demo://users/{user_id}")
+        await pilot.pause(0.4)
+        pane = app.query_one(TemplatesPane)
+        field = next(f for f in app.query_one(TemplatesPane).query(CompletingField) if f.argument == "user_id")
+        await type_into(pilot, field.query_one(Input), "a")
+        await wait_for(pilot, lambda: field.last_values, "completion values")
+        assert all(value.startswith("a") for value in field.last_values)
+        field.query_one(Input).value = field.last_values[0]
+        await pilot.pause(0.2)
+        assert pane.expanded() == f"demo://users/{field.last_values[0]}"
+        await pilot.press("ctrl+enter")
+        await wait_for(pilot, lambda: len(app.query_one("#template-contents").children) > 1, "read template")
+        reads = [f for f in app.traffic if f.method == "resources/read" and f.direction == "out"]
+        assert reads[-1].message["params"]["uri"] == pane.expanded()
+
+
+async def test_prompt_with_arguments() -> None:
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        app.select_item("prompts", "greeting")
+        await pilot.pause(0.4)
+        fields = {f.argument: f for f in app.query_one(PromptsPane).query(CompletingField)}
+        assert fields
+        first = next(iter(fields.values()))
+        await type_into(pilot, first.query_one(Input), "Ada")
+        await pilot.press("ctrl+enter")
+        await wait_for(pilot, lambda: len(app.query_one("#prompt-messages").children) > 1, "messages")
+        texts = " ".join(str(s.render()) for s in app.query_one("#prompt-messages").query(Static))
+        assert "Ada" in texts
+
+
+async def test_log_level_selector_goes_into_the_envelope() -> None:
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        app.query_one("#log-level", Select).value = "debug"
+        await wait_for(
+            pilot, lambda: app.client.modern is not None and app.client.modern.log_level == "debug", "log level"
+        )
+        await app.client.call_tool("log_every_level", {})
+        await wait_for(pilot, lambda: len(app.query_one("#logs-table").rows) >= 8, "log rows")  # type: ignore[attr-defined]
+
+
+async def test_connection_error_screen_shows_stderr_and_retries() -> None:
+    spec = ServerSpec(command=sys.executable, args=[HOSTILE, "--mode", "exit-at-once"])
+    app = InspectorApp(spec)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ConnectErrorScreen), "error screen")
+        text = " ".join(str(s.render()) for s in app.screen.query(Static))
+        assert "cannot open database" in text and "exited with code 1" in text
+        spawned = len([f for f in app.traffic if f.kind == "process" and "spawned" in (f.note or "")])
+        await pilot.press("r")
+        await wait_for(
+            pilot,
+            lambda: len([f for f in app.traffic if f.kind == "process" and "spawned" in (f.note or "")]) > spawned,
+            "retry",
+        )
+        await wait_for(pilot, lambda: isinstance(app.screen, ConnectErrorScreen), "error screen again")
+
+
+def _rendered(app: InspectorApp) -> str:
+    return "\n".join(str(line) for line in app.screen._compositor.render_update(full=True).strips)  # type: ignore[attr-defined]
+
+
+async def test_hostile_text_is_inert() -> None:
+    """Markup stays literal and no control character reaches the terminal."""
+    spec = ServerSpec(command=sys.executable, args=[HOSTILE, "--mode", "hostile-text"])
+    app = InspectorApp(spec)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        item_list = app.query_one("#tool-list", ItemList)
+        rows = [item_list.render_row(item) for item in item_list.items]
+        assert all(isinstance(row, Text) for row in rows)
+        for row in rows:
+            assert "[bold red]" in row.plain or "[link=" in row.plain
+            assert not any(ch in row.plain for ch in "\x1b\x07\x08\r")
+            assert not any(span.style and "link" in str(span.style) for span in row.spans)
+        header = str(app.query_one("#tool-header-text", Static).render())
+        assert "[bold red]ALERT[/]" in header and "\x1b" not in header and "␛" in header
+        app.query_one(BottomPanel).sync()
+        await pilot.press("ctrl+t")
+        await pilot.pause(0.3)
+        screen_text = app.export_screenshot()
+        for sequence in ("\x1b]0;", "\x1b]52;", "\x1b]8;;https://evil", "\x1b[2J", "\x07"):
+            assert sequence not in screen_text
+        assert "ALERT" in screen_text
+        # The call result and the server's log line render inertly too.
+        app.select_item("tools", "echo")
+        await pilot.pause(0.2)
+        await pilot.press("ctrl+enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
+        confirm_text = app.export_screenshot()
+        for sequence in ("\x1b]0;", "\x1b]52;", "\x07"):
+            assert sequence not in confirm_text
+        await pilot.press("y")
+        await wait_for(pilot, lambda: "OK" in status_text(app), "result")
+        after = app.export_screenshot()
+        for sequence in ("\x1b]0;", "\x1b]52;", "\x07"):
+            assert sequence not in after
+        block = next(iter(app.query(BlockView)))
+        shown = " ".join(str(s.render()) for s in block.query(Static))
+        assert "result [bold red]ALERT[/]" in shown and "␛]52;" in shown
