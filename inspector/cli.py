@@ -97,7 +97,15 @@ def build_parser() -> argparse.ArgumentParser:
         _add_server_options(p, suppress=True)
         return p
 
-    command("tui", "open the terminal UI (the default)")
+    tui = command("tui", "open the terminal UI (the default)")
+    for target in (parser, tui):
+        target.add_argument(
+            "--watch",
+            action="append",
+            metavar="PATH",
+            default=argparse.SUPPRESS if target is tui else None,
+            help="TUI: restart the stdio server when files under PATH change (repeatable)",
+        )
     command("info", "server info, capabilities, negotiated revision, instructions")
     p = command("list", "list tools, resources, templates or prompts (every page)")
     p.add_argument("kind", choices=("tools", "resources", "templates", "prompts"))
@@ -152,6 +160,7 @@ def spec_from_args(args: argparse.Namespace, server_command: list[str]) -> Serve
             spec = spec_from_file(config, getattr(args, "server", None))
         except ConfigError as exc:
             raise UsageError(str(exc)) from exc
+        spec.config_path = os.path.abspath(config)
     elif url:
         spec = ServerSpec(transport="auto", url=url)
     elif server_command:

@@ -240,18 +240,43 @@ class Session:
         await self.transport.send(raw, message)
         return frame
 
-    async def send_raw(self, text: str) -> Frame:
-        """Send text the person typed, as is (it must be JSON, not necessarily MCP)."""
+    async def send_raw(self, text: str, *, note: str = "raw") -> PendingRequest | Frame:
+        """Send what the person typed: it must be JSON, not necessarily MCP.
+
+        A request gets a fresh id of ours (so its answer is matched and
+        timed like any other) and is otherwise sent exactly as typed: no
+        envelope is added.  Anything else goes out byte for byte.
+        """
         message = _loads(text)
+        if isinstance(message, dict) and isinstance(message.get("method"), str) and "id" in message:
+            if self.closed_reason is not None:
+                raise ConnectionClosed(self.closed_reason)
+            request_id = self.next_id()
+            message = {**message, "id": request_id}
+            raw = _encode(message)
+            method = message["method"]
+            frame = self.traffic.add(
+                "out", "request", raw=raw, message=message, method=method, id=request_id, note=note
+            )
+            pending = PendingRequest(
+                request_id,
+                method,
+                frame,
+                self._loop.create_future(),
+                self.default_timeout,
+                time.perf_counter(),
+                session=self,
+            )
+            self._pending[request_id] = pending
+            if pending.timeout:
+                pending.deadline = pending.started + pending.timeout
+                self._ensure_ticker()
+            await self.transport.send(raw, message)
+            return pending
         raw = text.encode("utf-8")
-        kind = (
-            "request"
-            if isinstance(message, dict) and "method" in message and "id" in message
-            else ("notification" if isinstance(message, dict) and "method" in message else "response")
-        )
+        kind = "notification" if isinstance(message, dict) and "method" in message else "invalid"
         method = message.get("method") if isinstance(message, dict) else None
-        msg_id = message.get("id") if isinstance(message, dict) else None
-        frame = self.traffic.add("out", kind, raw=raw, message=message, method=method, id=msg_id, note="raw")
+        frame = self.traffic.add("out", kind, raw=raw, message=message, method=method, note=note)
         await self.transport.send(raw, message if isinstance(message, dict) else {"batch": message})
         return frame
 

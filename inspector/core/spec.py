@@ -35,6 +35,8 @@ class ServerSpec:
     # messages the server sends outside any request.
     get_stream: bool = True
     is_demo: bool = False
+    # The client config file this server came from, if any.
+    config_path: str | None = None
     # Names of env/header values that are secrets (masked in recordings).
     secret_names: set[str] = field(default_factory=set)
 

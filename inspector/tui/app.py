@@ -19,6 +19,7 @@ from ..core.client import Client
 from ..core.errors import ConnectError, InspectorError, JsonRpcError
 from ..core.items import Item, ListResult
 from ..core.mrtr import Round
+from ..core.session import PendingRequest
 from ..core.recording import secret_masker
 from ..core.safetext import visible
 from ..core.spec import ServerSpec
@@ -69,9 +70,10 @@ class InspectorApp(App[int]):
 
     facts: reactive[ConnectionFacts] = reactive(ConnectionFacts())
 
-    def __init__(self, spec: ServerSpec, *, record: str | None = None) -> None:
+    def __init__(self, spec: ServerSpec, *, record: str | None = None, watch: list[str] | None = None) -> None:
         super().__init__()
         self.spec = spec
+        self.watch_paths = list(watch or [])
         self.traffic = TrafficLog()
         self.handlers = TuiHandlers(self)
         self.client = Client(spec, handlers=self.handlers, traffic=self.traffic)
@@ -113,6 +115,19 @@ class InspectorApp(App[int]):
     def on_mount(self) -> None:
         self.update_facts()
         self.connect()
+        if self.watch_paths:
+            self.run_worker(self._watch(), group="watch", exit_on_error=False)
+
+    async def _watch(self) -> None:
+        """Hot restart: a change under a watched path restarts the server;
+        form inputs survive (they are kept per tool)."""
+        from watchfiles import awatch
+
+        async for changes in awatch(*self.watch_paths, debounce=300):
+            names = sorted({path for _change, path in changes})
+            self.notify_plain(f"changed: {', '.join(names[:3])}{' …' if len(names) > 3 else ''}; restarting")
+            self.traffic.event("local", "process", note=f"hot restart after changes in {len(names)} file(s)")
+            self.connect(reconnect=True)
 
     # -- connection --------------------------------------------------------------------
 
@@ -291,6 +306,28 @@ class InspectorApp(App[int]):
 
         self.push_screen(RoundScreen(step), callback=decided)
         return await answer
+
+    def open_composer(self, text: str | None = None, title: str | None = None) -> None:
+        """The raw composer: a template, or a message to edit and send again."""
+        from .screens.composer import ComposerScreen
+
+        screen = ComposerScreen() if text is None else ComposerScreen(text, title or "Edit and resend")
+
+        def send(typed: str | None) -> None:
+            if typed is not None:
+                self.run_worker(self._send_raw(typed), group="raw", exit_on_error=False)
+
+        self.push_screen(screen, callback=send)
+
+    async def _send_raw(self, text: str) -> None:
+        session, _transport = self.client.require()
+        sent = await session.send_raw(text, note="typed in the composer")
+        self.notify("sent; the answer appears in the traffic pane")
+        if isinstance(sent, PendingRequest):
+            try:
+                await sent.future
+            except InspectorError as exc:
+                self.notify_plain(f"answer: {exc}", severity="warning")
 
     def select_item(self, kind: str, key: str) -> None:
         """Show the pane of `kind` with `key` selected and its form focused."""

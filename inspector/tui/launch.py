@@ -15,6 +15,6 @@ def run_tui(spec: ServerSpec, args: argparse.Namespace) -> int:
 
     detect()
 
-    app = InspectorApp(spec, record=getattr(args, "record", None))
+    app = InspectorApp(spec, record=getattr(args, "record", None), watch=getattr(args, "watch", None) or [])
     code = app.run()
     return int(code or 0)

@@ -7,6 +7,7 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
+from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -14,7 +15,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Input, Select, Static, TabbedContent, TabPane
 
-from ...core.safetext import one_line
+from ...core.latency import latency_table
+from ...core.safetext import one_line, safe_json
 from ...core.traffic import Frame, TrafficLog
 from ..clipboard import copy_text
 from ..safe import json_syntax, plain, plain_line
@@ -133,6 +135,25 @@ def frame_detail(frame: Frame) -> list[Any]:
     return parts
 
 
+def latency_renderable(frames: list[Frame]) -> Table | Text:
+    rows = latency_table(frames)
+    if not rows:
+        return Text("no answered requests yet", style="dim")
+    table = Table(box=None, header_style="bold", padding=(0, 2))
+    for column in ("method", "count", "errors", "p50 ms", "p95 ms", "max ms"):
+        table.add_column(column, justify="left" if column == "method" else "right")
+    for row in rows:
+        table.add_row(
+            Text(one_line(row.method, 60)),
+            str(row.count),
+            str(row.errors or ""),
+            f"{row.p50 * 1000:.1f}",
+            f"{row.p95 * 1000:.1f}",
+            f"{row.max * 1000:.1f}",
+        )
+    return table
+
+
 def log_row(frame: Frame) -> Text:
     params = frame.message.get("params") if isinstance(frame.message, dict) else None
     params = params if isinstance(params, dict) else {}
@@ -166,11 +187,17 @@ def _is_stderr(frame: Frame) -> bool:
 
 
 class TrafficPane(Horizontal):
+    @property
+    def inspector(self) -> InspectorApp:
+        return self.app  # type: ignore[return-value]
+
     BINDINGS = [
         Binding("slash", "focus_filter", "Filter traffic", key_display="/"),
         Binding("p", "partner", "Partner", id="traffic_partner"),
         Binding("c", "copy", "Copy", id="traffic_copy"),
         Binding("e", "toggle_errors", "Errors only", id="traffic_errors"),
+        Binding("r", "resend", "Edit & resend", id="traffic_resend"),
+        Binding("n", "compose", "Raw message", id="traffic_compose"),
     ]
 
     DEFAULT_CSS = """
@@ -226,6 +253,16 @@ class TrafficPane(Horizontal):
         if frame is not None:
             how = copy_text(self.app, frame.text())
             self.app.notify(f"copied frame #{frame.seq} ({how})")
+
+    def action_resend(self) -> None:
+        frame = self.table.selected_frame
+        if frame is None or frame.direction != "out" or not isinstance(frame.message, dict):
+            self.app.notify("select a message we sent to edit and resend it", severity="warning")
+            return
+        self.inspector.open_composer(safe_json(frame.message, indent=2), f"Edit and resend #{frame.seq}")
+
+    def action_compose(self) -> None:
+        self.inspector.open_composer()
 
     def action_toggle_errors(self) -> None:
         field = self.query_one("#traffic-filter", Input)
@@ -286,10 +323,18 @@ class BottomPanel(Vertical):
                 )
             with TabPane("Logs", id="logs"):
                 yield LogsPane(self.traffic)
+            with TabPane("Latency", id="latency"):
+                yield VerticalScroll(Static("", id="latency-table"))
 
     def sync(self) -> None:
         for table in self.query(TrafficTable):
             table.sync()
+        if self.query_one("#bottom-tabs", TabbedContent).active == "latency":
+            self.query_one("#latency-table", Static).update(latency_renderable(self.traffic.frames))
+
+    @on(TabbedContent.TabActivated, "#bottom-tabs")
+    def _tab_shown(self) -> None:
+        self.sync()
 
     def resize_by(self, delta: int) -> None:
         height = self.styles.height

@@ -17,6 +17,7 @@ from ...core.items import Item, ListResult
 from ...core.operation import Operation
 from ...core.tasks import TaskInfo
 from ..badges import hint_badges, tool_row
+from ..clipboard import copy_text
 from ..safe import json_syntax, plain, plain_line
 from ..widgets.arguments import ArgumentsEditor
 from ..widgets.content_view import BlockView
@@ -56,7 +57,7 @@ class ToolsPane(Horizontal):
         # Priority so it works while a form field has focus; only active
         # while a call is in flight, so ctrl+x still cuts text otherwise.
         Binding("ctrl+x", "cancel", "Cancel call", id="cancel_call", priority=True),
-        Binding("ctrl+y", "copy_command", "Copy as command", id="copy_command", show=False),
+        Binding("ctrl+y", "copy_command", "Copy as command", id="copy_command"),
         Binding("ctrl+e", "toggle_stepping", "Step MRTR rounds", id="toggle_mrtr_steps", show=False),
     ]
 
@@ -195,6 +196,17 @@ class ToolsPane(Horizontal):
             await self.inspector.client.tasks.cancel(self.running_task.task_id)
         elif self.pending is not None:
             await self.pending.cancel("cancelled by the user")
+
+    def action_copy_command(self) -> None:
+        """The `inspector call …` line that repeats this call, secrets as $VARIABLES."""
+        if self.tool is None:
+            return
+        from ...core.command_line import call_command
+
+        arguments, _errors = self.query_one(ArgumentsEditor).current_arguments()
+        line = call_command(self.inspector.spec, self.tool.key, arguments or {}, self.tool.input_schema)
+        how = copy_text(self.app, line)
+        self.inspector.notify_plain(f"copied ({how}): {line}")
 
     def action_toggle_stepping(self) -> None:
         self.inspector.toggle_round_stepping()
