@@ -19,9 +19,9 @@ from ..core.client import Client
 from ..core.errors import ConnectError, InspectorError, JsonRpcError
 from ..core.items import Item, ListResult
 from ..core.mrtr import Round
-from ..core.session import PendingRequest
 from ..core.recording import secret_masker
 from ..core.safetext import visible
+from ..core.session import PendingRequest
 from ..core.spec import ServerSpec
 from ..core.traffic import Frame, JsonlRecorder, TrafficLog
 from .commands import ServerCommands
