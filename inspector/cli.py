@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Sequence
 from subprocess import Popen
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
 
@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 
 __all__ = ["build_parser", "main", "spec_from_args"]
 
-SUBCOMMANDS = ("info", "list", "call", "read", "get", "demo-server", "tui")
 
 DESCRIPTION = """\
 Explore and debug Model Context Protocol servers.
@@ -100,6 +99,12 @@ def build_parser() -> argparse.ArgumentParser:
     tui = command("tui", "open the terminal UI (the default)")
     for target in (parser, tui):
         target.add_argument(
+            "--pick",
+            action="store_true",
+            default=argparse.SUPPRESS if target is tui else False,
+            help="TUI: choose a server from the config files found on this machine",
+        )
+        target.add_argument(
             "--watch",
             action="append",
             metavar="PATH",
@@ -122,10 +127,24 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("get", "get a prompt")
     p.add_argument("prompt")
     p.add_argument("assignments", nargs="*", metavar="key=value", help="prompt arguments (strings)")
+    _add_recording_commands(sub, command)
     p = sub.add_parser("demo-server", help="run the embedded demo server (stdio by default)")
     p.add_argument("--http", type=int, metavar="PORT", help="serve Streamable HTTP on 127.0.0.1:PORT/mcp")
     p.add_argument("--sse", type=int, metavar="PORT", help="serve legacy HTTP+SSE on 127.0.0.1:PORT")
     return parser
+
+
+def _add_recording_commands(sub: Any, command: Any) -> None:
+    command("servers", "list the MCP servers configured for other clients (Claude, VS Code, Cursor, ...)")
+    p = sub.add_parser("open", help="reopen a --record file in the TUI, read-only", description="reopen a recording")
+    p.add_argument("file", metavar="FILE")
+    p = command("diff", "compare two recordings, or a recording and a live server")
+    p.add_argument("left", metavar="A.jsonl", help="a --record file (the 'before')")
+    p.add_argument("right", metavar="B.jsonl", nargs="?", help="a second recording; else the server named")
+
+
+def _names_a_server(args: argparse.Namespace, server_command: list[str]) -> bool:
+    return bool(server_command or getattr(args, "url", None) or getattr(args, "config", None))
 
 
 def split_server_command(argv: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -165,9 +184,16 @@ def spec_from_args(args: argparse.Namespace, server_command: list[str]) -> Serve
         spec = ServerSpec(transport="auto", url=url)
     elif server_command:
         spec = ServerSpec(transport="stdio", command=server_command[0], args=server_command[1:])
+    elif getattr(args, "server", None):
+        from .core.discovery import find_server
+
+        found = find_server(args.server)
+        if found is None:
+            raise UsageError(f"no server named {args.server!r} in the config files found (see `inspector servers`)")
+        if found.spec is None:
+            raise UsageError(f"{args.server} in {found.path}: {found.problem}")
+        spec = found.spec
     else:
-        if getattr(args, "server", None):
-            raise UsageError("--server needs --config")
         spec = demo_spec()
     transport = getattr(args, "transport", None)
     if transport:
@@ -229,12 +255,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.sse:
             demo_args += ["--sse", str(args.sse)]
         return demo_main(demo_args)
+    if command == "open":
+        from .tui.launch import run_recording
+
+        return run_recording(args.file)
+    if command == "servers":
+        from .commands.servers import run_servers
+
+        return run_servers(args)
+    if command == "diff":
+        from .commands.diff import run_diff
+
+        try:
+            live = spec_from_args(args, server_command) if _names_a_server(args, server_command) else None
+        except UsageError as exc:
+            print(f"inspector: error: {exc}", file=sys.stderr)
+            return 2
+        return run_diff(args, live)
     try:
         spec = spec_from_args(args, server_command)
     except UsageError as exc:
         parser.print_usage(sys.stderr)
         print(f"inspector: error: {exc}", file=sys.stderr)
         return 2
+    if command == "tui" and getattr(args, "pick", False):
+        from .tui.picker import pick_server
+
+        picked = pick_server()
+        if picked is None:
+            return 0
+        spec = picked
     if command == "tui":
         from .tui.launch import run_tui
 

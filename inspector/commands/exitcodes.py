@@ -5,6 +5,7 @@ from __future__ import annotations
 __all__ = [
     "CANNOT_CONNECT",
     "CONFIRMATION_REFUSED",
+    "DIFFERENCES",
     "INTERNAL",
     "INTERRUPTED",
     "LINT_FINDINGS",
@@ -24,4 +25,5 @@ TOOL_ERROR = 5  # the tool ran and returned isError: true
 TIMEOUT = 6  # no answer within --timeout
 CONFIRMATION_REFUSED = 7  # the person said no, or there was no terminal to ask and no --yes
 LINT_FINDINGS = 8  # `inspector lint` found errors (or warnings with --strict)
+DIFFERENCES = 9  # `inspector diff` found differences
 INTERRUPTED = 130  # Ctrl-C

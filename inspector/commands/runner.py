@@ -85,7 +85,8 @@ async def _run(
             recorder.close()
 
 
-def _failure(exc: BaseException) -> tuple[int, str, str | None]:
+def failure(exc: BaseException) -> tuple[int, str, str | None]:
+    """(exit code, message, server stderr tail) for any failure of a command."""
     if isinstance(exc, CommandFailed):
         return exc.code, str(exc), None
     if isinstance(exc, ConnectError):
@@ -119,7 +120,7 @@ def run_command(
         os.dup2(devnull, sys.stdout.fileno())
         return exitcodes.OK
     except Exception as exc:  # every failure becomes a message and an exit code  # noqa: BLE001
-        code, message, detail = _failure(exc)
+        code, message, detail = failure(exc)
         print(f"inspector: {visible(message)}", file=sys.stderr)
         if isinstance(exc, JsonRpcError) and exc.data is not None and out.json:
             out.json_value({"error": exc.to_dict()}, stream=sys.stderr)

@@ -18,7 +18,7 @@ from typing import Any
 
 from .spec import ServerSpec
 
-__all__ = ["ConfigError", "load_config", "server_names", "spec_from_entry", "spec_from_file"]
+__all__ = ["ConfigError", "load_config", "server_names", "servers_in", "spec_from_entry", "spec_from_file"]
 
 _VAR = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
@@ -38,7 +38,27 @@ class ConfigError(ValueError):
     """A configuration file or entry that cannot be used, with the reason."""
 
 
+_INPUT = re.compile(r"\$\{input:([A-Za-z0-9_.-]+)\}")
+
+
+def input_variable(input_id: str) -> str:
+    """The environment variable that answers VS Code's `${input:ID}` prompt."""
+    return "INSPECTOR_INPUT_" + re.sub(r"[^A-Z0-9]+", "_", input_id.upper()).strip("_")
+
+
 def expand(value: str, environ: Mapping[str, str], missing: list[str]) -> str:
+    # VS Code prompts for `${input:ID}` values; a one-shot tool reads them
+    # from INSPECTOR_INPUT_<ID> instead, and `${workspaceFolder}` is here.
+    value = value.replace("${workspaceFolder}", os.getcwd())
+
+    def answer(match: re.Match[str]) -> str:
+        name = input_variable(match.group(1))
+        if name in environ:
+            return environ[name]
+        missing.append(name)
+        return ""
+
+    value = _INPUT.sub(answer, value)
     def substitute(match: re.Match[str]) -> str:
         name, fallback = match.group(1), match.group(2)
         if name in environ:
@@ -116,6 +136,11 @@ def _servers(data: dict[str, Any]) -> dict[str, Any]:
 
 def server_names(data: dict[str, Any]) -> list[str]:
     return list(_servers(data))
+
+
+def servers_in(data: dict[str, Any]) -> dict[str, Any]:
+    """The name -> entry map of a config file, whichever shape it has."""
+    return _servers(data)
 
 
 def _string_map(value: Any, what: str, name: str) -> dict[str, str]:

@@ -70,11 +70,20 @@ class InspectorApp(App[int]):
 
     facts: reactive[ConnectionFacts] = reactive(ConnectionFacts())
 
-    def __init__(self, spec: ServerSpec, *, record: str | None = None, watch: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        spec: ServerSpec,
+        *,
+        record: str | None = None,
+        watch: list[str] | None = None,
+        recording: tuple[str, TrafficLog] | None = None,
+    ) -> None:
         super().__init__()
         self.spec = spec
         self.watch_paths = list(watch or [])
-        self.traffic = TrafficLog()
+        # A reopened recording: everything is shown, nothing is sent.
+        self.recording = recording
+        self.traffic = recording[1] if recording is not None else TrafficLog()
         self.handlers = TuiHandlers(self)
         self.client = Client(spec, handlers=self.handlers, traffic=self.traffic)
         self.lists: dict[str, ListResult] = {}
@@ -113,6 +122,9 @@ class InspectorApp(App[int]):
         yield Footer()
 
     def on_mount(self) -> None:
+        if self.recording is not None:
+            self._show_recording(*self.recording)
+            return
         self.update_facts()
         self.connect()
         if self.watch_paths:
@@ -151,6 +163,32 @@ class InspectorApp(App[int]):
             # The stateless era has no push channel until we ask for one.
             self.run_worker(self._listen(), group="listen", exclusive=True, exit_on_error=False)
         self.query_one(ToolsPane).query_one(ItemList).focus_list()
+
+    def _show_recording(self, path: str, traffic: TrafficLog) -> None:
+        from ..core.recordings import lists_from_traffic, opening
+
+        era, result = opening(traffic)
+        info = result.get("serverInfo") or (result.get("_meta") or {}).get("io.modelcontextprotocol/serverInfo") or {}
+        self.facts = ConnectionFacts(
+            server=str(info.get("title") or info.get("name") or path),
+            version=str(info.get("version") or ""),
+            transport="recording",
+            revision=str(result.get("protocolVersion") or ", ".join(result.get("supportedVersions") or [])),
+            state="offline",
+            reason=f"read-only: {path}",
+        )
+        self.query_one(ServerPane).show_recording(path, era, result)
+        self.lists = lists_from_traffic(traffic)
+        for kind, pane in (
+            ("tools", ToolsPane),
+            ("resources", ResourcesPane),
+            ("templates", TemplatesPane),
+            ("prompts", PromptsPane),
+        ):
+            self.query_one(pane).set_listing(self.lists.get(kind) or ListResult(kind))  # type: ignore[attr-defined]
+        self.query_one("#main", TabbedContent).hide_tab("tasks")
+        self.query_one(BottomPanel).sync()
+        self.notify(f"{len(traffic.frames)} frames from {path}; read-only, nothing is sent")
 
     def _show_tasks_tab(self) -> None:
         """The Tasks tab appears where the server has tasks (either era)."""
@@ -266,6 +304,9 @@ class InspectorApp(App[int]):
         trusted this read-only tool for the session (shown in the header)."""
         from .screens.confirm_call import TRUST, ConfirmCallScreen
 
+        if self.recording is not None:
+            self.notify("this is a recording: nothing can be sent", severity="warning")
+            return
         if tool.key in self.trusted_tools:
             self.notify_plain(f"calling {tool.key} without asking (trusted read-only tool, this session)")
             self._call(tool, arguments)
@@ -363,6 +404,9 @@ class InspectorApp(App[int]):
     # -- actions -----------------------------------------------------------------------
 
     def action_reconnect(self) -> None:
+        if self.recording is not None:
+            self.notify("this is a recording: there is no server to reconnect to", severity="warning")
+            return
         self.notify("reconnecting…")
         self.connect(reconnect=True)
 

@@ -6,7 +6,7 @@ import argparse
 
 from ..core.spec import ServerSpec
 
-__all__ = ["run_tui"]
+__all__ = ["run_recording", "run_tui"]
 
 
 def run_tui(spec: ServerSpec, args: argparse.Namespace) -> int:
@@ -18,3 +18,19 @@ def run_tui(spec: ServerSpec, args: argparse.Namespace) -> int:
     app = InspectorApp(spec, record=getattr(args, "record", None), watch=getattr(args, "watch", None) or [])
     code = app.run()
     return int(code or 0)
+
+
+def run_recording(path: str) -> int:
+    """`inspector open FILE`: the TUI over a recording, read-only."""
+    import sys
+
+    from ..core.recordings import RecordingError, load_recording
+    from .app import InspectorApp
+
+    try:
+        traffic = load_recording(path)
+    except RecordingError as exc:
+        print(f"inspector: {exc}", file=sys.stderr)
+        return 2
+    app = InspectorApp(ServerSpec(name=path), recording=(path, traffic))
+    return int(app.run() or 0)

@@ -29,6 +29,23 @@ class ServerPane(VerticalScroll):
         yield Static("", id="server-instructions")
         yield Static("", id="server-raw")
 
+    def show_recording(self, path: str, era: str, result: dict[str, object]) -> None:
+        text = Text("Recording ", style="bold")
+        text.append_text(plain_line(path, 160))
+        text.append(f"\n{era} era (from the recorded handshake / discovery)", style="dim")
+        self.query_one("#server-identity", Static).update(text)
+        capabilities = result.get("capabilities")
+        self.query_one("#server-capabilities", Static).update(
+            json_syntax_text(capabilities if capabilities is not None else {})
+        )
+        instructions = result.get("instructions")
+        self.query_one("#server-instructions", Static).update(
+            plain(instructions) if isinstance(instructions, str) else Text("no instructions", style="dim")
+        )
+        self.query_one("#server-raw", Static).update(
+            Text.assemble(("recorded opening result\n", "bold"), json_syntax_text(result))
+        )
+
     def show(self, client: Client) -> None:
         info = client.server_info
         text = Text()

@@ -1,0 +1,94 @@
+"""Reading `--record` files back: the traffic, the lists the server sent, and
+how the connection opened.  Used to reopen a session offline and to diff
+two recordings."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .items import KIND_FIELDS, LIST_METHODS, ListResult, parse_item
+from .traffic import Frame, TrafficLog, frame_from_record
+
+__all__ = ["RecordingError", "lists_from_traffic", "load_recording", "opening"]
+
+
+class RecordingError(ValueError):
+    """A file that is not a recording we can read, with the reason."""
+
+
+def load_recording(path: str) -> TrafficLog:
+    """Every frame of a JSON Lines recording, in order; bad lines are reported."""
+    traffic = TrafficLog()
+    try:
+        handle = open(path, encoding="utf-8")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise RecordingError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    with handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+                frame = frame_from_record(record)
+            except (ValueError, KeyError, TypeError) as exc:
+                raise RecordingError(f"{path}:{number}: not a recorded frame ({exc})") from exc
+            traffic.frames.append(frame)
+    if not traffic.frames:
+        raise RecordingError(f"{path} holds no frames")
+    # A request is written before its answer exists; the link is on the
+    # answer's line, so make it go both ways again.
+    for frame in traffic.frames:
+        if frame.partner is not None and frame.direction == "in":
+            partner = traffic.by_seq(frame.partner)
+            if partner is not None and partner.partner is None:
+                partner.partner = frame.seq
+    return traffic
+
+
+def _answer(traffic: TrafficLog, request: Frame) -> Frame | None:
+    return traffic.by_seq(request.partner) if request.partner is not None else None
+
+
+def opening(traffic: TrafficLog) -> tuple[str, dict[str, Any]]:
+    """("legacy" | "modern" | "unknown", the initialize or discover result)."""
+    found: tuple[str, dict[str, Any]] = ("unknown", {})
+    for frame in traffic:
+        if frame.direction != "out" or frame.kind != "request" or frame.method not in ("initialize", "server/discover"):
+            continue
+        answer = _answer(traffic, frame)
+        if answer is None or answer.kind != "response" or not isinstance(answer.message, dict):
+            continue
+        result = answer.message.get("result")
+        if isinstance(result, dict) and (frame.method == "initialize" or "supportedVersions" in result):
+            found = ("legacy" if frame.method == "initialize" else "modern", result)
+    return found
+
+
+def lists_from_traffic(traffic: TrafficLog) -> dict[str, ListResult]:
+    """The last complete listing of each kind the recording holds."""
+    lists: dict[str, ListResult] = {}
+    for kind, method in LIST_METHODS.items():
+        key = KIND_FIELDS[kind][0]
+        current: ListResult | None = None
+        for frame in traffic:
+            if frame.direction != "out" or frame.kind != "request" or frame.method != method:
+                continue
+            params = frame.message.get("params") if isinstance(frame.message, dict) else None
+            first_page = not (isinstance(params, dict) and params.get("cursor"))
+            if first_page:
+                current = ListResult(kind)
+            if current is None:
+                continue
+            answer = _answer(traffic, frame)
+            result = answer.message.get("result") if answer is not None and isinstance(answer.message, dict) else None
+            if not isinstance(result, dict):
+                current.problems.append(f"page {len(current.pages) + 1} has no result in the recording")
+                continue
+            current.pages.append(result)
+            items = result.get(key)
+            if isinstance(items, list):
+                current.items.extend(parse_item(kind, raw, len(current.pages) - 1) for raw in items)
+            if "nextCursor" not in result:
+                lists[kind] = current
+    return lists

@@ -1,0 +1,240 @@
+"""Recorded sessions (record → open, diff), replaying and composing raw
+messages, copy-as-command, latency figures, config discovery, hot restart."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from textual.widgets import Static, TextArea
+
+from inspector.core import ServerSpec, demo_spec
+from inspector.core.command_line import call_command
+from inspector.core.config import spec_from_entry
+from inspector.core.discovery import discover
+from inspector.core.latency import latency_table
+from inspector.core.recordings import lists_from_traffic, load_recording, opening
+from inspector.tui.app import InspectorApp
+from inspector.tui.panes.bottom import BottomPanel, TrafficPane
+from inspector.tui.screens.composer import ComposerScreen
+from inspector.tui.widgets.item_list import ItemList
+
+from .peers import PYTHON, SERVERS
+from .tui_helpers import wait_connected, wait_for
+
+VERSIONED = str(SERVERS / "versioned.py")
+SIZE = (150, 50)
+
+
+def inspector(
+    *args: str, cwd: str | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    import os
+
+    return subprocess.run(
+        [sys.executable, "-m", "inspector", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def record(path: Path, release: int) -> None:
+    result = inspector(
+        "list", "tools", "--json", "--record", str(path), "--", PYTHON, VERSIONED, "--release", str(release)
+    )
+    assert result.returncode == 0, result.stderr
+
+
+async def record_everything(path: Path, release: int) -> None:
+    """One recorded session that lists every kind (as the TUI does)."""
+    from inspector.core import Client, JsonlRecorder, TrafficLog
+
+    traffic = TrafficLog()
+    recorder = JsonlRecorder.open(str(path))
+    traffic.subscribe(recorder)
+    client = Client(ServerSpec(command=PYTHON, args=[VERSIONED, "--release", str(release)]), traffic=traffic)
+    await client.connect()
+    for kind in ("tools", "resources", "templates", "prompts"):
+        await client.list_all(kind)
+    await client.close()
+    recorder.close()
+
+
+def test_recording_round_trip(tmp_path: Path) -> None:
+    path = tmp_path / "session.jsonl"
+    record(path, 1)
+    traffic = load_recording(str(path))
+    era, result = opening(traffic)
+    assert era == "legacy" and result["serverInfo"]["name"] == "versioned"
+    tools = lists_from_traffic(traffic)["tools"]
+    assert tools.names() == ["search", "echo", "legacy_export"]
+    requests = [f for f in traffic if f.kind == "request" and f.direction == "out"]
+    assert all(f.partner is not None for f in requests if f.method != "server/discover")
+
+
+async def test_open_a_recording_read_only(tmp_path: Path) -> None:
+    path = tmp_path / "session.jsonl"
+    record(path, 2)
+    app = InspectorApp(ServerSpec(name=str(path)), recording=(str(path), load_recording(str(path))))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.3)
+        assert app.facts.state == "offline" and app.facts.transport == "recording"
+        assert app.query_one("#tool-list", ItemList).border_title == "Tools (3)"
+        app.query_one(BottomPanel).sync()
+        assert len(app.query_one(TrafficPane).table.rows) == len(app.traffic.frames)
+        before = len(app.traffic.frames)
+        app.select_item("tools", "search")
+        await pilot.pause(0.2)
+        await pilot.press("ctrl+enter")
+        await pilot.pause(0.2)
+        assert len(app.traffic.frames) == before, "a recording sends nothing"
+
+
+async def test_diff_two_recordings_and_a_live_server(tmp_path: Path) -> None:
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    await record_everything(one, 1)
+    await record_everything(two, 2)
+    result = inspector("diff", str(one), str(two), "--json")
+    assert result.returncode == 9, result.stderr
+    report = json.loads(result.stdout)
+    assert report["tools"]["added"] == ["export"] and report["tools"]["removed"] == ["legacy_export"]
+    paths = [change["path"] for change in report["tools"]["changed"]["search"]]
+    assert paths == ["description", "inputSchema.properties.limit"]
+    assert report["resources"]["added"] == ["file:///changelog.md"]
+    assert report["prompts"] == {"added": [], "removed": [], "changed": {}}
+    partial = tmp_path / "tools-only.jsonl"
+    record(partial, 2)
+    skipped = json.loads(inspector("diff", str(partial), str(two), "--json").stdout)
+    assert "skipped" in skipped["resources"] and skipped["tools"]["added"] == []
+    same = inspector("diff", str(two), "--json", "--", PYTHON, VERSIONED, "--release", "2")
+    assert same.returncode == 0, same.stdout
+    assert json.loads(same.stdout)["identical"] is True
+
+
+def test_diff_needs_a_second_side(tmp_path: Path) -> None:
+    path = tmp_path / "one.jsonl"
+    record(path, 1)
+    assert inspector("diff", str(path)).returncode == 2
+    assert inspector("diff", str(tmp_path / "missing.jsonl"), str(path)).returncode == 2
+
+
+def test_copy_as_command_hides_secrets() -> None:
+    spec = ServerSpec(
+        command="npx", args=["-y", "server-github"], env={"GITHUB_TOKEN": "ghp_secret1234", "REGION": "eu"}
+    )
+    line = call_command(
+        spec,
+        "search",
+        {"query": "it's", "limit": 3},
+        {"type": "object", "properties": {"query": {"type": "string"}, "limit": {"type": "integer"}}},
+    )
+    assert "ghp_secret1234" not in line
+    assert '"GITHUB_TOKEN=$GITHUB_TOKEN"' in line and "limit=3" in line
+    assert line.endswith("-- npx -y server-github")
+    remote = ServerSpec(transport="auto", url="https://x.example/mcp", headers={"Authorization": "Bearer abcdef123"})
+    assert "abcdef123" not in call_command(remote, "t", {}, None)
+    assert call_command(demo_spec(), "divide", {"a": 1, "b": 0}, None).startswith("inspector call divide")
+
+
+async def test_composer_sends_and_resends() -> None:
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        app.query_one(BottomPanel).sync()
+        traffic = app.query_one(TrafficPane)
+        traffic.table.focus()
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen), "composer")
+        app.screen.query_one(TextArea).text = '{"jsonrpc": "2.0", "id": 99, "method": "no/such-method"}'
+        await pilot.press("ctrl+s")
+        await wait_for(
+            pilot,
+            lambda: any(f.method == "no/such-method" and f.kind == "error" for f in app.traffic),
+            "answer to the composed request",
+        )
+        sent = [f for f in app.traffic if f.method == "no/such-method" and f.direction == "out"][-1]
+        assert sent.note == "typed in the composer" and sent.partner is not None
+        app.query_one(BottomPanel).sync()
+        assert traffic.table.select_seq(sent.seq)
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen), "resend composer")
+        assert "no/such-method" in app.screen.query_one(TextArea).text
+        app.screen.query_one(TextArea).text = "not json"
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.1)
+        assert isinstance(app.screen, ComposerScreen)
+        assert "not JSON" in str(app.screen.query_one("#composer-error", Static).render())
+        await pilot.press("escape")
+
+
+async def test_latency_table_from_a_session() -> None:
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        rows = {row.method: row for row in latency_table(app.traffic.frames)}
+        assert {"tools/list", "resources/list"} <= set(rows)
+        assert all(row.count >= 1 and 0 < row.p50 <= row.p95 <= row.max for row in rows.values())
+        app.query_one("#bottom-tabs").active = "latency"  # type: ignore[attr-defined]
+        await pilot.pause(0.2)
+        from rich.console import Console
+
+        from inspector.tui.panes.bottom import latency_renderable
+
+        console = Console(record=True, width=120)
+        console.print(latency_renderable(app.traffic.frames))
+        assert "tools/list" in console.export_text()
+
+
+def test_discovery_finds_project_and_user_configs(tmp_path: Path) -> None:
+    home, project = tmp_path / "home", tmp_path / "work" / "app"
+    (project / ".vscode").mkdir(parents=True)
+    (home / ".cursor").mkdir(parents=True)
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"local": {"command": "node", "args": ["s.js"]}}}))
+    (project / ".vscode" / "mcp.json").write_text(
+        '{\n // comment\n "servers": {"web": {"type": "http", "url": "http://127.0.0.1:1/mcp"},}}'
+    )
+    (home / ".cursor" / "mcp.json").write_text(json.dumps({"mcpServers": {"cursor-one": {"url": "http://x/sse"}}}))
+    (home / ".claude.json").write_text(
+        json.dumps(
+            {"projects": {str(project): {"mcpServers": {"scoped": {"command": "python", "args": ["-m", "thing"]}}}}}
+        )
+    )
+    found = discover(cwd=str(project), home=str(home), platform="linux", environ={})
+    names = {entry.name: entry for entry in found}
+    assert set(names) == {"local", "web", "cursor-one", "scoped"}
+    assert names["web"].spec is not None and names["web"].spec.transport == "http"
+    assert names["local"].client == "Claude Code" and names["scoped"].client == "Claude Code"
+
+
+def test_vscode_inputs_come_from_the_environment() -> None:
+    entry = {"command": "npx", "env": {"TOKEN": "${input:api-key}", "DIR": "${workspaceFolder}"}}
+    spec = spec_from_entry("x", entry, {"INSPECTOR_INPUT_API_KEY": "k-123"})
+    assert spec.env["TOKEN"] == "k-123" and spec.env["DIR"]
+    with pytest.raises(ValueError, match="INSPECTOR_INPUT_API_KEY"):
+        spec_from_entry("x", entry, {})
+
+
+async def test_hot_restart_on_file_change(tmp_path: Path) -> None:
+    watched = tmp_path / "server_code.py"
+    watched.write_text("v = 1\n")
+    app = InspectorApp(demo_spec(), watch=[str(tmp_path)])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        spawned = sum(1 for f in app.traffic if f.kind == "process" and "spawned" in (f.note or ""))
+        await pilot.pause(0.5)
+        watched.write_text("v = 2\n")
+        await wait_for(
+            pilot,
+            lambda: sum(1 for f in app.traffic if f.kind == "process" and "spawned" in (f.note or "")) > spawned,
+            "restart",
+            timeout=20,
+        )
+        await wait_for(pilot, lambda: app.client.state == "connected", "reconnected")
+        assert any("hot restart" in (f.note or "") for f in app.traffic)
