@@ -30,7 +30,11 @@ class Output:
     def json_value(self, value: Any, stream: IO[str] | None = None) -> None:
         """The value as one line of JSON, as received (key order kept)."""
         target = stream if stream is not None else self.stream
-        text = json.dumps(value, ensure_ascii=False)
+        self.write_text(json.dumps(value, ensure_ascii=False), target)
+
+    def write_text(self, text: str, stream: IO[str] | None = None) -> None:
+        """One line of already-encoded output."""
+        target = stream if stream is not None else self.stream
         # A huge result is written in slices so no second full copy is made.
         for start in range(0, len(text), _SLICE):
             target.write(text[start : start + _SLICE])

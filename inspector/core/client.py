@@ -24,7 +24,7 @@ from .errors import (
     TransportFallback,
 )
 from .handlers import ClientHandlers
-from .items import KIND_FIELDS, LIST_METHODS, ListResult, parse_item
+from .items import KIND_FIELDS, LIST_METHODS, Item, ListResult, parse_item
 from .modern import tool_header_paths
 from .mrtr import RoundStepper
 from .operation import Operation
@@ -56,6 +56,8 @@ CAPABILITY_OF_KIND = {
 DEFAULT_MAX_PAGES = 1000
 
 StateObserver = Callable[[str, str | None], None]
+# Called with each page's items as it arrives (while the next page is on its way).
+PageObserver = Callable[[list[Item]], None]
 
 
 def make_transport(
@@ -390,7 +392,13 @@ class Client:
         return await self.request(LIST_METHODS[kind], params)
 
     async def list_all(
-        self, kind: str, *, max_pages: int = DEFAULT_MAX_PAGES, force: bool = False, refresh: bool = False
+        self,
+        kind: str,
+        *,
+        max_pages: int = DEFAULT_MAX_PAGES,
+        force: bool = False,
+        refresh: bool = False,
+        on_page: PageObserver | None = None,
     ) -> ListResult:
         """Every page of a list, following `nextCursor` up to `max_pages`.
 
@@ -412,7 +420,7 @@ class Client:
                 f"ttl {cached.ttl_ms} ms, scope {cached.scope})",
             )
             return listing
-        listing = await self._fetch_list(kind, max_pages)
+        listing = await self._fetch_list(kind, max_pages, on_page)
         if listing.pages:
             listing.ttl_ms, listing.cache_scope = cache_hint(listing.pages[0])
             if listing.ttl_ms:
@@ -441,37 +449,45 @@ class Client:
             listing.problems.append(f"{len(listing.excluded)} tool(s) excluded for invalid x-mcp-header annotations")
         transport.tool_headers = headers  # type: ignore[attr-defined]
 
-    async def _fetch_list(self, kind: str, max_pages: int) -> ListResult:
+    async def _fetch_list(self, kind: str, max_pages: int, on_page: PageObserver | None = None) -> ListResult:
+        """Follow nextCursor.  The next page is asked for before this one is
+        parsed, so our parsing overlaps the server's work on the next."""
         listing = ListResult(kind)
         key = KIND_FIELDS[kind][0]
-        cursor: str | None = None
+        method = LIST_METHODS[kind]
         seen: set[str] = set()
-        for page_number in range(max_pages):
-            result = await self.list_page(kind, cursor)
+        operation: Operation | None = await self.start_request(method, None)
+        page_number = 0
+        while operation is not None:
+            result = await operation.result()
+            operation = None
             listing.pages.append(result if isinstance(result, dict) else {"_invalid": result})
             if not isinstance(result, dict):
                 listing.problems.append(f"page {page_number + 1}: the result is not an object")
-                return listing
+                break
+            next_cursor = result.get("nextCursor")
+            if next_cursor is not None:
+                if not isinstance(next_cursor, str):
+                    listing.problems.append(f"page {page_number + 1}: nextCursor is not a string: {next_cursor!r}")
+                    listing.complete = False
+                elif next_cursor in seen:
+                    listing.problems.append(f"page {page_number + 1}: nextCursor {next_cursor!r} repeats; stopped")
+                    listing.complete = False
+                elif page_number + 1 >= max_pages:
+                    listing.problems.append(f"stopped after {max_pages} pages; the server still offered a nextCursor")
+                    listing.complete = False
+                else:
+                    seen.add(next_cursor)
+                    operation = await self.start_request(method, {"cursor": next_cursor})
             raw_items = result.get(key)
             if not isinstance(raw_items, list):
                 listing.problems.append(f"page {page_number + 1}: {key!r} is missing or not an array")
                 raw_items = []
+            first = len(listing.items)
             listing.items.extend(parse_item(kind, raw, page_number) for raw in raw_items)
-            next_cursor = result.get("nextCursor")
-            if next_cursor is None:
-                return listing
-            if not isinstance(next_cursor, str):
-                listing.problems.append(f"page {page_number + 1}: nextCursor is not a string: {next_cursor!r}")
-                listing.complete = False
-                return listing
-            if next_cursor in seen:
-                listing.problems.append(f"page {page_number + 1}: nextCursor {next_cursor!r} repeats; stopped")
-                listing.complete = False
-                return listing
-            seen.add(next_cursor)
-            cursor = next_cursor
-        listing.problems.append(f"stopped after {max_pages} pages; the server still offered a nextCursor")
-        listing.complete = False
+            if on_page is not None:
+                on_page(listing.items[first:])
+            page_number += 1
         return listing
 
     def call_params(
