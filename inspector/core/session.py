@@ -589,33 +589,23 @@ class Session:
         await self._respond(request.id, result, request.frame)
 
     async def _respond(self, msg_id: Any, result: Any, request_frame: Frame) -> None:
-        message = {"jsonrpc": "2.0", "id": msg_id, "result": result}
-        raw = _encode(message)
-        frame = self.traffic.add(
-            "out",
-            "response",
-            raw=raw,
-            message=message,
-            id=msg_id,
-            method=request_frame.method,
-            partner=request_frame.seq,
-        )
-        request_frame.partner = frame.seq
-        with contextlib.suppress(ConnectionError, OSError, ConnectionClosed):
-            await self.transport.send(raw, message)
+        await self._answer({"jsonrpc": "2.0", "id": msg_id, "result": result}, "response", request_frame)
 
     async def _respond_error(self, msg_id: Any, code: int, text: str, request_frame: Frame, data: Any = None) -> None:
         error: dict[str, Any] = {"code": code, "message": text}
         if data is not None:
             error["data"] = data
-        message = {"jsonrpc": "2.0", "id": msg_id, "error": error}
+        await self._answer({"jsonrpc": "2.0", "id": msg_id, "error": error}, "error", request_frame)
+
+    async def _answer(self, message: dict[str, Any], kind: str, request_frame: Frame) -> None:
+        """Record and send our answer to a server request, linked to it."""
         raw = _encode(message)
         frame = self.traffic.add(
             "out",
-            "error",
+            kind,
             raw=raw,
             message=message,
-            id=msg_id,
+            id=message["id"],
             method=request_frame.method,
             partner=request_frame.seq,
         )

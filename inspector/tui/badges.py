@@ -7,7 +7,7 @@ from rich.text import Text
 from ..core.items import Hint, Item
 from .safe import plain_line
 
-__all__ = ["hint_badges", "tool_row"]
+__all__ = ["hint_badges", "tool_row", "uri_row"]
 
 # name -> (label when true, label when false, style when true is risky)
 _BADGES = {
@@ -54,4 +54,17 @@ def tool_row(item: Item) -> Text:
     text.append_text(hint_badges(item.hints()))
     if item.title and item.title != item.name:
         text.append_text(plain_line(item.name, 24, style="dim"))
+    return text
+
+
+def uri_row(item: Item, marker: tuple[str, str] | None = None) -> Text:
+    """Two lines for a resource or template: the name, then the URI."""
+    text = Text(no_wrap=True, overflow="ellipsis")
+    if item.problems:
+        text.append("⚠ ", style="bold red")
+    if marker is not None:
+        text.append(*marker)
+    text.append_text(plain_line(item.display_name, 50, style="bold"))
+    text.append("\n")
+    text.append_text(plain_line(item.key, 80, style="dim"))
     return text

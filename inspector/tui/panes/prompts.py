@@ -16,7 +16,7 @@ from ...core.errors import InspectorError
 from ...core.items import Item, ListResult
 from ...core.safetext import visible
 from ..safe import plain, plain_line
-from ..widgets.completing_field import CompletingField
+from ..widgets.completing_field import CompletingField, ask_completion
 from ..widgets.content_view import BlockView
 from ..widgets.item_list import ItemList
 
@@ -89,16 +89,8 @@ class PromptsPane(Horizontal):
     async def _completion(self, argument: str, value: str) -> tuple[list[str], int | None, bool]:
         if self.current is None:
             return [], None, False
-        context = {k: v for k, v in self.values().items() if k != argument and v}
-        result = await self.inspector.client.complete(
-            {"type": "ref/prompt", "name": self.current.key}, argument, value, context or None
-        )
-        completion = result.get("completion") if isinstance(result, dict) else None
-        if not isinstance(completion, dict):
-            return [], None, False
-        values = [visible(str(v)) for v in completion.get("values") or []]
-        total = completion.get("total")
-        return values, total if isinstance(total, int) else None, completion.get("hasMore") is True
+        ref = {"type": "ref/prompt", "name": self.current.key}
+        return await ask_completion(self.inspector.client, ref, argument, value, self.values())
 
     @on(ItemList.Highlighted, "#prompt-list")
     async def _show(self, event: ItemList.Highlighted) -> None:

@@ -14,6 +14,7 @@ from textual.widgets import Static
 
 from ...core.errors import InspectorError
 from ...core.items import Item, ListResult
+from ..badges import uri_row
 from ..safe import json_syntax, plain, plain_line
 from ..widgets.content_view import resource_body
 from ..widgets.item_list import ItemList
@@ -76,17 +77,9 @@ class ResourcesPane(Horizontal):
             yield VerticalScroll(id="resource-contents")
 
     def _row(self, item: Item) -> Text:
-        text = Text(no_wrap=True, overflow="ellipsis")
-        if item.problems:
-            text.append("⚠ ", style="bold red")
         if item.key in self.updated:
-            text.append("● ", style="bold magenta")
-        elif item.key in self.subscribed:
-            text.append("◉ ", style="cyan")
-        text.append_text(plain_line(item.display_name, 50, style="bold"))
-        text.append("\n")
-        text.append_text(plain_line(item.key, 80, style="dim"))
-        return text
+            return uri_row(item, ("● ", "bold magenta"))
+        return uri_row(item, ("◉ ", "cyan") if item.key in self.subscribed else None)
 
     def set_listing(self, listing: ListResult) -> None:
         self.query_one(ItemList).set_listing(listing)

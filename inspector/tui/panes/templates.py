@@ -15,9 +15,9 @@ from textual.widgets import Static
 
 from ...core.errors import InspectorError
 from ...core.items import Item, ListResult
-from ...core.safetext import visible
+from ..badges import uri_row
 from ..safe import plain, plain_line
-from ..widgets.completing_field import CompletingField
+from ..widgets.completing_field import CompletingField, ask_completion
 from ..widgets.item_list import ItemList
 from .resources import contents_widgets
 
@@ -62,20 +62,11 @@ class TemplatesPane(Horizontal):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        yield ItemList("Templates", self._row, kind="templates", id="template-list")
+        yield ItemList("Templates", uri_row, kind="templates", id="template-list")
         with Vertical(id="template-detail"):
             yield VerticalScroll(id="template-form")
             yield Static("", id="template-uri")
             yield VerticalScroll(id="template-contents")
-
-    def _row(self, item: Item) -> Text:
-        text = Text(no_wrap=True, overflow="ellipsis")
-        if item.problems:
-            text.append("⚠ ", style="bold red")
-        text.append_text(plain_line(item.display_name, 50, style="bold"))
-        text.append("\n")
-        text.append_text(plain_line(item.key, 80, style="dim"))
-        return text
 
     def set_listing(self, listing: ListResult) -> None:
         self.query_one(ItemList).set_listing(listing)
@@ -84,16 +75,8 @@ class TemplatesPane(Horizontal):
         item = self.current
         if item is None:
             return [], None, False
-        context = {k: v for k, v in self.values().items() if k != argument and v}
-        result = await self.inspector.client.complete(
-            {"type": "ref/resource", "uri": item.key}, argument, value, context or None
-        )
-        completion = result.get("completion") if isinstance(result, dict) else None
-        if not isinstance(completion, dict):
-            return [], None, False
-        values = [visible(str(v)) for v in completion.get("values") or []]
-        total = completion.get("total")
-        return values, total if isinstance(total, int) else None, completion.get("hasMore") is True
+        ref = {"type": "ref/resource", "uri": item.key}
+        return await ask_completion(self.inspector.client, ref, argument, value, self.values())
 
     @on(ItemList.Highlighted, "#template-list")
     async def _show(self, event: ItemList.Highlighted) -> None:

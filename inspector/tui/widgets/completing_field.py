@@ -7,6 +7,7 @@ Suggestions come from `completion/complete`; the first one shows inline
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -16,13 +17,28 @@ from textual.message import Message
 from textual.suggester import Suggester
 from textual.widgets import Input, Label, Static
 
+from ...core.client import Client
 from ...core.errors import InspectorError
-from ...core.safetext import one_line
+from ...core.safetext import one_line, visible
 
-__all__ = ["CompletingField", "CompletionSource"]
+__all__ = ["CompletingField", "CompletionSource", "ask_completion"]
 
 # (argument name, current value) -> (values, total, hasMore)
 CompletionSource = Callable[[str, str], Awaitable[tuple[list[str], int | None, bool]]]
+
+
+async def ask_completion(
+    client: Client, ref: dict[str, Any], argument: str, value: str, others: dict[str, str]
+) -> tuple[list[str], int | None, bool]:
+    """`completion/complete` for one argument, the other filled-in values as context."""
+    context = {k: v for k, v in others.items() if k != argument and v}
+    result = await client.complete(ref, argument, value, context or None)
+    completion = result.get("completion") if isinstance(result, dict) else None
+    if not isinstance(completion, dict):
+        return [], None, False
+    values = [visible(str(v)) for v in completion.get("values") or []]
+    total = completion.get("total")
+    return values, total if isinstance(total, int) else None, completion.get("hasMore") is True
 
 
 class _ServerSuggester(Suggester):
