@@ -169,8 +169,12 @@ async def test_connection_error_screen_shows_stderr_and_retries() -> None:
     app = InspectorApp(spec)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ConnectErrorScreen), "error screen")
-        text = " ".join(str(s.render()) for s in app.screen.query(Static))
-        assert "cannot open database" in text and "exited with code 1" in text
+
+        def shown() -> str:
+            return " ".join(str(s.render()) for s in app.screen.query(Static))
+
+        await wait_for(pilot, lambda: "cannot open database" in shown(), "stderr tail on the error screen")
+        assert "exited with code 1" in shown()
         spawned = len([f for f in app.traffic if f.kind == "process" and "spawned" in (f.note or "")])
         await pilot.press("r")
         await wait_for(

@@ -211,7 +211,8 @@ class InspectorApp(App[int]):
             if again:
                 self.connect(reconnect=True)
 
-        self.push_screen(ConnectErrorScreen(str(exc), tail, self.spec.label()), callback=retry)
+        screen = ConnectErrorScreen(str(exc), tail, self.spec.label(), tail_source=self.client.stderr_tail)
+        self.push_screen(screen, callback=retry)
 
     def refresh_list(self, kind: str, *, refresh: bool = True) -> None:
         self.run_worker(
