@@ -59,6 +59,7 @@ def expand(value: str, environ: Mapping[str, str], missing: list[str]) -> str:
         return ""
 
     value = _INPUT.sub(answer, value)
+
     def substitute(match: re.Match[str]) -> str:
         name, fallback = match.group(1), match.group(2)
         if name in environ:
