@@ -11,7 +11,7 @@ import statistics
 import time
 
 from textual.app import App, ComposeResult
-from textual.widgets import Log
+from textual.widgets import Log, Static
 
 from inspector.core.traffic import TrafficLog
 from inspector.tui.widgets.traffic_table import TrafficTable, row_text
@@ -48,6 +48,24 @@ class TableApp(App[None]):
 
     def compose(self) -> ComposeResult:
         yield TrafficTable(self.traffic.frames, id="table")
+
+
+class EmptyApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Static("nothing to redraw")
+
+
+async def _measure_empty() -> float:
+    """Pilot's own cost of a keypress and a repaint: subtract it from the others."""
+    app = EmptyApp()
+    async with app.run_test(size=(160, 50)) as pilot:
+        latencies = []
+        for _ in range(40):
+            started = time.perf_counter()
+            await pilot.press("down")
+            await pilot._wait_for_screen()
+            latencies.append(time.perf_counter() - started)
+    return statistics.median(latencies)
 
 
 class LogApp(App[None]):
@@ -116,6 +134,7 @@ def measure_traffic_view(count: int = 100_000) -> None:
     print(f"traffic view with {count} frames", flush=True)
     ours = asyncio.run(_measure_table(count))
     base = asyncio.run(_measure_log(count))
+    empty = asyncio.run(_measure_empty())
     print(
         f"  TrafficTable append+sync                            {ours['append']:>8.3f} s   "
         f"(Textual Log of plain lines: {base['append']:.3f} s, ratio {ours['append'] / base['append']:.2f}x)"
@@ -124,6 +143,7 @@ def measure_traffic_view(count: int = 100_000) -> None:
         f"  keypress-to-repaint p50 / max                       {ours['key_p50'] * 1000:>8.2f} / "
         f"{ours['key_max'] * 1000:.2f} ms   (Log: {base['key_p50'] * 1000:.2f} / {base['key_max'] * 1000:.2f} ms)"
     )
+    print(f"  (the same keypress in an empty app, the test driver's own cost: {empty * 1000:.2f} ms)")
     print(f"  peak RSS growth while appending (frames + view)     {ours['rss_growth']:>8.1f} MiB", flush=True)
 
 
