@@ -1,0 +1,125 @@
+"""The scripting CLI as a person and as a script use it: confirmation on a
+real terminal, JSON without one, key=value conversion, exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import select
+import subprocess
+import sys
+import time
+
+from inspector.commands import exitcodes
+
+from .peers import EVERYTHING, NODE, require
+
+EVERYTHING_ARGS = ["--", NODE, str(require(EVERYTHING)), "stdio"]
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "inspector", *args], capture_output=True, text=True, timeout=60, check=False
+    )
+
+
+def run_on_terminal(args: list[str], answer: str, timeout: float = 30) -> tuple[int, str]:
+    """Run with a pseudo-terminal as stdin/stdout/stderr; type `answer` at the prompt."""
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "inspector", *args], stdin=terminal, stdout=terminal, stderr=terminal, close_fds=True
+    )
+    os.close(terminal)
+    seen = b""
+    answered = False
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([controller], [], [], 0.1)
+        if ready:
+            try:
+                chunk = os.read(controller, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+        if not answered and b"Proceed? [y/N]" in seen:
+            os.write(controller, answer.encode() + b"\n")
+            answered = True
+        if process.poll() is not None and not ready:
+            break
+    process.wait(10)
+    os.close(controller)
+    return process.returncode, seen.decode(errors="replace")
+
+
+def test_confirmation_on_a_terminal_shows_hints_and_arguments() -> None:
+    code, screen = run_on_terminal(["call", "get-sum", "a=2", "b=3", *EVERYTHING_ARGS], "y")
+    assert code == exitcodes.OK, screen
+    assert "Call tool get-sum" in screen and "read-only" in screen
+    assert '"a": 2' in screen and '"b": 3' in screen
+    assert "The sum of 2 and 3 is 5" in screen
+
+
+def test_refusing_on_a_terminal() -> None:
+    code, screen = run_on_terminal(["call", "echo", "message=hi", *EVERYTHING_ARGS], "n")
+    assert code == exitcodes.CONFIRMATION_REFUSED, screen
+    assert "not confirmed" in screen
+
+
+def test_assumed_hints_for_a_tool_without_annotations() -> None:
+    code, screen = run_on_terminal(["call", "echo", "message=x"], "n")
+    assert code == exitcodes.CONFIRMATION_REFUSED
+    assert "destructive (assumed)" in screen and "open-world (assumed)" in screen
+
+
+def test_no_terminal_no_yes_means_no() -> None:
+    result = run("call", "get-sum", "a=1", "b=2", *EVERYTHING_ARGS)
+    assert result.returncode == exitcodes.CONFIRMATION_REFUSED
+    assert "--yes" in result.stderr
+
+
+def test_json_by_default_without_a_terminal_and_exit_codes() -> None:
+    result = run("call", "get-sum", "a=1", "b=2", "--yes", *EVERYTHING_ARGS)
+    assert result.returncode == exitcodes.OK
+    assert json.loads(result.stdout)["content"][0]["text"] == "The sum of 1 and 2 is 3."
+    result = run("call", "divide", "dividend=1", "divisor=0", "--yes")
+    assert result.returncode == exitcodes.TOOL_ERROR
+    assert json.loads(result.stdout)["isError"] is True
+    result = run("call", "nope", "--yes")
+    assert result.returncode == exitcodes.USAGE and "no tool named" in result.stderr
+    result = run("read", "demo://does-not-exist")
+    assert result.returncode == exitcodes.PROTOCOL_ERROR
+
+
+def test_key_value_conversion_follows_the_schema() -> None:
+    result = run("call", "echo", "message=3", "--yes")
+    assert result.returncode == exitcodes.OK
+    sent = json.loads(result.stdout)
+    assert "3" in json.dumps(sent)
+    bad = run("call", "get-sum", "a=three", "b=2", "--yes", *EVERYTHING_ARGS)
+    assert bad.returncode == exitcodes.USAGE and "a: expected a number" in bad.stderr
+    missing = run("call", "get-sum", "a=1", "--yes", *EVERYTHING_ARGS)
+    assert missing.returncode == exitcodes.USAGE and "b: required property is missing" in missing.stderr
+    forced = run("call", "get-sum", "a=1", "--yes", "--no-validate", *EVERYTHING_ARGS)
+    assert forced.returncode in (exitcodes.OK, exitcodes.TOOL_ERROR, exitcodes.PROTOCOL_ERROR)
+
+
+def test_info_list_get_and_human_output() -> None:
+    info = json.loads(run("info").stdout)
+    assert info["serverInfo"]["name"] == "inspector-demo" and info["era"] == "modern"
+    tools = json.loads(run("list", "tools").stdout)["tools"]
+    assert "plan_trip" in [tool["name"] for tool in tools]
+    got = json.loads(run("get", "greeting", "name=Ada").stdout)
+    assert "Ada" in json.dumps(got)
+    human = run("list", "tools", "--human")
+    assert human.returncode == 0 and "register_user" in human.stdout and "[" in human.stdout
+    assert run("get", "greeting").returncode == exitcodes.USAGE
+
+
+def test_usage_errors() -> None:
+    assert run("--url", "http://x", "info", "--", "cmd").returncode == exitcodes.USAGE
+    assert run("info", "--protocol-version", "1999-01-01").returncode == exitcodes.USAGE
+    assert run("info", "--env", "NOEQUALS").returncode == exitcodes.USAGE
+    assert run("info", "--config", "/nonexistent.json").returncode == exitcodes.USAGE
