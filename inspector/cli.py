@@ -75,6 +75,9 @@ def _add_server_options(parser: argparse.ArgumentParser, suppress: bool) -> None
         "--timeout", type=float, default=default, metavar="SECONDS", help="per-request timeout (default 60)"
     )
     group.add_argument("--record", default=default, metavar="FILE", help="write the traffic as JSON Lines")
+    group.add_argument(
+        "--root", action="append", default=default, metavar="DIR", help="a root the client offers (repeatable)"
+    )
     out = parser.add_argument_group("output")
     out.add_argument("--json", action="store_true", default=default, help="print JSON (default when not a terminal)")
     out.add_argument("--human", action="store_true", default=default, help="print text even when not a terminal")

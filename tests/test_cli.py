@@ -123,3 +123,10 @@ def test_usage_errors() -> None:
     assert run("info", "--protocol-version", "1999-01-01").returncode == exitcodes.USAGE
     assert run("info", "--env", "NOEQUALS").returncode == exitcodes.USAGE
     assert run("info", "--config", "/nonexistent.json").returncode == exitcodes.USAGE
+
+
+def test_roots_are_offered_when_given() -> None:
+    result = run("call", "list_roots", "--yes", "--root", "/tmp", "--root", "/usr")
+    assert result.returncode == exitcodes.OK, result.stderr
+    text = json.loads(result.stdout)["content"][0]["text"]
+    assert "file:///tmp" in text and "file:///usr" in text

@@ -47,9 +47,11 @@ class CommandContext:
 
 
 def _handlers_for(args: argparse.Namespace) -> Any:
-    from .cli_handlers import CliHandlers
+    from .cli_handlers import CliHandlers, RootsHandlers
 
-    return CliHandlers(interactive=sys.stdin.isatty() and sys.stderr.isatty())
+    interactive = sys.stdin.isatty() and sys.stderr.isatty()
+    roots = getattr(args, "root", None)
+    return RootsHandlers(roots, interactive) if roots else CliHandlers(interactive)
 
 
 def _commands() -> dict[str, Callable[[CommandContext], Awaitable[int]]]:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+from pathlib import Path
 
 from ..core.spec import ServerSpec
 
@@ -16,6 +18,9 @@ def run_tui(spec: ServerSpec, args: argparse.Namespace) -> int:
     detect()
 
     app = InspectorApp(spec, record=getattr(args, "record", None), watch=getattr(args, "watch", None) or [])
+    roots = getattr(args, "root", None)
+    if roots:
+        app.handlers.roots = [{"uri": Path(os.path.abspath(r)).as_uri(), "name": Path(r).name or r} for r in roots]
     code = app.run()
     return int(code or 0)
 
