@@ -198,6 +198,8 @@ class SchemaForm(VerticalScroll):
         self.root: FormNode | None = None
         self.fallback_reason: str | None = None
         self._rebuilding = False
+        self._rebuild_pending = False
+        self._focus_after_rebuild = False
 
     # -- public surface --------------------------------------------------------------
 
@@ -237,6 +239,10 @@ class SchemaForm(VerticalScroll):
         return violations
 
     def focus_first(self) -> None:
+        if self._rebuild_pending:
+            # The rows are about to be replaced: focus the new ones instead.
+            self._focus_after_rebuild = True
+            return
         for widget in self.query("Input, TextArea, Select, Checkbox, SelectionList, Button"):
             if widget.focusable:
                 widget.focus()
@@ -245,6 +251,7 @@ class SchemaForm(VerticalScroll):
     # -- drawing ---------------------------------------------------------------------
 
     def rebuild(self) -> None:
+        self._rebuild_pending = True
         self.call_after_refresh(self._rebuild)
 
     async def _rebuild(self) -> None:
@@ -262,6 +269,10 @@ class SchemaForm(VerticalScroll):
                 self._refocus(focused_path)
         finally:
             self._rebuilding = False
+            self._rebuild_pending = False
+        if self._focus_after_rebuild:
+            self._focus_after_rebuild = False
+            self.focus_first()
 
     def _rows(self, node: FormNode, depth: int, out: list[Widget]) -> None:
         is_root_object = not node.path and isinstance(node, ObjectNode)
