@@ -181,7 +181,8 @@ class ToolsPane(Horizontal):
         finally:
             self.pending = None
             self.running_task = None
-            self.refresh_bindings()
+            if self.is_attached:
+                self.refresh_bindings()
         await result_view.show_result(result, time.perf_counter() - self.started, tool.output_schema)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

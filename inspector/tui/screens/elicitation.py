@@ -25,8 +25,9 @@ __all__ = ["ElicitationScreen"]
 
 class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
     BINDINGS = [
-        Binding("ctrl+s", "accept", "Accept", id="elicit_accept"),
-        Binding("ctrl+d", "decline", "Decline", id="elicit_decline"),
+        # Priority: the form's inputs must not swallow the answer keys.
+        Binding("ctrl+s", "accept", "Accept", id="elicit_accept", priority=True),
+        Binding("ctrl+d", "decline", "Decline", id="elicit_decline", priority=True),
         Binding("escape", "cancel", "Cancel", id="elicit_cancel"),
         Binding("ctrl+o", "open_url", "Open URL", id="elicit_open", show=False),
         Binding("ctrl+y", "copy_url", "Copy URL", id="elicit_copy", show=False),

@@ -31,7 +31,7 @@ def sampling_reply(text: str, model: str, stop_reason: str) -> dict[str, Any]:
 
 class SamplingScreen(ModalScreen[dict[str, Any] | None]):
     BINDINGS = [
-        Binding("ctrl+s", "send", "Send reply", id="sampling_send"),
+        Binding("ctrl+s", "send", "Send reply", id="sampling_send", priority=True),
         Binding("escape", "reject", "Reject", id="sampling_reject"),
     ]
 
