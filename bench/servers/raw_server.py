@@ -2,8 +2,11 @@
 
     python bench/servers/raw_server.py [--tools N] [--pages P] [--payload-mb M]
 
-`tools/list` serves N tools over P pages; `tools/call` of any tool answers
-at once with "ok", except `big`, which answers with M megabytes of text.
+`tools/list` serves N tools (`tool_00000` ...) over P pages; the cursor is
+the next page's index as a string.  `tools/call` of any tool answers at once
+with "ok", except `big` (listed only with --payload-mb), which answers with
+M megabytes of ASCII text, streamed in 1 MB pieces.  Every answer that does
+not depend on the request is encoded once, at start-up.
 """
 
 from __future__ import annotations
@@ -15,82 +18,115 @@ from typing import Any
 
 VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 
+SUBJECTS = ("customer", "invoice", "ticket", "shipment", "article", "sensor")
 
-def make_tools(count: int) -> list[dict[str, Any]]:
-    tools = []
-    for index in range(count):
-        tool: dict[str, Any] = {
-            "name": f"tool_{index:05d}",
-            "description": f"Look up record {index} in the pretend catalogue and return a short summary.",
-            "inputSchema": {
-                "type": "object",
-                "properties": {
-                    "query": {"type": "string", "description": "What to look for"},
-                    "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 10},
-                    "exact": {"type": "boolean"},
-                },
-                "required": ["query"],
-            },
-        }
-        if index % 3 == 0:
-            tool["annotations"] = {"readOnlyHint": True, "openWorldHint": False}
-        tools.append(tool)
-    return tools
+
+def make_tool(index: int) -> dict[str, Any]:
+    """A small, realistic tool: two or three properties, some annotated."""
+    subject = SUBJECTS[index % len(SUBJECTS)]
+    properties: dict[str, Any] = {
+        "query": {"type": "string", "description": f"Text to match against the {subject} records"},
+        "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 10},
+    }
+    if index % 2 == 0:
+        properties["exact"] = {"type": "boolean", "description": "Match the whole field only", "default": False}
+    tool: dict[str, Any] = {
+        "name": f"tool_{index:05d}",
+        "description": f"Search the {subject} catalogue and return a short summary of the best matches.",
+        "inputSchema": {"type": "object", "properties": properties, "required": ["query"]},
+    }
+    if index % 3 == 0:
+        tool["annotations"] = {"title": f"Find {subject}s", "readOnlyHint": True, "openWorldHint": False}
+    return tool
+
+
+def encode_pages(tools: list[dict[str, Any]], pages: int) -> list[bytes]:
+    """Each page's `"result":{...}}\\n` tail, ready to follow a response head."""
+    per_page = max(1, -(-len(tools) // max(1, pages)))
+    chunks = [tools[i : i + per_page] for i in range(0, len(tools), per_page)] or [[]]
+    encoded = []
+    for index, chunk in enumerate(chunks):
+        page: dict[str, Any] = {"tools": chunk}
+        if index + 1 < len(chunks):
+            page["nextCursor"] = str(index + 1)
+        encoded.append(b',"result":' + json.dumps(page, separators=(",", ":")).encode() + b"}\n")
+    return encoded
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--tools", type=int, default=3)
-    parser.add_argument("--pages", type=int, default=1)
-    parser.add_argument("--payload-mb", type=float, default=0.0)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tools", type=int, default=3, help="how many tools (default 3)")
+    parser.add_argument("--pages", type=int, default=1, help="over how many tools/list pages (default 1)")
+    parser.add_argument("--payload-mb", type=float, default=0.0, help="size of the `big` tool's result")
     options = parser.parse_args()
-    tools = make_tools(options.tools)
+
+    tools = [make_tool(index) for index in range(options.tools)]
     if options.payload_mb:
-        tools.append({"name": "big", "inputSchema": {"type": "object"}})
-    per_page = max(1, -(-len(tools) // max(1, options.pages)))
-    pages = [tools[i : i + per_page] for i in range(0, len(tools), per_page)] or [[]]
+        tools.append(
+            {
+                "name": "big",
+                "description": "Return a very large text result.",
+                "inputSchema": {"type": "object", "properties": {}},
+            }
+        )
+    pages = encode_pages(tools, options.pages)
+    payload = int(options.payload_mb * 1_000_000)
+    block = b"0123456789" * 100_000  # 1 MB
+    whole_blocks, rest = divmod(payload, len(block))
+
+    ok = b',"result":{"content":[{"type":"text","text":"ok"}]}}\n'
+    empty = b',"result":{}}\n'
+    bad_cursor = b',"error":{"code":-32602,"message":"Invalid cursor"}}\n'
+    not_found = b',"error":{"code":-32601,"message":"Method not found"}}\n'
+    capabilities: dict[str, Any] = {"tools": {}}
+    server_info = {"name": "raw-bench-server", "version": "1.0.0"}
+
     read = sys.stdin.buffer.readline
     out = sys.stdout.buffer
-    ok = b',"result":{"content":[{"type":"text","text":"ok"}]}}\n'
+    write = out.write
+    flush = out.flush
+    loads = json.loads
+    dumps = json.dumps
     while True:
         line = read()
         if not line:
             return 0
-        message = json.loads(line)
-        if "id" not in message:
-            continue
-        method = message.get("method")
-        head = b'{"jsonrpc":"2.0","id":' + json.dumps(message["id"]).encode()
+        try:
+            message = loads(line)
+            method = message["method"]
+            head = b'{"jsonrpc":"2.0","id":' + dumps(message["id"]).encode()
+        except (ValueError, TypeError, KeyError):
+            continue  # blank line, notification, response or nonsense: nothing to answer
         if method == "tools/call":
-            if (message.get("params") or {}).get("name") == "big":
-                size = int(options.payload_mb * 1_000_000)
-                out.write(head + b',"result":{"content":[{"type":"text","text":"')
-                block = b"y" * 1_000_000
-                for start in range(0, size, len(block)):
-                    out.write(block[: min(len(block), size - start)])
-                out.write(b'"}]}}\n')
+            params = message.get("params") or {}
+            if params.get("name") == "big":
+                write(head + b',"result":{"content":[{"type":"text","text":"')
+                for _ in range(whole_blocks):
+                    write(block)
+                write(block[:rest] + b'"}]}}\n')
             else:
-                out.write(head + ok)
+                write(head + ok)
         elif method == "tools/list":
             cursor = (message.get("params") or {}).get("cursor")
-            index = int(cursor) if cursor else 0
-            result: dict[str, Any] = {"tools": pages[index]}
-            if index + 1 < len(pages):
-                result["nextCursor"] = str(index + 1)
-            out.write(head + b',"result":' + json.dumps(result).encode() + b"}\n")
+            try:
+                index = int(cursor) if cursor is not None else 0
+                tail = pages[index] if index >= 0 else bad_cursor
+            except (ValueError, TypeError, IndexError):
+                tail = bad_cursor
+            write(head + tail)
         elif method == "initialize":
             requested = (message.get("params") or {}).get("protocolVersion")
-            result = {
+            answer = {
                 "protocolVersion": requested if requested in VERSIONS else VERSIONS[-1],
-                "capabilities": {"tools": {}},
-                "serverInfo": {"name": "raw-bench-server", "version": "1.0.0"},
+                "capabilities": capabilities,
+                "serverInfo": server_info,
             }
-            out.write(head + b',"result":' + json.dumps(result).encode() + b"}\n")
+            write(head + b',"result":' + dumps(answer).encode() + b"}\n")
         elif method == "ping":
-            out.write(head + b',"result":{}}\n')
+            write(head + empty)
         else:
-            out.write(head + b',"error":{"code":-32601,"message":"Method not found"}}\n')
-        out.flush()
+            write(head + not_found)
+        flush()
 
 
 if __name__ == "__main__":

@@ -5,6 +5,18 @@
 Every mode is otherwise a tiny handshake-era server with one tool, `echo`;
 the misbehaviour is triggered by `tools/call` unless the mode says
 otherwise.  Standard library only, so it starts fast and runs anywhere.
+
+    junk-stdout     non-JSON lines on stdout before every response
+    invalid-json    tools/call is answered with a truncated JSON line
+    invalid-utf8    tools/call is answered with a line holding bytes FF FE
+    huge            tools/call returns --size-mb megabytes of ASCII text
+    crash           tools/call: "fatal: simulated crash" on stderr, exit 3
+    hang            tools/call is never answered (the server stays alive)
+    wrong-id        tools/call is answered under the request's id + 1000
+    exit-at-once    stderr "error: cannot open database ...", exit 1 at start
+    silent          reads stdin, never answers anything (not even initialize)
+    hostile-text    every server-supplied string carries markup and escapes
+    stderr-chatter  stderr lines at start-up and on every call
 """
 
 from __future__ import annotations
@@ -21,10 +33,14 @@ ERR = sys.stderr
 
 VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 
+# Rich markup, CSI (SGR, clear screen), OSC (window title, clipboard write,
+# hyperlink), backspaces, a carriage return, NUL, DEL, an 8-bit CSI and a
+# right-to-left override.  json.dumps writes the controls as \uXXXX escapes.
 HOSTILE = (
     "[bold red]ALERT[/] [link=https://evil.example]click[/link] "
     "\x1b[31mred\x1b[0m \x1b[2J \x1b]0;pwned title\x07 \x1b]52;c;cHduZWQ=\x07 "
-    "\x1b]8;;https://evil.example\x1b\\link\x1b]8;;\x1b\\ back\x08\x08 cr\rX"
+    "\x1b]8;;https://evil.example\x1b\\link\x1b]8;;\x1b\\ back\x08\x08 cr\rX "
+    "nul\x00 del\x7f c1\x9b31m rlo\u202etxt.exe"
 )
 
 ECHO_TOOL = {
@@ -47,15 +63,22 @@ def error(message_id: Any, code: int, text: str) -> None:
     send({"jsonrpc": "2.0", "id": message_id, "error": {"code": code, "message": text}})
 
 
+def response_head(message_id: Any) -> bytes:
+    """The start of a hand-written response line, up to and including the id."""
+    return b'{"jsonrpc":"2.0","id":' + json.dumps(message_id).encode()
+
+
 class Server:
-    """The well-behaved part; modes override what they break."""
+    """The well-behaved part; each mode overrides the hook it breaks."""
 
     name = "hostile-test-server"
-    tool = ECHO_TOOL
+    tools: list[dict[str, Any]] = [ECHO_TOOL]
     instructions: str | None = None
 
     def __init__(self, options: argparse.Namespace) -> None:
         self.options = options
+
+    # -- hooks -----------------------------------------------------------------
 
     def initialize(self, message_id: Any, params: dict[str, Any]) -> None:
         requested = params.get("protocolVersion")
@@ -73,36 +96,53 @@ class Server:
 
     def call(self, message_id: Any, params: dict[str, Any]) -> None:
         text = (params.get("arguments") or {}).get("text", "")
-        result(message_id, {"content": [{"type": "text", "text": text}]})
+        result(message_id, {"content": [{"type": "text", "text": str(text)}]})
 
     def resources(self) -> list[dict[str, Any]]:
         return []
 
+    def read_resource(self, message_id: Any, params: dict[str, Any]) -> None:
+        error(message_id, -32002, "Resource not found")
+
     def prompts(self) -> list[dict[str, Any]]:
         return []
 
+    def get_prompt(self, message_id: Any, params: dict[str, Any]) -> None:
+        error(message_id, -32602, f"Unknown prompt: {params.get('name')}")
+
+    # -- the loop --------------------------------------------------------------
+
     def handle(self, message: dict[str, Any]) -> None:
         method = message.get("method")
-        message_id = message.get("id")
-        params = message.get("params") or {}
+        if not isinstance(method, str):
+            return  # a response to us (we never ask anything) or nonsense
         if "id" not in message:
             if method == "notifications/initialized":
                 self.initialized()
-            return
+            return  # other notifications (cancelled, progress, ...) are ignored
+        message_id = message["id"]
+        params = message.get("params") or {}
         if method == "initialize":
             self.initialize(message_id, params)
         elif method == "ping":
             result(message_id, {})
         elif method == "tools/list":
-            result(message_id, {"tools": [self.tool]})
+            result(message_id, {"tools": self.tools})
         elif method == "tools/call":
-            self.call(message_id, params)
+            if any(tool["name"] == params.get("name") for tool in self.tools):
+                self.call(message_id, params)  # where the modes misbehave
+            else:
+                error(message_id, -32602, f"Unknown tool: {params.get('name')}")
         elif method == "resources/list":
             result(message_id, {"resources": self.resources()})
         elif method == "resources/templates/list":
             result(message_id, {"resourceTemplates": []})
+        elif method == "resources/read":
+            self.read_resource(message_id, params)
         elif method == "prompts/list":
             result(message_id, {"prompts": self.prompts()})
+        elif method == "prompts/get":
+            self.get_prompt(message_id, params)
         elif method == "logging/setLevel":
             result(message_id, {})
         else:
@@ -110,18 +150,25 @@ class Server:
 
     def run(self) -> int:
         for line in sys.stdin.buffer:
+            if not line.strip():
+                continue
             try:
                 message = json.loads(line)
             except ValueError:
+                error(None, -32700, "Parse error")
                 continue
             if isinstance(message, dict):
                 self.handle(message)
-        return 0
+            else:
+                error(None, -32600, "Invalid Request: expected a JSON object")
+        return 0  # stdin closed
 
 
 class JunkStdout(Server):
+    """Log lines on stdout before every response, the initialize one included."""
+
     def handle(self, message: dict[str, Any]) -> None:
-        if "id" in message:
+        if "id" in message and isinstance(message.get("method"), str):
             OUT.write(b"Server starting on port 1234...\nDEBUG: loaded config\n")
             OUT.flush()
         super().handle(message)
@@ -135,22 +182,22 @@ class InvalidJson(Server):
 
 class InvalidUtf8(Server):
     def call(self, message_id: Any, params: dict[str, Any]) -> None:
-        head = b'{"jsonrpc":"2.0","id":' + json.dumps(message_id).encode()
-        OUT.write(head + b',"result":{"content":[{"type":"text","text":"bad \xff\xfe bytes"}]}}\n')
+        tail = b',"result":{"content":[{"type":"text","text":"bad \xff\xfe bytes"}]}}\n'
+        OUT.write(response_head(message_id) + tail)
         OUT.flush()
 
 
 class Huge(Server):
+    """The text is the digits 0-9 repeated, so byte i of it is str(i % 10)."""
+
     def call(self, message_id: Any, params: dict[str, Any]) -> None:
         size = int(self.options.size_mb * 1_000_000)
-        OUT.write(b'{"jsonrpc":"2.0","id":' + json.dumps(message_id).encode())
-        OUT.write(b',"result":{"content":[{"type":"text","text":"')
-        chunk = b"x" * 1_000_000
-        written = 0
-        while written < size:
-            piece = chunk if size - written >= len(chunk) else chunk[: size - written]
-            OUT.write(piece)
-            written += len(piece)
+        OUT.write(response_head(message_id) + b',"result":{"content":[{"type":"text","text":"')
+        block = b"0123456789" * 100_000  # 1 MB, written as is: no copies of the whole text
+        whole, rest = divmod(size, len(block))
+        for _ in range(whole):
+            OUT.write(block)
+        OUT.write(block[:rest])
         OUT.write(b'"}]}}\n')
         OUT.flush()
 
@@ -174,22 +221,32 @@ class WrongId(Server):
 
 
 class Silent(Server):
-    def handle(self, message: dict[str, Any]) -> None:
-        pass
+    def run(self) -> int:
+        for _line in sys.stdin.buffer:
+            pass  # read everything, answer nothing
+        return 0
 
 
 class HostileText(Server):
     name = "evil " + HOSTILE
     instructions = "Instructions: " + HOSTILE
-    tool = {
-        "name": "echo",
-        "title": "Title " + HOSTILE,
-        "description": "Description " + HOSTILE,
-        "inputSchema": {
-            "type": "object",
-            "properties": {"text": {"type": "string", "description": "Field " + HOSTILE, "default": HOSTILE}},
+    tools = [
+        {
+            "name": "echo",
+            "title": "Title " + HOSTILE,
+            "description": "Description " + HOSTILE,
+            "inputSchema": {
+                "type": "object",
+                "properties": {"text": {"type": "string", "description": "Field " + HOSTILE, "default": HOSTILE}},
+            },
         },
-    }
+        {
+            "name": HOSTILE,
+            "title": HOSTILE,
+            "description": "A tool whose very name is hostile " + HOSTILE,
+            "inputSchema": {"type": "object", "properties": {}},
+        },
+    ]
 
     def initialized(self) -> None:
         send(
@@ -203,21 +260,43 @@ class HostileText(Server):
         ERR.flush()
 
     def call(self, message_id: Any, params: dict[str, Any]) -> None:
+        ERR.write("stderr on call " + HOSTILE + "\n")
+        ERR.flush()
         result(message_id, {"content": [{"type": "text", "text": "result " + HOSTILE}]})
 
     def resources(self) -> list[dict[str, Any]]:
         return [
-            {"uri": "evil://" + "x", "name": "resource " + HOSTILE, "description": HOSTILE, "mimeType": "text/plain"}
+            {
+                "uri": "evil://x",
+                "name": "resource " + HOSTILE,
+                "title": "Title " + HOSTILE,
+                "description": HOSTILE,
+                "mimeType": "text/plain",
+            }
         ]
+
+    def read_resource(self, message_id: Any, params: dict[str, Any]) -> None:
+        if params.get("uri") != "evil://x":
+            super().read_resource(message_id, params)
+            return
+        result(message_id, {"contents": [{"uri": "evil://x", "mimeType": "text/plain", "text": "contents " + HOSTILE}]})
 
     def prompts(self) -> list[dict[str, Any]]:
         return [
             {
                 "name": "prompt",
+                "title": "Title " + HOSTILE,
                 "description": "prompt " + HOSTILE,
                 "arguments": [{"name": "arg", "description": HOSTILE}],
             }
         ]
+
+    def get_prompt(self, message_id: Any, params: dict[str, Any]) -> None:
+        if params.get("name") != "prompt":
+            super().get_prompt(message_id, params)
+            return
+        message = {"role": "user", "content": {"type": "text", "text": "message " + HOSTILE}}
+        result(message_id, {"description": "prompt " + HOSTILE, "messages": [message]})
 
 
 class StderrChatter(Server):
@@ -229,6 +308,7 @@ class StderrChatter(Server):
 
     def call(self, message_id: Any, params: dict[str, Any]) -> None:
         ERR.write(f"handling tools/call {message_id} at {time.time():.3f}\n")
+        ERR.write("cache warm, 0 misses\n")
         ERR.flush()
         super().call(message_id, params)
 
@@ -257,7 +337,7 @@ MODES: dict[str, type[Server] | Callable[[argparse.Namespace], int]] = {
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mode", choices=sorted(MODES), required=True)
-    parser.add_argument("--size-mb", type=float, default=100.0, help="size of the huge mode's text")
+    parser.add_argument("--size-mb", type=float, default=100.0, help="size of the huge mode's text (default 100)")
     options = parser.parse_args()
     mode = MODES[options.mode]
     if isinstance(mode, type):
