@@ -6,8 +6,11 @@ official-SDK server that refuses initialize) and dual-era (the demo server,
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
 import sys
 import time
+from pathlib import Path
 from collections.abc import Iterator
 from typing import Any
 
@@ -293,3 +296,33 @@ def test_cli_info_reports_the_era() -> None:
         timeout=60,
     ).stdout
     assert json.loads(out)["era"] == "legacy"
+
+
+async def test_a_slow_starting_stateless_server_is_still_found() -> None:
+    """The probe's budget runs out while the server boots; it then refuses
+    initialize (it is locked into the stateless era by the probe), and the
+    probe's late answer is used instead of failing."""
+    spec = ServerSpec(command=PYTHON, args=[str(SERVERS / "slow_start.py"), "2.2"])
+    client = Client(spec)
+    await client.connect()
+    try:
+        assert client.era == "modern"
+        assert (await client.list_all("tools")).items
+        notes = " ".join(f.note or "" for f in client.traffic)
+        assert "late answer" in notes
+    finally:
+        await client.close()
+
+
+def test_banner_on_stdout_before_anything_is_recorded(tmp_path: Path) -> None:
+    """The CLI starts the server early: a banner printed at once is still
+    recorded (and flagged), not lost."""
+    record = tmp_path / "banner.jsonl"
+    command = f"echo 'booting up on port 8080'; exec {PYTHON} {QUIET_LEGACY}"
+    result = subprocess.run([sys.executable, "-m", "inspector", "list", "tools", "--json", "--record", str(record),
+                             "--", "sh", "-c", command], capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    frames = [json.loads(line) for line in record.read_text().splitlines()]
+    banner = [f for f in frames if f["kind"] == "invalid"]
+    assert banner and "booting up" in banner[0]["raw"] and "stdout" in str(banner[0]["problems"])

@@ -231,10 +231,12 @@ class Client:
         process, self._prespawned = self._prespawned, None
         transport = make_transport(self.spec, self.traffic, transport_kind, process)
         self.transport = transport
-        await transport.start()
+        # The session exists before the process starts: a server that prints
+        # a banner at once must find someone to record it.
         session = Session(transport, self.traffic, default_timeout=self.spec.timeout)
         self.session = session
         self._install(session)
+        await transport.start()
         return await self._open_era(transport)
 
     def _era_choice(self, transport: Transport) -> str:
@@ -254,17 +256,31 @@ class Client:
         if choice == "legacy":
             self.era_impl = LegacyEra(self)
             return await self.era_impl.open()
-        self.era_impl = ModernEra(self, probe=choice == "auto")
+        modern = ModernEra(self, probe=choice == "auto")
+        self.era_impl = modern
         try:
-            return await self.era_impl.open()
+            return await modern.open()
         except EraFallback as fallback:
             self.traffic.event("local", "transport", note=f"era probe: a legacy server ({fallback}); using initialize")
-            session, _transport = self.require()
-            session.prepare_params = None
-            transport.modern = False
-            transport.protocol_version = None
-            self.era_impl = LegacyEra(self)
-            return await self.era_impl.open()
+        session, _transport = self.require()
+        session.prepare_params = None
+        transport.modern = False
+        transport.protocol_version = None
+        self.era_impl = LegacyEra(self)
+        try:
+            result = await self.era_impl.open()
+        except (JsonRpcError, ProtocolError) as refused:
+            # A stateless server slow to start answers the probe late and
+            # refuses initialize: it was modern after all.
+            late = await modern.late_answer()
+            if late is None:
+                raise
+            self.traffic.event("local", "transport",
+                               note=f"initialize refused ({refused}); the era probe's late answer says stateless")
+            self.era_impl = modern
+            return await modern.adopt(late)
+        modern.forget_probe()
+        return result
 
     def _install(self, session: Session) -> None:
         session.notification_observers.extend(self._notification_observers)

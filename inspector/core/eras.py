@@ -9,15 +9,18 @@ everything else is shared.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from typing import TYPE_CHECKING, Any
 
-from .errors import ConnectError, EraFallback, JsonRpcError, ProtocolError, RequestTimeout
+from .errors import ConnectError, EraFallback, InspectorError, JsonRpcError, ProtocolError, RequestTimeout
 from .handlers import capabilities_for
 from .modern import SERVER_INFO_KEY, UNSUPPORTED_VERSION, envelope
 from .versions import HANDSHAKE_VERSIONS, KNOWN_VERSIONS, LATEST_HANDSHAKE, LATEST_MODERN, MODERN_VERSIONS
 
 if TYPE_CHECKING:
     from .client import Client
+    from .session import PendingRequest, Session
 
 __all__ = ["PROBE_TIMEOUT_STDIO", "Era", "LegacyEra", "ModernEra", "modern_capabilities"]
 
@@ -138,6 +141,9 @@ class ModernEra(Era):
     def __init__(self, client: Client, *, probe: bool = False) -> None:
         super().__init__(client)
         self.probe = probe
+        # A stdio probe that outlived its budget: still waiting, in case the
+        # server was only slow to start.
+        self.unanswered: PendingRequest | None = None
         self.log_level: str | None = None
         self.capabilities_sent: dict[str, Any] = modern_capabilities(client)
 
@@ -175,18 +181,46 @@ class ModernEra(Era):
         return max(offered, key=MODERN_VERSIONS.index) if offered else None
 
     async def open(self) -> dict[str, Any]:
-        client = self.client
-        session, transport = client.require()
+        _session, transport = self.client.require()
         self.protocol_version = self._wanted()
         self.offered_version = self.protocol_version
-        session.prepare_params = self.prepare
-        transport.modern = True
-        transport.protocol_version = self.protocol_version
+        self._engage()
         transport.probing = self.probe
         try:
             result = await self._discover()
         finally:
             transport.probing = False
+        return await self.adopt(result)
+
+    def _engage(self) -> None:
+        session, transport = self.client.require()
+        session.prepare_params = self.prepare
+        transport.modern = True
+        transport.protocol_version = self.protocol_version
+
+    async def late_answer(self, wait: float = 2.0) -> dict[str, Any] | None:
+        """The probe's answer if it came (or comes within `wait`) after all."""
+        pending = self.unanswered
+        if pending is None:
+            return None
+        with contextlib.suppress(TimeoutError, InspectorError):
+            result = await asyncio.wait_for(asyncio.shield(pending.future), wait)
+            if _discover_problem(result) is None:
+                return dict(result)
+        return None
+
+    def forget_probe(self) -> None:
+        """The server is legacy: stop waiting for the probe, quietly."""
+        pending, self.unanswered = self.unanswered, None
+        if pending is not None:
+            session, _transport = self.client.require()
+            session.abandon(pending)
+
+    async def adopt(self, result: dict[str, Any]) -> dict[str, Any]:
+        """Take a discover result as this connection's opening."""
+        self.unanswered = None
+        self._engage()
+        transport = self.client.require()[1]
         self.result = result
         returned = self.supported_versions
         if returned and self.protocol_version not in returned:
@@ -198,22 +232,31 @@ class ModernEra(Era):
             self.protocol_version = chosen
             transport.protocol_version = chosen
         if result.get("resultType") not in (None, "complete"):
-            client.traffic.event(
+            self.client.traffic.event(
                 "local", "transport", note=f"server/discover answered resultType {result.get('resultType')!r}"
             )
         return result
+
+    async def _probe_stdio(self, session: Session, note: str | None) -> Any:
+        """Ask, but wait only the probe budget; the request itself stays open."""
+        pending = await session.start_request("server/discover", None, note=note, timeout=False)
+        done, _ = await asyncio.wait({pending.future}, timeout=PROBE_TIMEOUT_STDIO)
+        if not done:
+            self.unanswered = pending
+            raise EraFallback(f"no answer to server/discover within {PROBE_TIMEOUT_STDIO:g} s")
+        return pending.future.result()
 
     async def _discover(self) -> dict[str, Any]:
         client = self.client
         session, transport = client.require()
         stdio_probe = self.probe and transport.kind == "stdio"
-        timeout: float | bool = PROBE_TIMEOUT_STDIO if stdio_probe else True
         note = "era probe: is this a 2026-07-28 server?" if self.probe else None
         for _attempt in range(2):
             try:
-                result = await session.request(
-                    "server/discover", None, timeout=timeout, note=note, cancel_on_timeout=not stdio_probe
-                )
+                if stdio_probe:
+                    result = await self._probe_stdio(session, note)
+                else:
+                    result = await session.request("server/discover", None, note=note)
             except JsonRpcError as exc:
                 if exc.code == UNSUPPORTED_VERSION and isinstance(exc.data, dict):
                     # Retry with a version from the server's list (even the same
@@ -232,7 +275,7 @@ class ModernEra(Era):
                 raise
             except RequestTimeout as exc:
                 if self.probe:
-                    raise EraFallback(f"no answer to server/discover within {PROBE_TIMEOUT_STDIO:g} s") from exc
+                    raise EraFallback(f"no answer to server/discover: {exc}") from exc
                 raise
             problem = _discover_problem(result)
             if problem is not None:

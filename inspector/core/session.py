@@ -613,6 +613,13 @@ class Session:
         with contextlib.suppress(ConnectionError, OSError, ConnectionClosed):
             await self.transport.send(raw, message)
 
+    def abandon(self, pending: PendingRequest) -> None:
+        """Stop waiting for a request without telling the server (its late
+        answer, if any, is recorded as an answer to an unknown id)."""
+        self._finish(pending)
+        if not pending.future.done():
+            pending.future.cancel()
+
     def fail_request(self, request_id: Any, error: Exception) -> None:
         """The transport could not deliver a request or its answer."""
         pending = self._pending.get(request_id)

@@ -1,0 +1,17 @@
+"""Sleeps before serving: a server that is slow to start (like one launched
+through npx), to show the era probe's late answer is still used.
+
+    python tests/servers/slow_start.py SECONDS [demo-server args...]
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+if __name__ == "__main__":
+    time.sleep(float(sys.argv[1]))
+    sys.argv = [sys.argv[0], *sys.argv[2:]]
+    from inspector.demo.server import main
+
+    sys.exit(main(sys.argv[1:]))
