@@ -10,8 +10,8 @@ import json
 import subprocess
 import sys
 import time
-from pathlib import Path
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -319,8 +319,26 @@ def test_banner_on_stdout_before_anything_is_recorded(tmp_path: Path) -> None:
     recorded (and flagged), not lost."""
     record = tmp_path / "banner.jsonl"
     command = f"echo 'booting up on port 8080'; exec {PYTHON} {QUIET_LEGACY}"
-    result = subprocess.run([sys.executable, "-m", "inspector", "list", "tools", "--json", "--record", str(record),
-                             "--", "sh", "-c", command], capture_output=True, text=True, timeout=60, check=False)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "inspector",
+            "list",
+            "tools",
+            "--json",
+            "--record",
+            str(record),
+            "--",
+            "sh",
+            "-c",
+            command,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr
     frames = [json.loads(line) for line in record.read_text().splitlines()]
