@@ -32,7 +32,7 @@ with none of these, the embedded demo server is used.
 EPILOG = """\
 exit codes: 0 ok, 2 usage error, 3 cannot connect / server exited,
 4 protocol error (JSON-RPC error), 5 tool returned isError, 6 timeout,
-7 confirmation refused, 130 interrupted.
+7 confirmation refused, 8 lint findings, 130 interrupted.
 """
 
 
@@ -130,6 +130,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("get", "get a prompt")
     p.add_argument("prompt")
     p.add_argument("assignments", nargs="*", metavar="key=value", help="prompt arguments (strings)")
+    p = command("lint", "check a server against the spec and good practice (every list, every capability)")
+    p.add_argument("--strict", action="store_true", help="fail on warnings too, not only on errors")
+    p.add_argument("--rules", action="store_true", help="list every rule (id, severity, rationale, spec link)")
+    p.add_argument("--max-pages", type=int, default=50, help="call a list endless after this many pages")
     _add_recording_commands(sub, command)
     p = sub.add_parser("demo-server", help="run the embedded demo server (stdio by default)")
     p.add_argument("--http", type=int, metavar="PORT", help="serve Streamable HTTP on 127.0.0.1:PORT/mcp")
@@ -262,6 +266,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .tui.launch import run_recording
 
         return run_recording(args.file)
+    if command == "lint" and args.rules:
+        from .commands.lint import print_rules
+
+        return print_rules(args)
     if command == "servers":
         from .commands.servers import run_servers
 

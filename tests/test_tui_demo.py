@@ -11,7 +11,7 @@ from textual.widgets import Input, Select, Static
 
 from inspector.core import ServerSpec, demo_spec
 from inspector.tui.app import InspectorApp
-from inspector.tui.panes.bottom import BottomPanel
+from inspector.tui.panes.bottom import BottomPanel, TrafficPane
 from inspector.tui.panes.prompts import PromptsPane
 from inspector.tui.panes.resources import ResourcesPane
 from inspector.tui.panes.templates import TemplatesPane
@@ -227,3 +227,32 @@ async def test_hostile_text_is_inert() -> None:
         block = next(iter(app.query(BlockView)))
         shown = " ".join(str(s.render()) for s in block.query(Static))
         assert "result [bold red]ALERT[/]" in shown and "␛]52;" in shown
+
+
+async def test_problems_view_from_live_validation() -> None:
+    from inspector.tui.panes.problems import ProblemsPane
+    from inspector.tui.widgets.traffic_table import row_text
+
+    app = InspectorApp(ServerSpec(command=sys.executable, args=[str(SERVERS / "broken_server.py")]))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.client.state == "connected" and app.validator is not None, "validator")
+        pane = app.query_one(ProblemsPane)
+        await wait_for(pilot, lambda: pane.counts.get("error", 0) >= 3, "findings")
+        rules = {problem.rule for problem in pane.problems}
+        assert {"stdout-not-json", "tool-input-schema-root"} <= rules
+        flagged = next(f for f in app.traffic if f.findings)
+        assert "✖" in row_text(flagged).plain
+        # The broken server also asks for things (a sampling request): refuse them.
+        while len(app.screen_stack) > 1:
+            await pilot.press("escape")
+            await pilot.pause(0.1)
+        app.query_one("#bottom-tabs").active = "problems"  # type: ignore[attr-defined]
+        await pilot.pause(0.2)
+        target = next(p for p in pane.problems if p.rule == "tool-input-schema-root")
+        pane.query_one("#problem-list").highlighted = pane.problems.index(target)  # type: ignore[attr-defined]
+        pane.query_one("#problem-list").focus()
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        assert app.query_one("#bottom-tabs").active == "traffic"  # type: ignore[attr-defined]
+        selected = app.query_one(TrafficPane).table.selected_frame
+        assert selected is not None and selected.seq == target.seq

@@ -57,17 +57,19 @@ def _handlers_for(args: argparse.Namespace) -> Any:
 def _commands() -> dict[str, Callable[[CommandContext], Awaitable[int]]]:
     from .call import run_call
     from .info import run_info
+    from .lint import run_lint
     from .listing import run_list
     from .prompt import run_get
     from .read import run_read
 
-    return {"info": run_info, "list": run_list, "call": run_call, "read": run_read, "get": run_get}
+    return {"info": run_info, "list": run_list, "call": run_call, "read": run_read, "get": run_get, "lint": run_lint}
 
 
 async def _run(
     command: str, spec: ServerSpec, args: argparse.Namespace, out: Output, process: Popen[bytes] | None = None
 ) -> int:
-    traffic = TrafficLog(retain=False)
+    # Lint validates the whole session afterwards, so it keeps every frame.
+    traffic = TrafficLog(retain=command == "lint")
     recorder = None
     if getattr(args, "record", None):
         from ..core.recording import secret_masker

@@ -475,7 +475,15 @@ class Client:
         operation: Operation | None = await self.start_request(method, None)
         page_number = 0
         while operation is not None:
-            result = await operation.result()
+            try:
+                result = await operation.result()
+            except JsonRpcError as exc:
+                if page_number == 0:
+                    raise
+                # Keep the pages that worked; say where it broke.
+                listing.problems.append(f"page {page_number + 1} failed: {exc.message} (code {exc.code})")
+                listing.complete = False
+                break
             operation = None
             listing.pages.append(result if isinstance(result, dict) else {"_invalid": result})
             if not isinstance(result, dict):

@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from .problems import Problem
+
 __all__ = [
     "Direction",
     "Frame",
@@ -73,6 +75,8 @@ class Frame:
     meta: dict[str, Any] | None = None
     note: str | None = None
     problems: list[str] = field(default_factory=list)
+    # Structured findings of the wire validation (`validation.FrameValidator`).
+    findings: list[Problem] = field(default_factory=list)
 
     @property
     def size(self) -> int:
@@ -211,6 +215,8 @@ def frame_to_record(frame: Frame, mask: Callable[[dict[str, Any]], dict[str, Any
         record["note"] = frame.note
     if frame.problems:
         record["problems"] = list(frame.problems)
+    if frame.findings:
+        record["findings"] = [problem.to_dict() for problem in frame.findings]
     return mask(record) if mask is not None else record
 
 
@@ -245,6 +251,9 @@ def frame_from_record(record: dict[str, Any]) -> Frame:
         note=record.get("note"),
     )
     frame.problems.extend(record.get("problems", []))
+    findings = record.get("findings")
+    if isinstance(findings, list):
+        frame.findings.extend(Problem.from_dict(f) for f in findings if isinstance(f, dict))
     return frame
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import on, work
 from textual.app import App, ComposeResult
@@ -22,6 +22,9 @@ from ..core.mrtr import Round
 from ..core.recording import secret_masker
 from ..core.safetext import visible
 from ..core.session import PendingRequest
+
+if TYPE_CHECKING:
+    from ..core.validation import FrameValidator
 from ..core.spec import ServerSpec
 from ..core.traffic import Frame, JsonlRecorder, TrafficLog
 from .commands import ServerCommands
@@ -35,6 +38,7 @@ from .panes.tasks import TasksPane
 from .panes.templates import TemplatesPane
 from .panes.tools import ToolsPane
 from .widgets.item_list import ItemList
+from .widgets.traffic_table import TrafficTable
 from .widgets.status_bar import ConnectionFacts, StatusBar
 
 __all__ = ["InspectorApp"]
@@ -93,6 +97,8 @@ class InspectorApp(App[int]):
             self._recorder = JsonlRecorder.open(record, secret_masker(spec))
             self.traffic.subscribe(self._recorder)
         self._sync_scheduled = False
+        self.validator: FrameValidator | None = None
+        self._validated = 0
         self.traffic.subscribe(self._on_frame)
         self.client.on_state(self._on_state)
         self.client.on_notification(self._on_notification)
@@ -122,6 +128,7 @@ class InspectorApp(App[int]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.run_worker(self._start_validation(), group="validation", exit_on_error=False)
         if self.recording is not None:
             self._show_recording(*self.recording)
             return
@@ -280,8 +287,41 @@ class InspectorApp(App[int]):
         self._tasks_dirty = True
         self._schedule_sync()
 
+    def _validate_new_frames(self) -> None:
+        """Wire validation of every frame, a batch at a time (the table shows
+        a frame at once; its findings follow on the next redraw)."""
+        validator = self.validator
+        if validator is None:
+            return
+        frames = self.traffic.frames
+        changed = False
+        for frame in frames[self._validated :]:
+            if validator.annotate(frame):
+                changed = True
+        self._validated = len(frames)
+        if changed:
+            for table in self.query(TrafficTable):
+                table.invalidate()
+
+    async def _start_validation(self) -> None:
+        from ..core.validation import FrameValidator
+
+        await asyncio.to_thread(FrameValidator.warm)
+        self.validator = FrameValidator(
+            lambda: self.client.protocol_version if self.recording is None else None,
+            tools=self._tool_definition,
+            frames=self.traffic.by_seq,
+        )
+        self._schedule_sync()
+
+    def _tool_definition(self, name: str) -> dict[str, Any] | None:
+        listing = self.lists.get("tools")
+        item = listing.find(name) if listing is not None else None
+        return item.data if item is not None else None
+
     def _sync_views(self) -> None:
         self._sync_scheduled = False
+        self._validate_new_frames()
         if self._tasks_dirty:
             self._tasks_dirty = False
             self.query_one(TasksPane).refresh_tasks()

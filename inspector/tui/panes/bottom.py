@@ -21,6 +21,7 @@ from ...core.traffic import Frame, TrafficLog
 from ..clipboard import copy_text
 from ..safe import json_syntax, plain, plain_line
 from ..widgets.traffic_table import TrafficTable
+from .problems import ProblemsPane, severity_style
 
 if TYPE_CHECKING:
     from ..app import InspectorApp
@@ -108,6 +109,15 @@ def frame_detail(frame: Frame) -> list[Any]:
     parts: list[Any] = [Static(head)]
     for problem in frame.problems:
         parts.append(Static(plain(f"⚠ {problem}", style="bold red")))
+    for finding in frame.findings:
+        line = Text(f"{finding.severity} [{finding.rule}] ", style=severity_style(finding.severity))
+        if finding.where:
+            line.append_text(plain(finding.where + ": ", style="bold"))
+        line.append_text(plain(finding.message))
+        if finding.url:
+            line.append("  ")
+            line.append_text(plain(finding.url, style="dim underline"))
+        parts.append(Static(line))
     if frame.error:
         parts.append(Static(plain(f"parse error: {frame.error}", style="bold red")))
     if frame.note and frame.raw is not None:
@@ -323,14 +333,32 @@ class BottomPanel(Vertical):
                 )
             with TabPane("Logs", id="logs"):
                 yield LogsPane(self.traffic)
+            with TabPane("Problems", id="problems"):
+                yield ProblemsPane()
             with TabPane("Latency", id="latency"):
                 yield VerticalScroll(Static("", id="latency-table"))
 
     def sync(self) -> None:
         for table in self.query(TrafficTable):
             table.sync()
+        problems = self.query_one(ProblemsPane)
+        total = problems.take(self.traffic.frames)
+        counts = problems.counts
+        label = "Problems" if not total else f"Problems ({counts.get('error', 0)}✖ {counts.get('warning', 0)}⚠)"
+        self.query_one("#bottom-tabs", TabbedContent).get_tab("problems").label = label
         if self.query_one("#bottom-tabs", TabbedContent).active == "latency":
             self.query_one("#latency-table", Static).update(latency_renderable(self.traffic.frames))
+
+    @on(ProblemsPane.ShowFrame)
+    def _show_frame(self, event: ProblemsPane.ShowFrame) -> None:
+        tabs = self.query_one("#bottom-tabs", TabbedContent)
+        tabs.active = "traffic"
+        pane = self.query_one(TrafficPane)
+        if not pane.table.select_seq(event.seq):
+            pane.query_one("#traffic-filter", Input).value = ""
+            pane.table.set_filter(None)
+            pane.table.select_seq(event.seq)
+        pane.table.focus()
 
     @on(TabbedContent.TabActivated, "#bottom-tabs")
     def _tab_shown(self) -> None:

@@ -22,6 +22,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ...core.problems import severity_rank
 from ...core.safetext import one_line
 from ...core.traffic import Frame
 
@@ -87,6 +88,11 @@ def row_text(frame: Frame) -> Text:
         text.append(f"  {_size(frame.size)}", style="dim")
     if frame.problems:
         text.append(f"  ⚠ {len(frame.problems)}", style="bold red")
+    if frame.findings:
+        worst = min(frame.findings, key=lambda p: severity_rank(p.severity)).severity
+        mark = {"error": "✖", "warning": "⚠"}.get(worst, "ℹ")
+        style = {"error": "bold red", "warning": "yellow"}.get(worst, "cyan")
+        text.append(f"  {mark} {len(frame.findings)}", style=style)
     return text
 
 

@@ -1,0 +1,308 @@
+"""`inspector lint`: every rule fires on the broken server where it should, and
+nowhere on its clean mode, the demo server or server-everything (every
+finding there is explained below)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from inspector.commands import exitcodes
+from inspector.core.lint import all_rules
+from inspector.core.lint_rules import LINT_RULES, template_errors
+from inspector.core.validation import WIRE_RULES
+
+from .peers import EVERYTHING, NODE, SERVERS, require
+
+BROKEN = [sys.executable, str(SERVERS / "broken_server.py")]
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "inspector", "lint", *args], capture_output=True, text=True, timeout=90, check=False
+    )
+
+
+def lint_json(*args: str) -> tuple[int, dict[str, Any]]:
+    done = run("--json", *args)
+    assert done.stdout, done.stderr
+    return done.returncode, json.loads(done.stdout)
+
+
+@pytest.fixture(scope="module")
+def broken() -> tuple[int, dict[str, Any]]:
+    return lint_json("--", *BROKEN)
+
+
+def findings_of(report: dict[str, Any], rule: str) -> list[dict[str, Any]]:
+    return [f for f in report["findings"] if f["rule"] == rule]
+
+
+# rule -> (severity, subject, path or None, a piece of the message).  One
+# row per thing the broken server does wrong; see tests/servers/broken_server.py.
+EXPECTED: list[tuple[str, str, str, str | None, str]] = [
+    # tools
+    ("tool-name-length", "warning", 'tool "' + "x" * 78, None, "130 characters"),
+    ("tool-name-chars", "warning", 'tool "bad name!"', None, '" ", "!"'),
+    ("tool-name-chars", "warning", 'tool "esc\\u001b]0;pwned\\u0007"', None, '"\\u0007", "\\u001b"'),
+    ("tool-name-duplicate", "error", 'tool "dup"', None, '2 tools are named "dup"'),
+    ("tool-description-missing", "warning", 'tool "silent"', None, "no description"),
+    ("tool-input-schema-root", "error", 'tool "array_root"', "result.tools[5].inputSchema.type", '"object"'),
+    (
+        "tool-input-schema-invalid",
+        "error",
+        'tool "bad_schema"',
+        "result.tools[6].inputSchema.properties.a.type",
+        "strin",
+    ),
+    (
+        "tool-input-schema-invalid",
+        "error",
+        'tool "bad_schema"',
+        "result.tools[6].inputSchema.properties.a.minLength",
+        "-1",
+    ),
+    ("schema-required-undefined", "warning", 'tool "required_ghost"', "inputSchema", '"ghost"'),
+    ("schema-property-no-description", "warning", 'tool "undescribed"', "inputSchema.properties.bare", '"bare"'),
+    ("schema-default-invalid", "error", 'tool "contradictions"', "inputSchema.properties.color", '"blue"'),
+    ("schema-enum-type", "error", 'tool "contradictions"', "inputSchema.properties.count", '"two"'),
+    ("schema-unsatisfiable", "error", 'tool "contradictions"', "inputSchema.properties.size", "minimum 10"),
+    ("form-unrenderable", "info", 'tool "conditional"', "arguments.mode", "if/then/else"),
+    ("tool-annotations-contradiction", "warning", 'tool "read_only_destroyer"', "annotations", "destructiveHint"),
+    ("tool-output-schema-invalid", "error", 'tool "bad_output"', "result.tools[3].outputSchema.type", '"object"'),
+    (
+        "tool-output-schema-invalid",
+        "error",
+        'tool "bad_output_type"',
+        "result.tools[4].outputSchema.properties.x.type",
+        "5",
+    ),
+    ("wire-schema", "error", 'tool "odd_fields"', "result.tools[5].title", "expected a string"),
+    ("wire-field-newer", "warning", 'tool "with_icons"', "result.tools[6].icons", "added in 2025-11-25"),
+    ("wire-field-unknown", "info", 'tool "with_icons"', "result.tools[6].colour", '"colour"'),
+    # resources, templates, prompts
+    ("resource-uri-duplicate", "error", 'resource "file:///same.txt"', None, "2 resources"),
+    ("resource-uri-invalid", "warning", 'resource "no scheme here"', None, "no scheme"),
+    ("template-invalid", "error", 'template "file:///{path"', "uriTemplate", "unclosed"),
+    ("template-invalid", "error", 'template "file:///{a b}"', "uriTemplate", "variable name"),
+    ("template-invalid", "error", 'template "file:///{=x}"', "uriTemplate", "reserved"),
+    ("template-duplicate", "warning", 'template "file:///{id}"', None, "2 templates"),
+    ("template-no-variables", "info", 'template "file:///fixed"', None, "no {variables}"),
+    ("prompt-argument-name", "error", 'prompt "nameless_arg"', "result.prompts[0].arguments[0].name", "missing"),
+    ("prompt-argument-name", "error", 'prompt "empty_arg"', "arguments[0].name", "empty"),
+    ("prompt-argument-duplicate", "error", 'prompt "twice"', "arguments[1].name", '"a"'),
+    ("prompt-name-duplicate", "error", 'prompt "same"', None, "2 prompts"),
+    # capabilities and pagination
+    ("capability-undeclared-list", "warning", "capability prompts", None, "prompts/list answered with 5"),
+    ("capability-list-fails", "error", "capability tools", None, "page 3"),
+    ("capability-subscribe-fails", "error", "capability resources", None, "resources/subscribe"),
+    ("capability-completions-fails", "error", "capability completions", None, "completion/complete"),
+    ("capability-logging-fails", "error", "capability logging", None, "logging/setLevel"),
+    ("pagination-cursor-repeats", "error", "list resources", None, "'again'"),
+    ("pagination-endless", "error", "list templates", None, "after 50 pages"),
+    (
+        "capability-undeclared-notification",
+        "warning",
+        "notification notifications/tools/list_changed",
+        "method",
+        "listChanged",
+    ),
+    ("capability-undeclared-request", "error", "server request sampling/createMessage", "method", "'sampling'"),
+    # the wire
+    ("stdout-not-json", "error", "stdout line", None, "Broken server starting... (this banner belongs on stderr)"),
+    ("jsonrpc-parse", "error", "message", None, "invalid JSON"),
+    ("jsonrpc-envelope", "error", "response to prompts/list", "jsonrpc", '"1.0"'),
+    ("jsonrpc-session", "warning", "response id 4242", None, "unknown request id 4242"),
+    ("jsonrpc-batch", "error", "batch", None, "2025-06-18"),
+    ("method-not-in-revision", "error", "notification notifications/elicitation/complete", "method", "2025-11-25"),
+    ("method-unknown", "info", "notification notifications/custom/thing", "method", "notifications/custom/thing"),
+]
+
+# Wire rules that need a tool call, an initialize answer the client refuses,
+# or a request we send: lint never calls tools and speaks correctly itself,
+# so tests/test_validation.py covers these.
+NOT_IN_A_LINT_RUN = {
+    "structured-content-invalid",
+    "structured-content-missing",
+    "tool-arguments-invalid",
+    "protocol-version-unknown",
+}
+
+
+@pytest.mark.parametrize(("rule", "severity", "subject", "path", "text"), EXPECTED, ids=[row[0] for row in EXPECTED])
+def test_each_rule_fires_where_it_should(
+    broken: tuple[int, dict[str, Any]], rule: str, severity: str, subject: str, path: str | None, text: str
+) -> None:
+    _code, report = broken
+    matches = [
+        f
+        for f in findings_of(report, rule)
+        if f.get("subject", "").startswith(subject) and (path is None or f.get("path") == path) and text in f["message"]
+    ]
+    assert matches, json.dumps(findings_of(report, rule), indent=1)
+    finding = matches[0]
+    assert finding["severity"] == severity
+    assert finding["url"].startswith("https://modelcontextprotocol.io/specification/20")
+    assert finding["spec"]
+
+
+def test_every_rule_is_exercised(broken: tuple[int, dict[str, Any]]) -> None:
+    _code, report = broken
+    fired = {f["rule"] for f in report["findings"]}
+    expected = {row[0] for row in EXPECTED}
+    assert fired == expected
+    # Every rule is either shown firing here, on the --modern server below, or in test_validation.
+    assert {rule.id for rule in all_rules()} == expected | NOT_IN_A_LINT_RUN | {"capability-listen-refused"}
+
+
+def test_the_broken_server_fails_with_the_lint_exit_code(broken: tuple[int, dict[str, Any]]) -> None:
+    code, report = broken
+    assert code == exitcodes.LINT_FINDINGS
+    assert report["ok"] is False
+    assert report["protocolVersion"] == "2025-06-18"
+    assert report["era"] == "legacy"
+    assert report["server"]["name"] == "broken"
+    assert report["listed"] == {"tools": 17, "resources": 3, "templates": 6, "prompts": 5}
+    summary = report["summary"]
+    assert summary == {
+        s: sum(1 for f in report["findings"] if f["severity"] == s) for s in ("error", "warning", "info")
+    }
+    # Errors first, then warnings, then info.
+    order = {"error": 0, "warning": 1, "info": 2}
+    ranks = [order[f["severity"]] for f in report["findings"]]
+    assert ranks == sorted(ranks)
+    for finding in report["findings"]:
+        assert set(finding) <= {"rule", "severity", "message", "path", "spec", "url", "subject", "seq"}
+
+
+def test_the_clean_mode_has_no_findings_even_strict() -> None:
+    code, report = lint_json("--strict", "--", *BROKEN, "--clean")
+    assert code == exitcodes.OK, report["findings"]
+    assert report["findings"] == []
+    assert report["ok"] is True
+    assert report["listed"] == {"tools": 3, "resources": 2, "templates": 1, "prompts": 1}
+
+
+def test_listen_that_refuses_a_declared_list_changed() -> None:
+    code, report = lint_json("--", *BROKEN, "--modern")
+    assert code == exitcodes.OK  # a warning only
+    assert report["era"] == "modern"
+    assert [(f["rule"], f["severity"], f["message"]) for f in report["findings"]] == [
+        (
+            "capability-listen-refused",
+            "warning",
+            "toolsListChanged is declared but subscriptions/listen did not acknowledge it",
+        )
+    ]
+    strict, _ = lint_json("--strict", "--", *BROKEN, "--modern")
+    assert strict == exitcodes.LINT_FINDINGS
+
+
+def test_text_output() -> None:
+    done = run("--human", "--", *BROKEN)
+    assert done.returncode == exitcodes.LINT_FINDINGS
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("inspector lint: broken 1.0.0 (protocol 2025-06-18, legacy era, stdio:")
+    assert lines[1] == "listed: 17 tools, 3 resources, 6 templates, 5 prompts"
+    assert 'error    tool-name-duplicate  tool "dup"' in lines
+    assert (
+        "    not JSON on stdout: Broken server starting... (this banner belongs on stderr)  (write logs to stderr)"
+        in lines
+    )
+    assert any(line.startswith("    spec: ") for line in lines)
+    assert lines[-1].endswith(": FAIL")
+    # Server text is shown, never obeyed: the escape in a tool name arrives made visible.
+    assert "\x1b" not in done.stdout and "\x07" not in done.stdout
+    assert any(line.startswith('warning  tool-name-chars  tool "esc') for line in lines)
+
+
+def test_rules_listing() -> None:
+    done = run("--rules", "--human")
+    assert done.returncode == exitcodes.OK
+    for rule in all_rules():
+        assert any(line.startswith(rule.id + " ") for line in done.stdout.splitlines()), rule.id
+    assert "[lint]" in done.stdout and "[wire]" in done.stdout
+    listed = json.loads(run("--rules", "--json").stdout)["rules"]
+    ids = [rule["id"] for rule in listed]
+    assert len(ids) == len(set(ids)) == len(LINT_RULES) + len(WIRE_RULES)
+    for rule in listed:
+        assert rule["severity"] in ("error", "warning", "info")
+        assert rule["rationale"]
+        assert rule["url"].startswith("https://modelcontextprotocol.io/specification/")
+
+
+def test_the_demo_server() -> None:
+    # No server named: the embedded demo.  The era is pinned because the
+    # default probe gives a busy machine only 1.5 s to answer server/discover
+    # before falling back to initialize, which a demo already locked into
+    # the stateless era then refuses (the era tests cover the probe).
+    code, report = lint_json("--era", "modern")
+    assert code == exitcodes.OK
+    assert report["server"]["name"] == "inspector-demo"
+    # The demo's only findings: tool arguments without a description (the
+    # schemas come from Python signatures; these parameters have no
+    # Field(description=...)).  Nothing else, in either era.
+    undescribed = {
+        ("register_user", "email"),
+        ("register_user", "age"),
+        ("register_user", "height_m"),
+        ("register_user", "newsletter"),
+        ("plan_trip", "name"),
+        ("plan_trip", "traveller"),
+        ("plan_trip", "start"),
+        ("plan_trip", "tags"),
+        ("divide", "dividend"),
+        ("divide", "divisor"),
+        ("weather_report", "units"),
+        ("delete_remote_file", "force"),
+        ("sample_llm", "max_tokens"),
+    }
+    for era_report in (report, lint_json("--era", "legacy")[1]):
+        found = {
+            (f["subject"].split('"')[1], f["path"].rsplit(".", 1)[1])
+            for f in era_report["findings"]
+            if f["rule"] == "schema-property-no-description"
+        }
+        assert found == undescribed
+        others = [f for f in era_report["findings"] if f["rule"] != "schema-property-no-description"]
+        assert others == []
+
+
+def test_server_everything() -> None:
+    code, report = lint_json("--", NODE, str(require(EVERYTHING)), "stdio")
+    assert code == exitcodes.OK
+    assert report["protocolVersion"] == "2025-11-25"
+    # One finding: get-resource-reference's resourceType argument has no
+    # description (its schema is {"type": "string", "enum": ["Text", "Blob"]}).
+    assert [(f["rule"], f["subject"], f["path"]) for f in report["findings"]] == [
+        (
+            "schema-property-no-description",
+            'tool "get-resource-reference"',
+            "inputSchema.properties.resourceType",
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    ("template", "valid"),
+    [
+        ("file:///{path}", True),
+        ("file:///{+path}{?q,lang}{#frag}", True),
+        ("https://x/{a.b}/{c:3}/{d*}/{%41}", True),
+        ("file:///{path", False),
+        ("file:///path}", False),
+        ("file:///{}", False),
+        ("file:///{a b}", False),
+        ("file:///{=a}", False),
+        ("file:///{a:0}", False),
+        ("file:///{a..b}", False),
+        ("file:///%zz", False),
+        ("file:///a b", False),
+    ],
+)
+def test_rfc_6570_templates(template: str, valid: bool) -> None:
+    assert (template_errors(template) == []) is valid
