@@ -99,7 +99,7 @@ def register_client_request_tools(server: MCPServer[Any]) -> None:
     )
     async def sample_llm(
         prompt: Annotated[str, Field(description="What to ask the model")] = "Write a haiku about inspectors.",
-        max_tokens: Annotated[int, Field(ge=1, le=4096)] = 200,
+        max_tokens: Annotated[int, Field(ge=1, le=4096, description="The longest reply you accept")] = 200,
         *,
         reply: Annotated[CreateMessageResult, Resolve(ask_llm)],
     ) -> str:

@@ -29,7 +29,12 @@ REGISTER_USER: JSONSchema = {
             "maxLength": 16,
             "pattern": "^[a-z0-9_]+$",
         },
-        "email": {"type": "string", "format": "email", "title": "E-mail address"},
+        "email": {
+            "type": "string",
+            "format": "email",
+            "title": "E-mail address",
+            "description": "Checked as an e-mail address (format: email).",
+        },
         "homepage": {
             "type": "string",
             "format": "uri",
@@ -43,15 +48,27 @@ REGISTER_USER: JSONSchema = {
             "title": "Wake-up call",
             "description": "An RFC 3339 timestamp, e.g. 2030-01-01T07:30:00+01:00.",
         },
-        "age": {"type": "integer", "title": "Age", "minimum": 13, "maximum": 130},
+        "age": {
+            "type": "integer",
+            "title": "Age",
+            "description": "A whole number from 13 to 130.",
+            "minimum": 13,
+            "maximum": 130,
+        },
         "height_m": {
             "type": "number",
             "title": "Height (m)",
+            "description": "Above 0 and at most 3, in steps of 0.01.",
             "exclusiveMinimum": 0,
             "maximum": 3,
             "multipleOf": 0.01,
         },
-        "newsletter": {"type": "boolean", "title": "Send me the newsletter", "default": True},
+        "newsletter": {
+            "type": "boolean",
+            "title": "Send me the newsletter",
+            "description": "A boolean with a default.",
+            "default": True,
+        },
         "role": {
             "type": "string",
             "title": "Role",
@@ -173,10 +190,16 @@ PLAN_TRIP: JSONSchema = {
             "default": 1,
             "description": "A `const`: the only accepted value is 1.",
         },
-        "name": {"type": "string", "title": "Trip name", "default": "Grand tour"},
+        "name": {
+            "type": "string",
+            "title": "Trip name",
+            "description": "A name with a default.",
+            "default": "Grand tour",
+        },
         "traveller": {
             "type": "object",
             "title": "Traveller",
+            "description": "An object nested three deep (traveller › contact › email).",
             "properties": {
                 "full_name": {"type": "string", "minLength": 1},
                 "home": {"$ref": "#/$defs/Place"},
@@ -191,7 +214,7 @@ PLAN_TRIP: JSONSchema = {
             },
             "required": ["full_name", "home"],
         },
-        "start": {"type": "string", "format": "date", "title": "Start date"},
+        "start": {"type": "string", "format": "date", "title": "Start date", "description": "YYYY-MM-DD."},
         "stops": {
             "type": "array",
             "title": "Stops",
@@ -215,6 +238,7 @@ PLAN_TRIP: JSONSchema = {
         "tags": {
             "type": "array",
             "title": "Tags",
+            "description": "An array of unique short strings.",
             "items": {"type": "string", "maxLength": 20},
             "uniqueItems": True,
             "default": [],

@@ -78,7 +78,10 @@ def register_tools(server: MCPServer[Any]) -> None:
         icons=media.icon("calculator"),
         structured_output=False,
     )
-    def divide(dividend: float, divisor: float) -> str:
+    def divide(
+        dividend: Annotated[float, Field(description="The number to divide")],
+        divisor: Annotated[float, Field(description="What to divide by; 0 gives a tool error")],
+    ) -> str:
         """Divide one number by another. Divide by zero to see a tool execution error (isError)."""
         if divisor == 0:
             raise ToolError("cannot divide by zero, try any other divisor")
@@ -91,7 +94,7 @@ def register_tools(server: MCPServer[Any]) -> None:
     )
     def weather_report(
         city: Annotated[str, Field(description="Any city name; try Paris, Kyōto or São Paulo")],
-        units: Literal["metric", "imperial"] = "metric",
+        units: Annotated[Literal["metric", "imperial"], Field(description="Celsius or Fahrenheit")] = "metric",
     ) -> WeatherReport:
         """Pretend weather with an output schema: the result carries structuredContent plus the same
         data as JSON text for clients that only read content."""
@@ -107,7 +110,7 @@ def register_tools(server: MCPServer[Any]) -> None:
     )
     def delete_remote_file(
         url: Annotated[str, Field(description="The file to delete", json_schema_extra={"format": "uri"})],
-        force: bool = False,
+        force: Annotated[bool, Field(description="Pretend harder")] = False,
     ) -> str:
         """Destructive and open-world by its annotations, so an inspector should ask before running
         it. It only pretends: nothing is contacted and nothing is deleted."""
