@@ -78,9 +78,65 @@ def _add_server_options(parser: argparse.ArgumentParser, suppress: bool) -> None
     group.add_argument(
         "--root", action="append", default=default, metavar="DIR", help="a root the client offers (repeatable)"
     )
+    _add_auth_options(parser, default)
     out = parser.add_argument_group("output")
     out.add_argument("--json", action="store_true", default=default, help="print JSON (default when not a terminal)")
     out.add_argument("--human", action="store_true", default=default, help="print text even when not a terminal")
+
+
+def _add_auth_options(parser: argparse.ArgumentParser, default: Any) -> None:
+    group = parser.add_argument_group("authorization (remote servers)")
+    group.add_argument("--bearer", default=default, metavar="TOKEN", help="send `Authorization: Bearer TOKEN`")
+    group.add_argument("--bearer-env", default=default, metavar="VAR", help="the bearer token from environment VAR")
+    group.add_argument(
+        "--no-oauth", action="store_true", default=default, help="never start the OAuth flow; a 401 is an error"
+    )
+    group.add_argument("--client-id", default=default, metavar="ID", help="OAuth: a pre-registered client id")
+    group.add_argument("--client-secret", default=default, metavar="SECRET", help="OAuth: its client secret")
+    group.add_argument(
+        "--client-secret-env", default=default, metavar="VAR", help="OAuth: the client secret from environment VAR"
+    )
+    group.add_argument(
+        "--client-metadata-url",
+        default=default,
+        metavar="URL",
+        help="OAuth: an HTTPS URL hosting this client's metadata document (used as client id where supported)",
+    )
+    group.add_argument(
+        "--oauth-port", type=int, default=default, metavar="PORT", help="OAuth: loopback redirect port (0: any free)"
+    )
+    group.add_argument(
+        "--oauth-timeout", type=float, default=default, metavar="SECONDS", help="OAuth: how long a login may take"
+    )
+    group.add_argument(
+        "--oauth-grant",
+        choices=("authorization_code", "client_credentials", "jwt_bearer"),
+        default=default,
+        help="OAuth: a person logs in (authorization_code, the default), a machine client (client_credentials), "
+        "or a workload identity JWT is the grant (jwt_bearer, with --assertion-env)",
+    )
+    group.add_argument(
+        "--assertion-env", default=default, metavar="VAR", help="OAuth jwt_bearer: the workload JWT from VAR"
+    )
+    group.add_argument(
+        "--client-key", default=default, metavar="PEM_FILE", help="OAuth client credentials: sign with this key"
+    )
+    group.add_argument("--client-key-alg", default=default, metavar="ALG", help="its JWS algorithm (default ES256)")
+    group.add_argument(
+        "--oauth-issuer", default=default, metavar="URL", help="OAuth: the issuer the configured client belongs to"
+    )
+    group.add_argument(
+        "--oauth-browser",
+        choices=("system", "print", "headless"),
+        default=default,
+        help="OAuth: open the system browser (default), only print the URL, or follow the redirects headlessly "
+        "(authorization servers that approve without a person)",
+    )
+
+
+def _add_auth_command(sub: Any, command: Any) -> None:
+    p = command("auth", "OAuth for remote servers: status (all stored logins, or one server's), login, logout")
+    p.add_argument("action", choices=("status", "login", "logout"))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -135,6 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rules", action="store_true", help="list every rule (id, severity, rationale, spec link)")
     p.add_argument("--max-pages", type=int, default=50, help="call a list endless after this many pages")
     _add_recording_commands(sub, command)
+    _add_auth_command(sub, command)
     p = sub.add_parser("demo-server", help="run the embedded demo server (stdio by default)")
     p.add_argument("--http", type=int, metavar="PORT", help="serve Streamable HTTP on 127.0.0.1:PORT/mcp")
     p.add_argument("--sse", type=int, metavar="PORT", help="serve legacy HTTP+SSE on 127.0.0.1:PORT")
@@ -214,6 +271,7 @@ def spec_from_args(args: argparse.Namespace, server_command: list[str]) -> Serve
         if not spec.url:
             raise UsageError("--header only applies to HTTP servers (--url)")
         spec.headers.update(headers)
+    _apply_auth_options(args, spec)
     env = _pairs(getattr(args, "env", None), "=", "--env")
     if env:
         if spec.url:
@@ -242,6 +300,103 @@ def spec_from_args(args: argparse.Namespace, server_command: list[str]) -> Serve
             raise UsageError("--timeout must be positive")
         spec.timeout = timeout
     return spec
+
+
+def _apply_auth_options(args: argparse.Namespace, spec: ServerSpec) -> None:
+    """Static credentials and OAuth settings from the flags, over a config entry's."""
+    names = (
+        "bearer",
+        "bearer_env",
+        "no_oauth",
+        "client_id",
+        "client_secret",
+        "client_secret_env",
+        "client_metadata_url",
+        "oauth_port",
+        "oauth_timeout",
+        "oauth_browser",
+        "oauth_grant",
+        "client_key",
+        "client_key_alg",
+        "oauth_issuer",
+        "assertion_env",
+    )
+    given = {name: getattr(args, name) for name in names if getattr(args, name, None) not in (None, False)}
+    if not spec.url:
+        if given:
+            flags = ", ".join("--" + name.replace("_", "-") for name in given)
+            raise UsageError(f"{flags}: only for remote (HTTP) servers")
+        return
+    from .core.auth.config import AuthConfig
+
+    config = spec.auth if spec.auth is not None else AuthConfig()
+    spec.auth = config
+    bearer = given.get("bearer")
+    if "bearer_env" in given:
+        if bearer:
+            raise UsageError("give --bearer or --bearer-env, not both")
+        bearer = _from_env(given["bearer_env"], "--bearer-env")
+    if bearer:
+        spec.headers["Authorization"] = f"Bearer {bearer}"
+        spec.secret_names.add("Authorization")
+    if any(name.lower() == "authorization" for name in spec.headers) or given.get("no_oauth"):
+        config.oauth = False
+    if "client_id" in given:
+        config.client_id = given["client_id"]
+    secret = given.get("client_secret")
+    if "client_secret_env" in given:
+        if secret:
+            raise UsageError("give --client-secret or --client-secret-env, not both")
+        secret = _from_env(given["client_secret_env"], "--client-secret-env")
+    if secret:
+        config.client_secret = secret
+    if config.client_secret and not config.client_id:
+        raise UsageError("a client secret needs its --client-id")
+    url = given.get("client_metadata_url")
+    if url:
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(url)
+        if parts.scheme != "https" or parts.path in ("", "/"):
+            raise UsageError("--client-metadata-url must be an https URL with a path (the document's own URL)")
+        config.client_metadata_url = url
+    port = given.get("oauth_port")
+    if port is not None:
+        if not 0 <= port < 65536:
+            raise UsageError("--oauth-port must be 0..65535 (0: any free port)")
+        config.callback_port = port
+    timeout = given.get("oauth_timeout")
+    if timeout is not None:
+        if timeout <= 0:
+            raise UsageError("--oauth-timeout must be positive")
+        config.timeout = timeout
+    if "oauth_browser" in given:
+        config.browser = given["oauth_browser"]
+    if "oauth_grant" in given:
+        config.grant = given["oauth_grant"]
+    if "client_key" in given:
+        try:
+            with open(given["client_key"], encoding="utf-8") as handle:
+                config.client_key = handle.read()
+        except OSError as exc:
+            raise UsageError(f"--client-key {given['client_key']}: {exc.strerror or exc}") from exc
+    if "client_key_alg" in given:
+        config.client_key_algorithm = given["client_key_alg"]
+    if "oauth_issuer" in given:
+        config.issuer = given["oauth_issuer"]
+    if "assertion_env" in given:
+        config.assertion = _from_env(given["assertion_env"], "--assertion-env")
+    if config.grant == "jwt_bearer" and not config.assertion:
+        raise UsageError("--oauth-grant jwt_bearer needs the workload JWT: --assertion-env VAR")
+    if config.grant == "client_credentials" and not (config.client_id and (config.client_secret or config.client_key)):
+        raise UsageError("--oauth-grant client_credentials needs --client-id and a --client-secret or --client-key")
+
+
+def _from_env(name: str, flag: str) -> str:
+    value = os.environ.get(name)
+    if not value:
+        raise UsageError(f"{flag} {name}: the environment variable is not set")
+    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -274,6 +429,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .commands.servers import run_servers
 
         return run_servers(args)
+    if command == "auth":
+        from .commands.auth import run_auth
+
+        try:
+            named = _names_a_server(args, server_command) or getattr(args, "server", None)
+            auth_spec = spec_from_args(args, server_command) if named else None
+        except UsageError as exc:
+            print(f"inspector: error: {exc}", file=sys.stderr)
+            return 2
+        return run_auth(args, auth_spec)
     if command == "diff":
         from .commands.diff import run_diff
 

@@ -84,9 +84,8 @@ async def test_open_a_recording_read_only(tmp_path: Path) -> None:
     record(path, 2)
     app = InspectorApp(ServerSpec(name=str(path)), recording=(str(path), load_recording(str(path))))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: app.query_one("#tool-list", ItemList).border_title == "Tools (3)", "tools")
         assert app.facts.state == "offline" and app.facts.transport == "recording"
-        assert app.query_one("#tool-list", ItemList).border_title == "Tools (3)"
         app.query_one(BottomPanel).sync()
         assert len(app.query_one(TrafficPane).table.rows) == len(app.traffic.frames)
         before = len(app.traffic.frames)

@@ -81,6 +81,10 @@ async def _run(
         traffic.subscribe(recorder)
     client = Client(spec, handlers=_handlers_for(args), traffic=traffic, process=process)
     try:
+        if spec.auth is not None:
+            from .auth import prepare_auth
+
+            await prepare_auth(spec, traffic)
         await client.connect()
         return await _commands()[command](CommandContext(spec, args, client, out))
     finally:

@@ -72,6 +72,9 @@ def make_transport(
         return StdioTransport(traffic, spec.command, spec.args, spec.env, spec.cwd, spec.inherit_env, process)
     if not spec.url:
         raise ConnectError(f"no URL given for an {kind} server")
+    from .auth.session import http_auth
+
+    auth = http_auth(spec, traffic)
     if kind in ("http", "auto"):
         from .transports.streamable_http import StreamableHttpTransport
 
@@ -82,11 +85,12 @@ def make_transport(
             spec.secret_names,
             allow_fallback=(kind == "auto"),
             open_get_stream=spec.get_stream,
+            auth=auth,
         )
     if kind == "sse":
         from .transports.legacy_sse import LegacySseTransport
 
-        return LegacySseTransport(traffic, spec.url, spec.headers, spec.secret_names)
+        return LegacySseTransport(traffic, spec.url, spec.headers, spec.secret_names, auth=auth)
     raise ConnectError(f"unknown transport {kind!r} (use stdio, http or sse)")
 
 
@@ -275,8 +279,9 @@ class Client:
             late = await modern.late_answer()
             if late is None:
                 raise
-            self.traffic.event("local", "transport",
-                               note=f"initialize refused ({refused}); the era probe's late answer says stateless")
+            self.traffic.event(
+                "local", "transport", note=f"initialize refused ({refused}); the era probe's late answer says stateless"
+            )
             self.era_impl = modern
             return await modern.adopt(late)
         modern.forget_probe()

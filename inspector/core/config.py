@@ -4,7 +4,7 @@ Two shapes exist in the wild: `{"mcpServers": {name: entry}}` (Claude
 Desktop, Claude Code, Cursor, Windsurf) and `{"servers": {name: entry}}`
 (VS Code, which also has `inputs` for prompted values).  An entry is either
 stdio (`command`, `args`, `env`, `cwd`) or remote (`url`, `headers`, and a
-`type`/`transport` of `http`, `streamable-http`, `sse`).  `${VAR}` and
+`type`/`transport` of `http`, `streamable-http`, `sse`; `oauth` settings).  `${VAR}` and
 `${env:VAR}` are expanded from the environment.
 """
 
@@ -152,6 +152,20 @@ def _string_map(value: Any, what: str, name: str) -> dict[str, str]:
     return {str(k): str(v) for k, v in value.items() if v is not None}
 
 
+def _auth_settings(entry: dict[str, Any], headers: dict[str, str], x: Any) -> Any:
+    """OAuth settings of a remote entry (`oauth`: clientId, clientSecret, clientMetadataUrl,
+    callbackPort, timeout, browser, enabled); an Authorization header turns OAuth off."""
+    from .auth.config import AuthConfig
+
+    raw = entry.get("oauth") if entry.get("oauth") is not None else entry.get("auth")
+    if isinstance(raw, dict):
+        raw = {k: x(v) if isinstance(v, str) else v for k, v in raw.items()}
+    config = AuthConfig.from_entry(raw)
+    if any(key.lower() == "authorization" for key in headers):
+        config.oauth = False
+    return config
+
+
 def spec_from_entry(name: str, entry: Any, environ: Mapping[str, str] | None = None) -> ServerSpec:
     environ = os.environ if environ is None else environ
     if not isinstance(entry, dict):
@@ -172,6 +186,7 @@ def spec_from_entry(name: str, entry: Any, environ: Mapping[str, str] | None = N
         spec.transport = _TRANSPORT_ALIASES.get(kind, "auto") if kind else "auto"
         spec.headers = {k: x(v) for k, v in _string_map(entry.get("headers"), "headers", name).items()}
         spec.secret_names = {k for k in spec.headers if _SECRET_HINT.search(k)}
+        spec.auth = _auth_settings(entry, spec.headers, x)
     elif command is not None:
         if not isinstance(command, str) or not command:
             raise ConfigError(f"server {name!r}: command must be a non-empty string")

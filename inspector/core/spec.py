@@ -6,6 +6,10 @@ import os
 import shlex
 import sys
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .auth.config import AuthConfig
 
 __all__ = ["ServerSpec", "demo_spec"]
 
@@ -39,6 +43,9 @@ class ServerSpec:
     config_path: str | None = None
     # Names of env/header values that are secrets (masked in recordings).
     secret_names: set[str] = field(default_factory=set)
+    # Authorization of a remote server (OAuth settings and the live OAuth
+    # session); None: requests go out as they are and a 401 is an error.
+    auth: AuthConfig | None = None
 
     def label(self) -> str:
         if self.name:

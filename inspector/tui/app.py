@@ -38,8 +38,8 @@ from .panes.tasks import TasksPane
 from .panes.templates import TemplatesPane
 from .panes.tools import ToolsPane
 from .widgets.item_list import ItemList
-from .widgets.traffic_table import TrafficTable
 from .widgets.status_bar import ConnectionFacts, StatusBar
+from .widgets.traffic_table import TrafficTable
 
 __all__ = ["InspectorApp"]
 

@@ -129,6 +129,50 @@ SCENARIOS: dict[str, Callable[[Client], Awaitable[None]]] = {
 }
 
 
+# The harness's authorization servers accept this URL as a Client ID Metadata
+# Document client id (it need not resolve).
+CIMD_URL = "https://conformance-test.local/client-metadata.json"
+
+
+def auth_config() -> Any:
+    """Authorization for auth/* scenarios: the inspector's OAuth client, driven headlessly.
+
+    The harness's authorization servers approve at once, so the headless user
+    agent follows the authorization URL's redirect to our loopback listener;
+    pre-registered credentials come from the harness context; tokens live in
+    memory only (nothing is written to the user's token store).
+    """
+    from inspector.core.auth.config import AuthConfig
+    from inspector.core.auth.store import MemoryTokenStore
+
+    context = _context()
+
+    def text(key: str) -> str | None:
+        value = context.get(key)
+        return value if isinstance(value, str) and value else None
+
+    config = AuthConfig(
+        client_id=text("client_id"),
+        client_secret=text("client_secret"),
+        client_metadata_url=CIMD_URL,
+        issuer=text("issuer"),
+        browser="headless",
+        timeout=20.0,
+        store=MemoryTokenStore(),
+    )
+    scenario = os.environ.get("MCP_CONFORMANCE_SCENARIO", "")
+    if scenario == "auth/wif-jwt-bearer":
+        # Workload identity federation: the workload's JWT is the grant (RFC 7523).
+        config.grant = "jwt_bearer"
+        config.assertion = text("valid_jwt")
+    if "client-credentials" in scenario:
+        # SEP-1046: a machine client, with a secret or a key for private_key_jwt.
+        config.grant = "client_credentials"
+        config.client_key = text("private_key_pem")
+        config.client_key_algorithm = text("signing_algorithm") or "ES256"
+    return config
+
+
 async def run(url: str, scenario: str) -> int:
     # sse-retry checks that a broken response stream is resumed with a GET and
     # Last-Event-ID; with the optional standalone GET stream also open, the
@@ -138,6 +182,8 @@ async def run(url: str, scenario: str) -> int:
     version = os.environ.get("MCP_CONFORMANCE_PROTOCOL_VERSION")
     if version:
         spec.protocol_version = version
+    if scenario.startswith("auth/"):
+        spec.auth = auth_config()
     client = Client(spec, handlers=ScenarioHandlers())
     action = SCENARIOS.get(scenario, list_and_call_all)
     try:
@@ -154,6 +200,11 @@ async def run(url: str, scenario: str) -> int:
                     json.dumps({"kind": frame.kind, "note": frame.note, "raw": frame.text()[:300]}),
                     file=sys.stderr,
                 )
+        elif scenario.startswith("auth/"):
+            # The auth debugger's account of the flow, for the harness's stderr capture.
+            for frame in client.traffic:
+                if frame.kind == "auth":
+                    print(frame.note, file=sys.stderr)
     return 0
 
 

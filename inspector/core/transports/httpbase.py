@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx2
 
-from ..errors import ConnectError
+from ..errors import ConnectError, HttpError, InspectorError
 from ..traffic import TrafficLog
 from .base import Transport
 
@@ -47,12 +47,16 @@ class HttpTransportBase(Transport):
         headers: Mapping[str, str] | None = None,
         secret_names: set[str] | None = None,
         connect_timeout: float = 10.0,
+        auth: httpx2.Auth | None = None,
     ) -> None:
         super().__init__(traffic)
         self.url = url
         self.headers = dict(headers or {})
         self.secret_names = set(secret_names or ())
         self.connect_timeout = connect_timeout
+        # Authorization (inspector.core.auth): adds tokens, and answers the
+        # server's 401/403 challenges with the OAuth flow.
+        self.auth = auth
         self._client: httpx2.AsyncClient | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
@@ -65,6 +69,7 @@ class HttpTransportBase(Transport):
             self._client = httpx2.AsyncClient(
                 timeout=httpx2.Timeout(30.0, connect=self.connect_timeout, read=None, pool=None),
                 follow_redirects=True,
+                auth=self.auth,
             )
         return self._client
 
@@ -105,6 +110,23 @@ class HttpTransportBase(Transport):
         }
         meta.update(extra)
         self.traffic.event("in", "http", note=note, meta=meta)
+
+    def http_failure(self, response: httpx2.Response, body: str) -> InspectorError:
+        """The error for a refused request; a 401/403 says what the server asked for."""
+        if response.status_code not in (401, 403):
+            return HttpError(response.status_code, response.reason_phrase, body)
+        from ..auth.errors import AuthError
+
+        challenge = response.headers.get("www-authenticate")
+        message = f"HTTP {response.status_code} {response.reason_phrase}".rstrip()
+        message += f": the server requires authorization ({challenge})" if challenge else ": not authorized"
+        log = getattr(getattr(self.auth, "session", None), "log", None)
+        last = log.events[-1] if log is not None and log.events and log.events[-1].failed else None
+        if last is not None:
+            message += f"; the auth flow failed at {last.step}: {last.title}"
+        elif self.auth is None:
+            message += "; pass --bearer TOKEN, or log in with `inspector auth login`"
+        return AuthError(message, step=last.step if last is not None else "challenge")
 
     def connect_failure(self, verb: str, url: str, exc: Exception) -> ConnectError:
         note = f"{verb} {url} failed: {exc.__class__.__name__}: {exc}"

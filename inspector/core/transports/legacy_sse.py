@@ -27,8 +27,9 @@ class LegacySseTransport(HttpTransportBase):
         headers: Mapping[str, str] | None = None,
         secret_names: set[str] | None = None,
         endpoint_timeout: float = 10.0,
+        auth: httpx2.Auth | None = None,
     ) -> None:
-        super().__init__(traffic, url, headers, secret_names)
+        super().__init__(traffic, url, headers, secret_names, auth=auth)
         self.endpoint: str | None = None
         self.endpoint_timeout = endpoint_timeout
         self._endpoint_ready: asyncio.Future[str] | None = None
@@ -59,9 +60,12 @@ class LegacySseTransport(HttpTransportBase):
                 self.record_response("GET", self.url, response, headers, stream="legacy SSE")
                 if response.status_code >= 400 or "text/event-stream" not in response.headers.get("content-type", ""):
                     body = (await response.aread()).decode("utf-8", errors="replace")
-                    error = HttpError(response.status_code, response.reason_phrase, body)
+                    error = self.http_failure(response, body)
                     if not ready.done():
-                        ready.set_exception(ConnectError(f"GET {self.url} did not open an SSE stream: {error}"))
+                        if not isinstance(error, HttpError):
+                            ready.set_exception(error)
+                        else:
+                            ready.set_exception(ConnectError(f"GET {self.url} did not open an SSE stream: {error}"))
                     return
                 await self.read_sse(response, "SSE stream", self._state, on_other=self._on_event)
         except asyncio.CancelledError:
@@ -104,7 +108,7 @@ class LegacySseTransport(HttpTransportBase):
         label = message.get("method") or "response"
         self.record_response("POST", self.endpoint, response, headers, for_method=label, for_id=message.get("id"))
         if response.status_code >= 400:
-            raise HttpError(response.status_code, response.reason_phrase, response.text)
+            raise self.http_failure(response, response.text)
 
     async def close(self) -> None:
         if self._closing:

@@ -38,8 +38,9 @@ class StreamableHttpTransport(HttpTransportBase):
         secret_names: set[str] | None = None,
         allow_fallback: bool = False,
         open_get_stream: bool = True,
+        auth: httpx2.Auth | None = None,
     ) -> None:
-        super().__init__(traffic, url, headers, secret_names)
+        super().__init__(traffic, url, headers, secret_names, auth=auth)
         self.allow_fallback = allow_fallback
         self.open_get_stream = open_get_stream
         self.session_id: str | None = None
@@ -140,7 +141,7 @@ class StreamableHttpTransport(HttpTransportBase):
                 return
             if is_jsonrpc_error:
                 self.receiver.feed(body.encode("utf-8"), {"http_status": status})
-            raise HttpError(status, response.reason_phrase, body)
+            raise self.http_failure(response, body)
         if content_type == "text/event-stream":
             await self._read_request_stream(response, message.get("id"))
             return

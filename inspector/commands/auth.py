@@ -1,0 +1,217 @@
+"""`inspector auth status|login|logout`, and the CLI's side of a login that
+a command needs (the URL printed for the person, a login before connecting).
+
+status: every stored login (no server named), or one server's.
+login:  run the authorization flow now, printing each step as it happens.
+logout: forget the server's stored tokens and client registration.
+
+Secrets are never printed: tokens and client secrets appear as `***`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from typing import TYPE_CHECKING, Any
+
+from . import exitcodes
+from .output import Output
+
+if TYPE_CHECKING:
+    from ..core.auth.log import AuthEvent
+    from ..core.spec import ServerSpec
+    from ..core.traffic import TrafficLog
+
+__all__ = ["event_line", "prepare_auth", "run_auth"]
+
+MARKS = {"ok": "✓", "failed": "✗", "waiting": "…", "info": "·"}
+
+
+def _notify(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+async def prepare_auth(spec: ServerSpec, traffic: TrafficLog) -> None:
+    """Before a command connects: where the person's instructions go, and a
+    login first when one is needed and a person will do it (a login inside
+    the first request would race that request's timeout)."""
+    from ..core.auth.session import session_for
+
+    config = spec.auth
+    if config is None:
+        return
+    if config.notify is None:
+        config.notify = _notify
+    session = session_for(spec)
+    if session is None or not config.oauth or config.browser == "headless" or config.grant != "authorization_code":
+        return
+    if not (sys.stdin.isatty() and sys.stderr.isatty()):
+        # Nobody at the keys: no probe (a login would print its URL and wait in the first request).
+        return
+    session.attach(traffic)
+    await session.preflight(headers=dict(spec.headers))
+
+
+def event_line(event: AuthEvent) -> str:
+    line = f"{MARKS.get(event.status, '·')} {event.step:<17} {event.title}"
+    if event.detail and (event.failed or event.status == "waiting"):
+        line += f"\n{'':20}{event.detail}"
+    return line
+
+
+def run_auth(args: argparse.Namespace, spec: ServerSpec | None) -> int:
+    out = Output.for_args(args)
+    action = args.action
+    if spec is not None and not spec.url:
+        print("inspector: error: authorization applies to remote (HTTP) servers; this one is stdio", file=sys.stderr)
+        return exitcodes.USAGE
+    if spec is None:
+        if action != "status":
+            print(
+                f"inspector: error: `auth {action}` needs a server: --url URL or --config FILE --server NAME",
+                file=sys.stderr,
+            )
+            return exitcodes.USAGE
+        return _status_all(out)
+    if spec.auth is None:
+        from ..core.auth.config import AuthConfig
+
+        spec.auth = AuthConfig()
+    if action == "status":
+        return _status_one(out, spec)
+    if action == "logout":
+        return _logout(out, spec)
+    try:
+        return asyncio.run(_login(out, spec, args))
+    except KeyboardInterrupt:
+        print("inspector: login interrupted", file=sys.stderr)
+        return exitcodes.INTERRUPTED
+
+
+def _when(stamp: Any) -> str:
+    if not isinstance(stamp, (int, float)):
+        return "unknown"
+    left = stamp - time.time()
+    clock = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(stamp))
+    if left <= 0:
+        return f"{clock} (expired)"
+    return f"{clock} (in {int(left)} s)"
+
+
+def _print_record(out: Output, record: dict[str, Any]) -> None:
+    state = "logged in" if record.get("logged_in") else "not logged in"
+    out.line(f"{record['server']}: {state}")
+    for item in record.get("issuers", []):
+        current = " (current)" if item["issuer"] == record.get("current_issuer") else ""
+        out.line(f"  issuer {item['issuer']}{current}")
+        out.line(f"    client: {item.get('client_id') or '?'} ({item.get('client_kind') or 'unknown'})")
+        if item.get("token"):
+            out.line(
+                f"    token: *** scope {item.get('scope') or '(not stated)'}; expires {_when(item.get('expires_at'))}"
+            )
+            out.line(f"    refresh token: {'yes' if item.get('refresh_token') else 'no'}")
+        else:
+            out.line("    token: none")
+
+
+def _status_all(out: Output) -> int:
+    from ..core.auth.session import describe_record
+    from ..core.auth.store import default_store
+
+    store = default_store()
+    records = [describe_record(r["server"], r, store) for r in store.servers()]
+    if out.json:
+        out.json_value({"store": store.backend, "directory": str(store.auth_dir), "servers": records})
+        return exitcodes.OK
+    if not records:
+        out.line(f"no stored logins (store: {store.backend}, {store.auth_dir})")
+        return exitcodes.OK
+    for record in records:
+        _print_record(out, record)
+    out.line(f"(store: {store.backend}, {store.auth_dir})")
+    return exitcodes.OK
+
+
+def _status_one(out: Output, spec: ServerSpec) -> int:
+    from ..core.auth.session import session_for
+
+    session = session_for(spec)
+    assert session is not None
+    record = session.status()
+    record["settings"] = spec.auth.describe() if spec.auth is not None else None
+    if out.json:
+        out.json_value(record)
+    else:
+        _print_record(out, record)
+    return exitcodes.OK
+
+
+def _logout(out: Output, spec: ServerSpec) -> int:
+    from ..core.auth.session import session_for
+
+    session = session_for(spec)
+    assert session is not None
+    removed = session.logout()
+    if out.json:
+        out.json_value({"server": session.server_url, "removed": removed})
+    else:
+        out.line(f"{session.server_url}: " + ("stored tokens removed" if removed else "nothing was stored"))
+    return exitcodes.OK
+
+
+async def _login(out: Output, spec: ServerSpec, args: argparse.Namespace) -> int:
+    from ..core.auth.errors import AuthError, LoginAborted
+    from ..core.auth.session import session_for
+    from ..core.traffic import JsonlRecorder, TrafficLog
+
+    config = spec.auth
+    assert config is not None
+    if config.notify is None:
+        config.notify = _notify
+    session = session_for(spec)
+    assert session is not None
+    recorder = None
+    if getattr(args, "record", None):
+        from ..core.recording import secret_masker
+
+        traffic = TrafficLog(retain=False)
+        try:
+            recorder = JsonlRecorder.open(args.record, secret_masker(spec))
+        except OSError as exc:
+            print(f"inspector: cannot write --record file: {exc.strerror or exc}", file=sys.stderr)
+            return exitcodes.USAGE
+        traffic.subscribe(recorder)
+        session.attach(traffic)
+    first = session.log.events[-1].seq if session.log.events else 0
+    unsubscribe = None if out.json else session.log.subscribe(lambda event: out.line(event_line(event)))
+    code = exitcodes.OK
+    error: AuthError | None = None
+    try:
+        await session.login(force=True, headers=dict(spec.headers))
+    except LoginAborted as exc:
+        error, code = exc, exitcodes.INTERRUPTED
+    except AuthError as exc:
+        error, code = exc, exitcodes.CANNOT_CONNECT
+    finally:
+        if unsubscribe is not None:
+            unsubscribe()
+        if recorder is not None:
+            recorder.close()
+    status = session.status()
+    if out.json:
+        out.json_value(
+            {
+                **status,
+                "error": str(error) if error is not None else None,
+                "events": [event.to_dict() for event in session.log.since(first)],
+            }
+        )
+    elif error is None:
+        current = next((i for i in status["issuers"] if i["issuer"] == status.get("current_issuer")), None)
+        scope = current.get("scope") if current else None
+        out.line(f"logged in to {session.server_url} (scope {scope or 'not stated'}; stored in {status['store']})")
+    if error is not None:
+        print(f"inspector: {session.secrets.scrub(str(error))}", file=sys.stderr)
+    return code

@@ -1,0 +1,170 @@
+"""How a remote server is authorized: the settings a face collects (flags,
+config files) and hands to the core on `ServerSpec.auth`.
+
+Static credentials (`--bearer`, an `Authorization` header) are plain headers
+and need nothing here; they switch the OAuth flow off, because a person who
+gave a credential wants that one used.  Everything else is for the OAuth 2.1
+authorization-code flow that starts when the server answers 401 (or 403
+`insufficient_scope`).
+
+This module stays import-light: the command line builds these before it
+knows whether a connection will ever need the flow.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .session import OAuthSession
+    from .store import TokenStore
+
+__all__ = [
+    "BROWSER_MODES",
+    "DEFAULT_LOGIN_TIMEOUT",
+    "GRANTS",
+    "AuthConfig",
+    "Opener",
+    "config_dir",
+]
+
+# system: open the system browser when there is one, and print the URL;
+# print: only print the URL (SSH, or a browser on another machine);
+# headless: the inspector fetches the URL itself and follows the redirects
+# (for authorization servers that approve without a person: tests, CI).
+BROWSER_MODES = ("system", "print", "headless")
+GRANTS = ("authorization_code", "client_credentials", "jwt_bearer")
+DEFAULT_LOGIN_TIMEOUT = 300.0
+
+# Opens an authorization URL, in whatever sense fits: a browser tab, a
+# printed line, an HTTP client following redirects.
+Opener = Callable[[str], Awaitable[None]]
+
+
+def config_dir(environ: dict[str, str] | None = None) -> Path:
+    """Where the inspector keeps its own files.
+
+    `INSPECTOR_CONFIG_DIR` wins (tests use it for isolation), then
+    `$XDG_CONFIG_HOME/inspector`, then `~/.config/inspector`.
+    """
+    env = os.environ if environ is None else environ
+    explicit = env.get("INSPECTOR_CONFIG_DIR")
+    if explicit:
+        return Path(explicit)
+    base = env.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "inspector"
+
+
+@dataclass
+class AuthConfig:
+    """Authorization settings for one remote server.
+
+    oauth: start the OAuth flow when the server asks for authorization
+        (False with static credentials, or `--no-oauth`).
+    client_id / client_secret: a pre-registered client (used before Client ID
+        Metadata Documents and dynamic registration, as the spec orders them).
+    client_metadata_url: an HTTPS URL where this client's metadata document is
+        hosted; used as the client id when the authorization server supports
+        Client ID Metadata Documents.
+    callback_port: the loopback redirect listener's port (0: any free port).
+    timeout: how long to wait for the person to finish the login, in seconds.
+    browser: one of BROWSER_MODES.
+    """
+
+    oauth: bool = True
+    client_id: str | None = None
+    client_secret: str | None = None
+    client_metadata_url: str | None = None
+    callback_port: int = 0
+    timeout: float = DEFAULT_LOGIN_TIMEOUT
+    browser: str = "system"
+    # The grant: authorization_code (a person approves in a browser),
+    # client_credentials (SEP-1046: a machine client with a secret, or with a
+    # private key for private_key_jwt), or jwt_bearer (RFC 7523: a workload
+    # identity JWT as the grant, `assertion`).
+    grant: str = "authorization_code"
+    client_key: str | None = None
+    assertion: str | None = None
+    client_key_algorithm: str = "ES256"
+    token_auth_method: str | None = None
+    # The issuer the pre-configured client belongs to (its credentials go nowhere else).
+    issuer: str | None = None
+    # Runtime collaborators, never read from a file.  `opener` replaces the
+    # browser (a UI may show the URL its own way); `notify` receives the
+    # lines a person must read (the URL to open); `store` replaces the token
+    # store chosen from the environment.
+    opener: Opener | None = field(default=None, repr=False, compare=False)
+    notify: Callable[[str], None] | None = field(default=None, repr=False, compare=False)
+    store: TokenStore | None = field(default=None, repr=False, compare=False)
+    # The live OAuth session, shared by every connection made with this
+    # spec (reconnects keep their tokens and their auth log).
+    session: OAuthSession | None = field(default=None, repr=False, compare=False)
+
+    def secrets(self) -> list[str]:
+        return [s for s in (self.client_secret, self.client_key, self.assertion) if s]
+
+    def describe(self) -> dict[str, Any]:
+        """The settings as they may be shown: no secret values."""
+        return {
+            "oauth": self.oauth,
+            "client_id": self.client_id,
+            "client_secret": "***" if self.client_secret else None,
+            "client_metadata_url": self.client_metadata_url,
+            "callback_port": self.callback_port,
+            "timeout": self.timeout,
+            "browser": self.browser,
+            "grant": self.grant,
+            "client_key": "***" if self.client_key else None,
+            "issuer": self.issuer,
+        }
+
+    @classmethod
+    def from_entry(cls, entry: Any) -> AuthConfig:
+        """Settings from a config file entry's `oauth` object (camelCase or snake_case keys)."""
+        config = cls()
+        if not isinstance(entry, dict):
+            return config
+
+        def pick(*names: str) -> Any:
+            for name in names:
+                if name in entry and entry[name] is not None:
+                    return entry[name]
+            return None
+
+        enabled = pick("enabled")
+        if isinstance(enabled, bool):
+            config.oauth = enabled
+        for attr, names in (
+            ("client_id", ("clientId", "client_id")),
+            ("client_secret", ("clientSecret", "client_secret")),
+            ("client_metadata_url", ("clientMetadataUrl", "client_metadata_url")),
+        ):
+            value = pick(*names)
+            if isinstance(value, str) and value:
+                setattr(config, attr, value)
+        port = pick("callbackPort", "callback_port", "redirectPort")
+        if isinstance(port, int) and 0 <= port < 65536:
+            config.callback_port = port
+        timeout = pick("timeout", "loginTimeout")
+        if isinstance(timeout, (int, float)) and timeout > 0:
+            config.timeout = float(timeout)
+        browser = pick("browser")
+        if isinstance(browser, str) and browser in BROWSER_MODES:
+            config.browser = browser
+        grant = pick("grant", "grantType", "grant_type")
+        if grant in GRANTS:
+            config.grant = grant
+        issuer = pick("issuer")
+        if isinstance(issuer, str) and issuer:
+            config.issuer = issuer
+        key_file = pick("clientKeyFile", "client_key_file")
+        if isinstance(key_file, str) and key_file:
+            config.client_key = Path(key_file).expanduser().read_text(encoding="utf-8")
+        algorithm = pick("clientKeyAlgorithm", "client_key_algorithm")
+        if isinstance(algorithm, str) and algorithm:
+            config.client_key_algorithm = algorithm
+        return config

@@ -1,0 +1,75 @@
+"""The `httpx2.Auth` the HTTP transports use.
+
+While no token is stored for the server it only watches: a request goes out
+as it is, and only an answer of 401 (or 403 `insufficient_scope`) loads the
+OAuth client and hands it the flow, starting from that very response.  Once
+a token exists every request goes through the OAuth client, which adds the
+token, refreshes it when it expires, and re-authorizes on a new challenge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+from typing import TYPE_CHECKING
+
+import httpx2
+
+from .log import HttpExchange
+from .www_authenticate import parse_www_authenticate
+
+if TYPE_CHECKING:
+    from .session import OAuthSession
+
+__all__ = ["InspectorAuth"]
+
+
+class InspectorAuth(httpx2.Auth):
+    def __init__(self, session: OAuthSession) -> None:
+        self.session = session
+
+    async def async_auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        session = self.session
+        # With OAuth off (static credentials) a stored token must never replace the given one.
+        if session.active and session.config.oauth:
+            flow = session.provider().async_auth_flow(request)
+            response: httpx2.Response | None = None
+        else:
+            response = yield request
+            if not _is_challenge(response):
+                return
+            await response.aread()
+            if not session.config.oauth:
+                challenge = parse_www_authenticate(response.headers.get("www-authenticate"))
+                exchange = HttpExchange.capture(request, response, session.secrets)
+                session.log.emit(
+                    "challenge",
+                    "failed",
+                    f"HTTP {response.status_code}: the server asks for authorization, and OAuth is off for this server",
+                    detail="static credentials were given (or --no-oauth); check them, or drop them to log in",
+                    http=exchange,
+                    data={"challenge": challenge},
+                )
+                return
+            flow = session.provider().async_auth_flow(request)
+        try:
+            outgoing = await flow.__anext__()
+            if response is not None and (outgoing is not request or "authorization" in outgoing.headers):
+                # The OAuth client changed the request: the answer we hold is not for it.
+                response = None
+            while True:
+                if response is None:
+                    response = yield outgoing
+                outgoing = await flow.asend(response)
+                response = None
+        except StopAsyncIteration:
+            return
+        finally:
+            await flow.aclose()
+
+
+def _is_challenge(response: httpx2.Response) -> bool:
+    if response.status_code == 401:
+        return True
+    if response.status_code == 403:
+        return parse_www_authenticate(response.headers.get("www-authenticate")).get("error") == "insufficient_scope"
+    return False

@@ -1,0 +1,315 @@
+"""One server's authorization state: settings, token store, auth log, and
+the OAuth client, built only when a server asks for authorization or a
+token for it is stored (the SDK costs about a second to import).
+
+A session outlives connections: reconnects, transport fallbacks and the
+TUI's restarts all reuse it through `ServerSpec.auth.session`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from .config import AuthConfig, Opener
+from .errors import AuthError
+from .log import AuthLog, HttpExchange
+from .masking import SecretSet
+from .store import TokenStore, default_store, server_key
+
+if TYPE_CHECKING:
+    import httpx2
+
+    from ..spec import ServerSpec
+    from ..traffic import TrafficLog
+    from .provider import _Observed
+
+__all__ = ["OAuthSession", "http_auth", "session_for"]
+
+PROBE_VERSION = "2025-11-25"
+# Marks the stand-in challenge of a login the server did not ask for.
+SYNTHETIC = "inspector_synthetic_challenge"
+
+
+class OAuthSession:
+    def __init__(self, config: AuthConfig, server_url: str, *, store: TokenStore | None = None) -> None:
+        self.config = config
+        self.server_url = server_key(server_url)
+        self.secrets = SecretSet(config.secrets())
+        self.log = AuthLog(self.secrets)
+        self.store = store or config.store or default_store()
+        self.step_ups: dict[str, int] = {}
+        self._provider: _Observed | None = None
+
+    # -- wiring --------------------------------------------------------------------------
+
+    def attach(self, traffic: TrafficLog) -> None:
+        self.log.attach(traffic)
+
+    def http_auth(self) -> httpx2.Auth:
+        from .httpauth import InspectorAuth
+
+        return InspectorAuth(self)
+
+    @property
+    def active(self) -> bool:
+        """Whether requests go through the OAuth client (a token is stored, or a flow ran)."""
+        return self._provider is not None or self.store.has(self.server_url)
+
+    def provider(self) -> _Observed:
+        if self._provider is None:
+            from .provider import provider_for
+
+            # The SDK logs its own failures with tracebacks; the auth log says it better.
+            logging.getLogger("mcp.client.auth").addHandler(logging.NullHandler())
+            self._provider = provider_for(self)
+        return self._provider
+
+    def current_issuer(self) -> str | None:
+        return self._provider.issuer if self._provider is not None else None
+
+    def preferred_port(self, client_info: Any, client_kind: str | None) -> int:
+        """The configured port; else the port a stored dynamic registration was made for."""
+        if self.config.callback_port:
+            return self.config.callback_port
+        if client_info is not None and client_kind == "dynamic":
+            for uri in client_info.redirect_uris or []:
+                parts = urlsplit(str(uri))
+                if parts.hostname == "127.0.0.1" and parts.port:
+                    return parts.port
+        return 0
+
+    def opener(self) -> Opener:
+        if self.config.opener is not None:
+            return self.config.opener
+        if self.config.browser == "headless":
+            from .browser import HeadlessUserAgent
+
+            return HeadlessUserAgent(self.log)
+
+        async def show(url: str) -> None:
+            notify = self.config.notify or (lambda _text: None)
+            if self.config.browser == "print":
+                notify(f"Open this URL to authorize the inspector:\n  {url}")
+                self.log.emit("authorization", "info", "the URL was printed for the person to open")
+                return
+            from .browser import open_in_system_browser
+
+            opened = await open_in_system_browser(url, notify)
+            where = "opened the system browser" if opened else "no browser here: the URL was printed"
+            self.log.emit("authorization", "info", where)
+
+        return show
+
+    async def open_url(self, url: str) -> None:
+        await self.opener()(url)
+
+    def cancel(self, reason: str = "cancelled by the user") -> bool:
+        """Stop a login that waits for the redirect (LoginAborted in the flow)."""
+        return self._provider.cancel(reason) if self._provider is not None else False
+
+    # -- explicit actions (`inspector auth login|logout|status`) -------------------------------
+
+    async def needs_login(self) -> bool:
+        """No token that could be used without a person (none stored, or expired without a refresh token)."""
+        provider = self.provider() if self.active else None
+        if provider is None:
+            return True
+        await provider.ensure_loaded()
+        return not provider.has_usable_token()
+
+    async def preflight(self, headers: dict[str, str] | None = None) -> bool:
+        """Before connecting with a person at the keys: log in first if the server asks for it.
+
+        A login that happens inside a request would race that request's
+        timeout; so an interactive face calls this before connecting.  It
+        sends one unauthenticated probe only when no usable token is stored,
+        and logs in only if the probe is answered 401/403.  Returns whether a
+        login happened.
+        """
+        if not self.config.oauth or not await self.needs_login():
+            return False
+        return await self.login(force=False, only_if_challenged=True, headers=headers)
+
+    async def login(
+        self, *, force: bool = True, only_if_challenged: bool = False, headers: dict[str, str] | None = None
+    ) -> bool:
+        """Run the authorization flow now.
+
+        The flow starts from the server's own challenge: an unauthenticated
+        `initialize` probe.  When the server does not challenge it (some
+        servers protect only later requests), discovery starts from the
+        well-known metadata locations instead.  The probe is retried with
+        the new token as proof that it works.  Returns whether a login ran.
+        """
+        import httpx2
+
+        started = self.log.emit("login", "info", f"login to {self.server_url}")
+        probe_headers = {
+            **(headers or {}),
+            "Accept": "application/json, text/event-stream",
+            "Content-Type": "application/json",
+        }
+        body = {
+            "jsonrpc": "2.0",
+            "id": 0,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": PROBE_VERSION,
+                "capabilities": {},
+                "clientInfo": {"name": "inspector", "version": "auth-probe"},
+            },
+        }
+        session_ids: list[str] = []
+        async with httpx2.AsyncClient(timeout=httpx2.Timeout(30.0), follow_redirects=True) as http:
+            probe = http.build_request(
+                "POST", self.server_url, content=json.dumps(body).encode(), headers=probe_headers
+            )
+            try:
+                first = await http.send(probe, stream=True)
+            except httpx2.HTTPError as exc:
+                raise AuthError(f"cannot reach {self.server_url}: {exc}", step="challenge") from exc
+            await first.aread()
+            await first.aclose()
+            _remember_session(first, session_ids)
+            response: httpx2.Response = first
+            if first.status_code not in (401, 403):
+                exchange = HttpExchange.capture(probe, first, self.secrets)
+                if only_if_challenged:
+                    self.log.emit(
+                        "login",
+                        "info",
+                        f"the server did not ask for authorization ({exchange.summary()})",
+                        http=exchange,
+                    )
+                    await _end_sessions(http, self.server_url, session_ids, probe_headers)
+                    return False
+                self.log.emit(
+                    "challenge",
+                    "info",
+                    f"the probe was not challenged ({exchange.summary()}); discovering the authorization server "
+                    "from the well-known metadata locations",
+                    http=exchange,
+                )
+                response = httpx2.Response(401, request=probe, extensions={SYNTHETIC: True})
+            # Only now (the server asked, or the person did) is the OAuth client loaded.
+            provider = self.provider()
+            await provider.ensure_loaded()
+            if force or response.status_code == 401:
+                provider.forget()
+            flow = provider.async_auth_flow(probe)
+            try:
+                outgoing = await flow.__anext__()
+                if outgoing is not probe or "authorization" in outgoing.headers:
+                    response = await http.send(outgoing)
+                while True:
+                    outgoing = await flow.asend(response)
+                    response = await http.send(outgoing, stream=True)
+                    # The retried probe's success may be a stream: not read.
+                    if outgoing is not probe or response.status_code >= 300:
+                        await response.aread()
+                    await response.aclose()
+                    if outgoing is probe:
+                        _remember_session(response, session_ids)
+            except StopAsyncIteration:
+                pass
+            finally:
+                await flow.aclose()
+                tokens = provider.context.current_tokens
+                if tokens is not None:
+                    probe_headers["Authorization"] = f"Bearer {tokens.access_token}"
+                await _end_sessions(http, self.server_url, session_ids, probe_headers)
+        failure = self.log.last_failure()
+        if failure is not None and failure.seq > started.seq:
+            raise AuthError(f"login failed at {failure.step}: {failure.title}", step=failure.step)
+        if not provider.context.is_token_valid():
+            raise AuthError("login ended without a token", step="token")
+        self.log.emit("login", "ok", f"logged in to {self.server_url} (issuer {provider.issuer})")
+        return True
+
+    def logout(self) -> bool:
+        existed = self.store.delete(self.server_url)
+        if self._provider is not None:
+            self._provider.forget(keep_client=False)
+        self.step_ups.clear()
+        self.log.emit("logout", "ok" if existed else "info", "stored tokens removed" if existed else "nothing stored")
+        return existed
+
+    def status(self) -> dict[str, Any]:
+        """What is stored for this server, without any secret."""
+        return describe_record(self.server_url, self.store.load(self.server_url), self.store)
+
+
+def describe_record(server: str, record: dict[str, Any] | None, store: TokenStore) -> dict[str, Any]:
+    out: dict[str, Any] = {"server": server, "logged_in": False, "store": store.backend, "issuers": []}
+    if not isinstance(record, dict):
+        return out
+    now = time.time()
+    out["current_issuer"] = record.get("current_issuer")
+    out["secrets_in"] = record.get("secrets")
+    out["updated_at"] = record.get("updated_at")
+    for issuer, entry in (record.get("issuers") or {}).items():
+        if not isinstance(entry, dict):
+            continue
+        token: dict[str, Any] = entry["token"] if isinstance(entry.get("token"), dict) else {}
+        client: dict[str, Any] = entry["client"] if isinstance(entry.get("client"), dict) else {}
+        expires_at = entry.get("expires_at")
+        expired = isinstance(expires_at, (int, float)) and expires_at <= now
+        has_token = bool(token.get("access_token")) or (record.get("secrets") == "keyring" and "token_type" in token)
+        item = {
+            "issuer": issuer,
+            "client_id": client.get("client_id"),
+            "client_kind": entry.get("client_kind"),
+            "scope": entry.get("scope"),
+            "token": has_token,
+            "refresh_token": bool(token.get("refresh_token")),
+            "obtained_at": entry.get("obtained_at"),
+            "expires_at": expires_at,
+            "expired": bool(expired),
+        }
+        out["issuers"].append(item)
+        if issuer == record.get("current_issuer") and has_token and (not expired or item["refresh_token"]):
+            out["logged_in"] = True
+    return out
+
+
+def _remember_session(response: httpx2.Response, session_ids: list[str]) -> None:
+    session_id = response.headers.get("mcp-session-id")
+    if session_id and response.status_code < 300 and session_id not in session_ids:
+        session_ids.append(session_id)
+
+
+async def _end_sessions(http: httpx2.AsyncClient, url: str, session_ids: list[str], headers: dict[str, str]) -> None:
+    """A probe that opened a session closes it again (DELETE), as the spec asks."""
+    import httpx2
+
+    for session_id in session_ids:
+        auth_headers = dict(headers)
+        auth_headers["Mcp-Session-Id"] = session_id
+        try:
+            await http.delete(url, headers=auth_headers)
+        except httpx2.HTTPError:
+            continue
+    session_ids.clear()
+
+
+def session_for(spec: ServerSpec) -> OAuthSession | None:
+    """The spec's OAuth session (created on first use), or None for no auth handling."""
+    config = getattr(spec, "auth", None)
+    if config is None or not spec.url:
+        return None
+    if config.session is None or config.session.server_url != server_key(spec.url):
+        config.session = OAuthSession(config, spec.url)
+    return config.session
+
+
+def http_auth(spec: ServerSpec, traffic: TrafficLog) -> httpx2.Auth | None:
+    """The `httpx2.Auth` for a spec's HTTP transports (None when the spec has no auth settings)."""
+    session = session_for(spec)
+    if session is None:
+        return None
+    session.attach(traffic)
+    return session.http_auth()

@@ -1,0 +1,45 @@
+"""Reading a `WWW-Authenticate` header (RFC 9110 §11.6.1, RFC 6750 §3)."""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["parse_www_authenticate"]
+
+_TOKEN = r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+"
+_PARAM = re.compile(rf'\s*({_TOKEN})\s*=\s*(?:"((?:[^"\\]|\\.)*)"|({_TOKEN}))\s*(?:,|$)')
+_SCHEME = re.compile(rf"\s*({_TOKEN})(?=\s|$|,)")
+_BEARER = re.compile(r"(?:^|,)\s*(Bearer)(?=\s|$|,)", re.IGNORECASE)
+
+
+def parse_www_authenticate(value: str | None) -> dict[str, str]:
+    """The Bearer challenge's parameters (scheme under `scheme`).
+
+    Only one challenge is read (the Bearer one when there is one), and only its auth-params; a value the
+    grammar does not allow yields what could be read before it.
+    """
+    if not value:
+        return {}
+    bearer = _BEARER.search(value)
+    if bearer is not None:
+        value = value[bearer.start(1) :]
+    out: dict[str, str] = {}
+    match = _SCHEME.match(value)
+    if not match:
+        return out
+    out["scheme"] = match.group(1)
+    rest = value[match.end() :]
+    position = 0
+    while position < len(rest):
+        param = _PARAM.match(rest, position)
+        if not param:
+            break
+        name = param.group(1).lower()
+        quoted, plain = param.group(2), param.group(3)
+        text = re.sub(r"\\(.)", r"\1", quoted) if quoted is not None else plain or ""
+        out.setdefault(name, text)
+        position = param.end()
+        # A second challenge starts with a bare scheme token: stop there.
+        if _SCHEME.match(rest, position) and not _PARAM.match(rest, position):
+            break
+    return out

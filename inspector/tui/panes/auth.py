@@ -1,0 +1,315 @@
+"""Auth: the authorization debugger.  Every step of an OAuth flow as it
+happens (the server's challenge, each metadata request, registration, the
+authorization URL, the callback, the token exchange, refreshes, storage),
+with its status, the masked HTTP exchange, and at the top a plain sentence
+saying where the flow stands or which step failed and why.
+
+Self-contained: it renders `AuthEvent`s it is given and posts messages for
+the actions (log in, log out, cancel); the app owns the session and does them.
+
+    pane = AuthPane(server=spec.url)                 # or AuthPane(events)
+    unsubscribe = session.log.subscribe(pane.add_event)
+    pane.set_events(session.log.events)              # what happened before
+    pane.set_events(AuthPane.events_in(traffic))     # or from a recording
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...core.auth.log import STEPS, AuthEvent, HttpExchange, events_from_frames
+from ...core.traffic import Frame
+from ..safe import json_syntax, plain, plain_line
+
+__all__ = ["AuthPane", "event_row", "exchange_text", "summary_text"]
+
+_MARK = {"ok": ("✓", "green"), "failed": ("✗", "bold red"), "waiting": ("…", "bold yellow"), "info": ("·", "dim")}
+
+
+def event_row(event: AuthEvent) -> Text:
+    mark, style = _MARK.get(event.status, ("?", "red"))
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append(f"{mark} ", style=style)
+    text.append(f"{event.step:<17} ", style="bold" if event.status != "info" else "")
+    text.append_text(plain_line(event.title, 160, style="red" if event.failed else ""))
+    return text
+
+
+def summary_text(events: list[AuthEvent], server: str | None = None) -> Text:
+    """One sentence on where the flow stands (the failing step first)."""
+    text = Text()
+    if server:
+        text.append_text(plain_line(server, 120, style="bold"))
+        text.append("\n")
+    if not events:
+        text.append("No authorization activity yet. It appears here when the server asks for it.", style="dim")
+        return text
+    last = events[-1]
+    failure = _last_index(events, lambda e: e.failed)
+    success = _last_index(events, lambda e: e.status == "ok" and e.step in ("login", "retry", "stored", "refresh"))
+    if failure is not None and (success is None or failure > success):
+        failed = events[failure]
+        text.append("✗ failed at ", style="bold red")
+        text.append(failed.step, style="bold red")
+        text.append(": ")
+        text.append_text(plain(failed.title, style="red"))
+        if failed.detail:
+            text.append("\n")
+            text.append_text(plain(failed.detail))
+        return text
+    if last.status == "waiting":
+        text.append("… waiting: ", style="bold yellow")
+        text.append_text(plain(last.title))
+        url = (last.data or {}).get("url")
+        if isinstance(url, str):
+            text.append("\nopen: ", style="dim")
+            text.append_text(plain(url))
+        return text
+    if success is not None:
+        text.append("✓ ", style="bold green")
+        text.append_text(plain(events[success].title))
+        return text
+    text.append("· ", style="dim")
+    text.append_text(plain(last.title))
+    return text
+
+
+def _last_index(events: list[AuthEvent], test: Callable[[AuthEvent], bool]) -> int | None:
+    for index in range(len(events) - 1, -1, -1):
+        if test(events[index]):
+            return index
+    return None
+
+
+def exchange_text(exchange: HttpExchange) -> Text:
+    """An HTTP exchange as it was recorded (already masked), drawn inert."""
+    text = Text()
+    text.append(f"{exchange.method} ", style="bold")
+    text.append_text(plain(exchange.url))
+    for name, value in exchange.request_headers.items():
+        text.append("\n")
+        text.append_text(plain_line(f"{name}: {value}", 400, style="dim"))
+    if exchange.request_body:
+        text.append("\n\n")
+        text.append_text(plain(exchange.request_body))
+    text.append("\n\n")
+    if exchange.status is None:
+        text.append("no response", style="bold red")
+        if exchange.error:
+            text.append(": ")
+            text.append_text(plain(exchange.error, style="red"))
+        return text
+    style = "bold green" if exchange.status < 300 else "bold yellow" if exchange.status < 400 else "bold red"
+    text.append(f"{exchange.status} {exchange.reason or ''}".rstrip(), style=style)
+    for name, value in exchange.response_headers.items():
+        text.append("\n")
+        line_style = "bold" if name.lower() in ("www-authenticate", "location") else "dim"
+        text.append_text(plain_line(f"{name}: {value}", 400, style=line_style))
+    if exchange.response_body:
+        text.append("\n\n")
+        text.append_text(plain(exchange.response_body))
+    return text
+
+
+class AuthPane(Horizontal):
+    """The auth debugger pane; feed it with `add_event` / `set_events`."""
+
+    BINDINGS = [
+        Binding("L", "login", "Log in", id="auth_login"),
+        Binding("O", "logout", "Log out", id="auth_logout"),
+        Binding("X", "cancel", "Cancel login", id="auth_cancel"),
+        Binding("C", "copy_url", "Copy authorization URL", id="auth_copy_url"),
+    ]
+
+    DEFAULT_CSS = """
+    AuthPane > #auth-left { width: 45%; }
+    AuthPane > #auth-left > #auth-summary { height: auto; max-height: 8; border: round $primary-muted; padding: 0 1; }
+    AuthPane > #auth-left > #auth-steps { height: 1fr; border: round $primary-muted; }
+    AuthPane > #auth-detail { width: 1fr; border: round $primary-muted; padding: 0 1; }
+    """
+
+    class LoginRequested(Message):
+        """The person asked for a (new) login."""
+
+    class LogoutRequested(Message):
+        """The person asked to forget the stored tokens."""
+
+    class CancelRequested(Message):
+        """The person asked to stop the login that waits for the browser."""
+
+    class CopyUrlRequested(Message):
+        """The person wants the authorization URL (to open it elsewhere, e.g. over SSH)."""
+
+        def __init__(self, url: str) -> None:
+            super().__init__()
+            self.url = url
+
+    class StepFailed(Message):
+        """A step failed (posted once per failing event, for a notification)."""
+
+        def __init__(self, event: AuthEvent) -> None:
+            super().__init__()
+            self.event = event
+
+    def __init__(
+        self,
+        events: Iterable[AuthEvent] = (),
+        *,
+        server: str | None = None,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.server = server
+        self.events: list[AuthEvent] = list(events)
+
+    @staticmethod
+    def events_in(frames: Iterable[Frame]) -> list[AuthEvent]:
+        """The auth events of a traffic log (live, or read back from a --record file)."""
+        return events_from_frames(frames)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="auth-left"):
+            yield Static(summary_text(self.events, self.server), id="auth-summary")
+            yield OptionList(*[Option(event_row(e)) for e in self.events], id="auth-steps")
+        with VerticalScroll(id="auth-detail"):
+            yield Static(Text("Select a step to see its details.", style="dim"), id="auth-step-info")
+            yield Static("", id="auth-step-http")
+
+    def on_mount(self) -> None:
+        steps = self.query_one("#auth-steps", OptionList)
+        steps.border_title = f"Auth steps ({len(self.events)})"
+        self.query_one("#auth-summary", Static).border_title = "Authorization"
+        if self.events:
+            steps.highlighted = self._focus_index()
+
+    # -- feeding ---------------------------------------------------------------------
+
+    def add_event(self, event: AuthEvent) -> None:
+        """Append one event (an `AuthLog.subscribe` callback; call it on the app's loop)."""
+        self.events.append(event)
+        if not self.is_mounted:
+            return
+        steps = self.query_one("#auth-steps", OptionList)
+        following = steps.highlighted is None or steps.highlighted >= len(self.events) - 2
+        steps.add_option(Option(event_row(event)))
+        steps.border_title = f"Auth steps ({len(self.events)})"
+        self._update_summary()
+        if event.failed:
+            steps.highlighted = len(self.events) - 1
+            self.post_message(self.StepFailed(event))
+        elif following:
+            steps.highlighted = len(self.events) - 1
+
+    def set_events(self, events: Iterable[AuthEvent]) -> None:
+        """Replace everything shown (a new server, or a recording)."""
+        self.events = list(events)
+        if not self.is_mounted:
+            return
+        steps = self.query_one("#auth-steps", OptionList)
+        steps.clear_options()
+        steps.add_options(Option(event_row(e)) for e in self.events)
+        steps.border_title = f"Auth steps ({len(self.events)})"
+        self._update_summary()
+        if self.events:
+            steps.highlighted = self._focus_index()
+        else:
+            self._show(None)
+
+    def clear(self) -> None:
+        self.set_events(())
+
+    def set_server(self, server: str | None) -> None:
+        self.server = server
+        if self.is_mounted:
+            self._update_summary()
+
+    # -- drawing ---------------------------------------------------------------------
+
+    def _focus_index(self) -> int:
+        for index in range(len(self.events) - 1, -1, -1):
+            if self.events[index].failed:
+                return index
+        return len(self.events) - 1
+
+    def _update_summary(self) -> None:
+        self.query_one("#auth-summary", Static).update(summary_text(self.events, self.server))
+
+    @property
+    def current(self) -> AuthEvent | None:
+        index = self.query_one("#auth-steps", OptionList).highlighted
+        return self.events[index] if index is not None and 0 <= index < len(self.events) else None
+
+    @on(OptionList.OptionHighlighted, "#auth-steps")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self._show(self.current)
+
+    def _show(self, event: AuthEvent | None) -> None:
+        info = self.query_one("#auth-step-info", Static)
+        http = self.query_one("#auth-step-http", Static)
+        if event is None:
+            info.update(Text("Select a step to see its details.", style="dim"))
+            http.update("")
+            return
+        mark, style = _MARK.get(event.status, ("?", "red"))
+        text = Text()
+        text.append(f"{mark} {event.step}", style=style)
+        text.append(f"  ({event.status})", style="dim")
+        explained = STEPS.get(event.step)
+        if explained:
+            text.append(f"\n{explained}", style="dim italic")
+        text.append("\n\n")
+        text.append_text(plain(event.title, style="bold red" if event.failed else "bold"))
+        if event.detail:
+            text.append("\n")
+            text.append_text(plain(event.detail))
+        info.update(text)
+        parts: list[Any] = []
+        if event.data:
+            parts.append(json_syntax(event.data))
+        if event.http is not None:
+            parts.append(exchange_text(event.http))
+        if not parts:
+            http.update("")
+        elif len(parts) == 1:
+            http.update(parts[0])
+        else:
+            from rich.console import Group
+
+            http.update(Group(parts[0], Text(""), parts[1]))
+
+    # -- actions (the app does them) -----------------------------------------------------
+
+    def action_login(self) -> None:
+        self.post_message(self.LoginRequested())
+
+    def action_logout(self) -> None:
+        self.post_message(self.LogoutRequested())
+
+    def action_cancel(self) -> None:
+        self.post_message(self.CancelRequested())
+
+    def action_copy_url(self) -> None:
+        url = self.authorization_url
+        if url is not None:
+            self.post_message(self.CopyUrlRequested(url))
+
+    @property
+    def authorization_url(self) -> str | None:
+        """The latest authorization URL of the flow shown (None before any)."""
+        for event in reversed(self.events):
+            url = (event.data or {}).get("url") if event.step == "authorization" else None
+            if isinstance(url, str):
+                return url
+        return None

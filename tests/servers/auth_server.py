@@ -1,0 +1,318 @@
+"""A protected MCP server and its authorization server, in one process, for
+the authorization tests (no internet, nothing shared with other tests).
+
+The MCP server (official Python SDK, `MCPServer`) sits behind a bearer-token
+gate: without a valid token every POST to /mcp is answered 401 with a
+WWW-Authenticate challenge naming the protected resource metadata and the
+scope `mcp:read`; the `admin_tool` call needs `mcp:admin` as well and is
+answered 403 insufficient_scope (challenging only the missing scope, so a
+client must unite it with what it already had).
+
+The authorization server is hand-written to be small and to misbehave on
+request: it registers clients dynamically (issuing a client secret), approves
+every authorization request at once (a headless user agent completes the
+flow by following the redirect), checks PKCE S256, the redirect URI and the
+client secret, issues short-lived tokens when asked, rotates refresh tokens,
+and can name the wrong issuer in its redirect or deny the request.
+
+    python tests/servers/auth_server.py --port PORT [--token-ttl S] [--wrong-iss] [--deny]
+
+GET /_stats answers with counters of what the authorization server did (and
+the secrets it issued); POST /_mode switches the misbehaviours at run time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode
+
+import uvicorn
+from mcp.server.mcpserver import MCPServer
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+READ = "mcp:read"
+ADMIN = "mcp:admin"
+# A pre-registered machine client for the client credentials grant (SEP-1046).
+MACHINE_CLIENT = "machine-client"
+MACHINE_SECRET = "machine-secret-4f1c"
+
+
+@dataclass
+class State:
+    base: str
+    token_ttl: int = 3600
+    wrong_iss: bool = False
+    deny: bool = False
+    clients: dict[str, dict[str, Any]] = field(default_factory=dict)
+    codes: dict[str, dict[str, Any]] = field(default_factory=dict)
+    tokens: dict[str, dict[str, Any]] = field(default_factory=dict)
+    refresh: dict[str, dict[str, Any]] = field(default_factory=dict)
+    issued: list[str] = field(default_factory=list)
+    stats: dict[str, int] = field(
+        default_factory=lambda: dict.fromkeys(
+            ("register", "authorize", "token", "refresh", "client_credentials", "mcp_ok", "mcp_401"), 0
+        )
+    )
+
+    def __post_init__(self) -> None:
+        self.clients[MACHINE_CLIENT] = {"client_id": MACHINE_CLIENT, "client_secret": MACHINE_SECRET}
+        self.issued.append(MACHINE_SECRET)
+
+    @property
+    def issuer(self) -> str:
+        return f"{self.base}/auth"
+
+    @property
+    def resource(self) -> str:
+        return f"{self.base}/mcp"
+
+    def prm_url(self) -> str:
+        return f"{self.base}/.well-known/oauth-protected-resource/mcp"
+
+
+def build(state: State) -> Any:
+    server = MCPServer("auth-test-server")
+
+    @server.tool()
+    def whoami() -> str:
+        """Say who is asking (any token with mcp:read)."""
+        return "hello, authorized client"
+
+    @server.tool()
+    def admin_tool() -> str:
+        """Needs mcp:admin too (step-up)."""
+        return "admin ok"
+
+    @server.custom_route("/.well-known/oauth-protected-resource/mcp", methods=["GET"])
+    async def prm(request: Request) -> Response:
+        return JSONResponse(
+            {"resource": state.resource, "authorization_servers": [state.issuer], "scopes_supported": [READ]}
+        )
+
+    @server.custom_route("/.well-known/oauth-authorization-server/auth", methods=["GET"])
+    async def metadata(request: Request) -> Response:
+        return JSONResponse(
+            {
+                "issuer": state.issuer,
+                "authorization_endpoint": f"{state.issuer}/authorize",
+                "token_endpoint": f"{state.issuer}/token",
+                "registration_endpoint": f"{state.issuer}/register",
+                "response_types_supported": ["code"],
+                "grant_types_supported": ["authorization_code", "refresh_token"],
+                "code_challenge_methods_supported": ["S256"],
+                "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post", "none"],
+                "scopes_supported": [READ, ADMIN],
+                "authorization_response_iss_parameter_supported": True,
+            }
+        )
+
+    @server.custom_route("/auth/register", methods=["POST"])
+    async def register(request: Request) -> Response:
+        body = await request.json()
+        state.stats["register"] += 1
+        client_id = "client-" + secrets.token_hex(6)
+        client = {
+            "client_id": client_id,
+            "client_secret": "cs-" + secrets.token_urlsafe(24),
+            "redirect_uris": body.get("redirect_uris") or [],
+            "token_endpoint_auth_method": "client_secret_basic",
+            "grant_types": ["authorization_code", "refresh_token"],
+            "client_name": body.get("client_name"),
+        }
+        state.clients[client_id] = client
+        state.issued.append(client["client_secret"])
+        return JSONResponse(client, status_code=201)
+
+    @server.custom_route("/auth/authorize", methods=["GET"])
+    async def authorize(request: Request) -> Response:
+        q = request.query_params
+        state.stats["authorize"] += 1
+        client = state.clients.get(q.get("client_id", ""))
+        redirect_uri = q.get("redirect_uri", "")
+        if client is None or redirect_uri not in client["redirect_uris"]:
+            return JSONResponse({"error": "invalid_request", "error_description": "unknown client or redirect"}, 400)
+        if q.get("code_challenge_method") != "S256" or not q.get("code_challenge"):
+            return JSONResponse({"error": "invalid_request", "error_description": "PKCE S256 required"}, 400)
+        params: dict[str, str] = {}
+        if state.deny:
+            params["error"] = "access_denied"
+            params["error_description"] = "the person said no"
+        else:
+            code = "code-" + secrets.token_urlsafe(16)
+            state.codes[code] = {
+                "client_id": client["client_id"],
+                "redirect_uri": redirect_uri,
+                "challenge": q["code_challenge"],
+                "scope": q.get("scope") or READ,
+                "resource": q.get("resource"),
+            }
+            params["code"] = code
+            state.issued.append(code)
+        if q.get("state"):
+            params["state"] = q["state"]
+        params["iss"] = "https://evil.example.com" if state.wrong_iss else state.issuer
+        return RedirectResponse(f"{redirect_uri}?{urlencode(params)}", status_code=302)
+
+    @server.custom_route("/auth/token", methods=["POST"])
+    async def token(request: Request) -> Response:
+        form = dict(await request.form())
+        client = _authenticate(state, request, form)
+        if client is None:
+            return JSONResponse({"error": "invalid_client"}, 401)
+        grant = form.get("grant_type")
+        if grant == "authorization_code":
+            state.stats["token"] += 1
+            grant_data = state.codes.pop(str(form.get("code")), None)
+            if grant_data is None or grant_data["client_id"] != client["client_id"]:
+                return JSONResponse({"error": "invalid_grant"}, 400)
+            if form.get("redirect_uri") != grant_data["redirect_uri"]:
+                return JSONResponse({"error": "invalid_grant", "error_description": "redirect_uri"}, 400)
+            digest = hashlib.sha256(str(form.get("code_verifier", "")).encode()).digest()
+            if base64.urlsafe_b64encode(digest).decode().rstrip("=") != grant_data["challenge"]:
+                return JSONResponse({"error": "invalid_grant", "error_description": "PKCE"}, 400)
+            if form.get("resource") != state.resource:
+                return JSONResponse({"error": "invalid_target"}, 400)
+            scope = grant_data["scope"]
+        elif grant == "client_credentials" and client["client_id"] == MACHINE_CLIENT:
+            state.stats["client_credentials"] += 1
+            scope = str(form.get("scope") or READ)
+        elif grant == "refresh_token":
+            state.stats["refresh"] += 1
+            old = state.refresh.pop(str(form.get("refresh_token")), None)
+            if old is None or old["client_id"] != client["client_id"]:
+                return JSONResponse({"error": "invalid_grant"}, 400)
+            scope = old["scope"]
+        else:
+            return JSONResponse({"error": "unsupported_grant_type"}, 400)
+        access = "at-" + secrets.token_urlsafe(24)
+        refresh = "rt-" + secrets.token_urlsafe(24)
+        state.tokens[access] = {"scope": scope, "expires": time.time() + state.token_ttl}
+        state.refresh[refresh] = {"client_id": client["client_id"], "scope": scope}
+        state.issued += [access, refresh]
+        return JSONResponse(
+            {
+                "access_token": access,
+                "token_type": "Bearer",
+                "expires_in": state.token_ttl,
+                "refresh_token": refresh,
+                "scope": scope,
+            }
+        )
+
+    @server.custom_route("/_stats", methods=["GET"])
+    async def stats(request: Request) -> Response:
+        """Counters, and every secret issued so far (so a test can look for them in a recording)."""
+        return JSONResponse({**state.stats, "issued": state.issued})
+
+    @server.custom_route("/_mode", methods=["POST"])
+    async def mode(request: Request) -> Response:
+        """Switch misbehaviours for the next flows: token_ttl, wrong_iss, deny."""
+        body = await request.json()
+        state.token_ttl = int(body.get("token_ttl", 3600))
+        state.wrong_iss = bool(body.get("wrong_iss", False))
+        state.deny = bool(body.get("deny", False))
+        return JSONResponse({"ok": True})
+
+    app = server.streamable_http_app(streamable_http_path="/mcp", json_response=True, host="127.0.0.1")
+    app.add_middleware(BearerGate, state=state)
+    return app
+
+
+def _authenticate(state: State, request: Request, form: dict[str, Any]) -> dict[str, Any] | None:
+    header = request.headers.get("authorization", "")
+    if header.startswith("Basic "):
+        from urllib.parse import unquote
+
+        decoded = base64.b64decode(header[6:]).decode()
+        client_id, _, secret = decoded.partition(":")
+        client_id, secret = unquote(client_id), unquote(secret)
+    else:
+        client_id, secret = str(form.get("client_id", "")), str(form.get("client_secret", ""))
+    client = state.clients.get(client_id)
+    if client is None or client["client_secret"] != secret:
+        return None
+    return client
+
+
+class BearerGate:
+    """Bearer tokens for /mcp: 401 without a valid one, 403 for admin_tool without mcp:admin."""
+
+    def __init__(self, app: ASGIApp, state: State) -> None:
+        self.app = app
+        self.state = state
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] != "/mcp":
+            await self.app(scope, receive, send)
+            return
+        body = b""
+        more = True
+        while more:
+            message = await receive()
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+        headers = {k.decode().lower(): v.decode() for k, v in scope["headers"]}
+        token = headers.get("authorization", "")
+        granted = None
+        if token.startswith("Bearer "):
+            info = self.state.tokens.get(token[7:])
+            if info is not None and info["expires"] > time.time():
+                granted = set(info["scope"].split())
+        if granted is None or READ not in granted:
+            self.state.stats["mcp_401"] += 1
+            error = ', error="invalid_token"' if token else ""
+            challenge = f'Bearer resource_metadata="{self.state.prm_url()}", scope="{READ}"{error}'
+            await _plain(send, 401, challenge)
+            return
+        if b'"admin_tool"' in body and b"tools/call" in body and ADMIN not in granted:
+            challenge = (
+                f'Bearer error="insufficient_scope", scope="{ADMIN}", resource_metadata="{self.state.prm_url()}", '
+                'error_description="admin_tool needs mcp:admin"'
+            )
+            await _plain(send, 403, challenge)
+            return
+        self.state.stats["mcp_ok"] += 1
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+async def _plain(send: Send, status: int, challenge: str) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"application/json"), (b"www-authenticate", challenge.encode())],
+        }
+    )
+    await send({"type": "http.response.body", "body": b'{"error": "unauthorized"}'})
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--token-ttl", type=int, default=3600)
+    parser.add_argument("--wrong-iss", action="store_true")
+    parser.add_argument("--deny", action="store_true")
+    args = parser.parse_args()
+    state = State(f"http://127.0.0.1:{args.port}", args.token_ttl, args.wrong_iss, args.deny)
+    uvicorn.run(build(state), host="127.0.0.1", port=args.port, log_config=None, access_log=False)
+
+
+if __name__ == "__main__":
+    main()
