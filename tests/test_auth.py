@@ -318,3 +318,29 @@ async def test_preflight_logs_in_before_connecting(auth_server: str, config_dir:
     await client.close()
     after = stats(auth_server)
     assert after["authorize"] == before["authorize"] and after["mcp_401"] == before["mcp_401"]
+
+
+async def test_tui_logs_in_and_shows_every_step(auth_server: str, config_dir: Path) -> None:
+    """The TUI logs in before connecting; the Auth pane lists the steps, masked."""
+    from inspector.core import ServerSpec
+    from inspector.core.auth.config import AuthConfig
+    from inspector.tui.app import InspectorApp
+    from inspector.tui.panes.auth import AuthPane
+
+    from .tui_helpers import wait_for
+
+    spec = ServerSpec(transport="http", url=f"{auth_server}/mcp", auth=AuthConfig(browser="headless"))
+    app = InspectorApp(spec)
+    async with app.run_test(size=(150, 50)) as pilot:
+        await wait_for(pilot, lambda: app.client.state == "connected", "connected after login", timeout=30)
+        pane = app.query_one(AuthPane)
+        steps = [event.step for event in pane.events]
+        assert steps, "the Auth pane shows the flow"
+        assert any("token" in step for step in steps)
+        await pilot.press("f9")
+        await pilot.pause(0.2)
+        assert app.query_one("#main").active == "auth"  # type: ignore[attr-defined]
+        shown = app.export_screenshot()
+        stored = json.dumps(app.auth_session.status())
+        assert "access_token" not in shown or "***" in shown
+        assert "Bearer ey" not in shown and stored

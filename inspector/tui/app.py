@@ -27,8 +27,10 @@ if TYPE_CHECKING:
     from ..core.validation import FrameValidator
 from ..core.spec import ServerSpec
 from ..core.traffic import Frame, JsonlRecorder, TrafficLog
+from .clipboard import copy_text
 from .commands import ServerCommands
 from .handlers import TuiHandlers
+from .panes.auth import AuthPane
 from .panes.bottom import BottomPanel
 from .panes.prompts import PromptsPane
 from .panes.resources import ResourcesPane
@@ -69,6 +71,7 @@ class InspectorApp(App[int]):
         Binding("f6", "show_tab('server')", "Server", id="tab_server", show=False),
         Binding("f7", "show_tab('roots')", "Roots", id="tab_roots", show=False),
         Binding("f8", "show_tab('tasks')", "Tasks", id="tab_tasks", show=False),
+        Binding("f9", "show_tab('auth')", "Auth", id="tab_auth", show=False),
         Binding("ctrl+q", "quit", "Quit", id="quit"),
     ]
 
@@ -103,6 +106,7 @@ class InspectorApp(App[int]):
         self.client.on_state(self._on_state)
         self.client.on_notification(self._on_notification)
         self.client.tasks.observers.append(self._on_task)
+        self.auth_session = self._auth_session()
         self._tasks_dirty = False
 
     # -- layout ----------------------------------------------------------------------
@@ -124,11 +128,30 @@ class InspectorApp(App[int]):
                 yield RootsPane()
             with TabPane("Tasks", id="tasks"):
                 yield TasksPane()
+            with TabPane("Auth", id="auth"):
+                yield AuthPane(server=self.spec.url)
         yield BottomPanel(self.traffic)
         yield Footer()
 
+    def _auth_session(self) -> Any:
+        """The server's OAuth session (remote servers only): its steps go to the Auth pane."""
+        if not self.spec.url or self.recording is not None:
+            return None
+        from ..core.auth import session_for
+
+        session = session_for(self.spec)
+        if session is not None:
+            session.attach(self.traffic)
+        return session
+
     def on_mount(self) -> None:
         self.run_worker(self._start_validation(), group="validation", exit_on_error=False)
+        auth = self.query_one(AuthPane)
+        if self.auth_session is None:
+            self.query_one("#main", TabbedContent).hide_tab("auth")
+        else:
+            auth.set_events(self.auth_session.log.events)
+            self.auth_session.log.subscribe(auth.add_event)
         if self.recording is not None:
             self._show_recording(*self.recording)
             return
@@ -153,6 +176,9 @@ class InspectorApp(App[int]):
     @work(exclusive=True, group="connection")
     async def connect(self, reconnect: bool = False) -> None:
         try:
+            if self.auth_session is not None:
+                # Log in before connecting, so a person's login does not race a request's timeout.
+                await self.auth_session.preflight(headers=dict(self.spec.headers))
             if reconnect:
                 await self.client.reconnect()
             else:
@@ -464,6 +490,37 @@ class InspectorApp(App[int]):
         from .screens.help import HelpScreen
 
         self.push_screen(HelpScreen())
+
+    @on(AuthPane.LoginRequested)
+    def _login(self) -> None:
+        self.action_show_tab("auth")
+        self.run_worker(self._do_login(), group="auth", exclusive=True, exit_on_error=False)
+
+    async def _do_login(self) -> None:
+        if self.auth_session is None:
+            return
+        await self.auth_session.login()
+        self.notify("logged in; reconnecting")
+        self.connect(reconnect=True)
+
+    @on(AuthPane.LogoutRequested)
+    def _logout(self) -> None:
+        if self.auth_session is not None:
+            self.auth_session.logout()
+
+    @on(AuthPane.CancelRequested)
+    def _cancel_login(self) -> None:
+        if self.auth_session is not None and not self.auth_session.cancel():
+            self.notify("no login is waiting", severity="warning")
+
+    @on(AuthPane.CopyUrlRequested)
+    def _copy_url(self, event: AuthPane.CopyUrlRequested) -> None:
+        how = copy_text(self, event.url)
+        self.notify(f"authorization URL copied ({how})")
+
+    @on(AuthPane.StepFailed)
+    def _auth_failed(self, event: AuthPane.StepFailed) -> None:
+        self.notify_plain(f"authorization step failed: {event.event}", severity="error")
 
     @on(ItemList.RefreshRequested)
     def _refresh_requested(self, event: ItemList.RefreshRequested) -> None:

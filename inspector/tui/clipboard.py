@@ -3,12 +3,14 @@ terminal's (OSC 52), which also works over SSH."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import App
 
 __all__ = ["copy_text"]
 
 
-def copy_text(app: App[object], text: str) -> str:
+def copy_text(app: App[Any], text: str) -> str:
     try:
         import pyperclip
 
