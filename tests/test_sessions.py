@@ -23,7 +23,7 @@ from inspector.tui.screens.composer import ComposerScreen
 from inspector.tui.widgets.item_list import ItemList
 
 from .peers import PYTHON, SERVERS
-from .tui_helpers import wait_connected, wait_for
+from .tui_helpers import focus, wait_connected, wait_for
 
 VERSIONED = str(SERVERS / "versioned.py")
 SIZE = (150, 50)
@@ -148,7 +148,7 @@ async def test_composer_sends_and_resends() -> None:
         await wait_connected(pilot, app)
         app.query_one(BottomPanel).sync()
         traffic = app.query_one(TrafficPane)
-        traffic.table.focus()
+        await focus(pilot, traffic.table)
         await pilot.press("n")
         await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen), "composer")
         app.screen.query_one(TextArea).text = '{"jsonrpc": "2.0", "id": 99, "method": "no/such-method"}'

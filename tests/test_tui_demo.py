@@ -25,7 +25,7 @@ from inspector.tui.widgets.result_view import ResultView
 from inspector.tui.widgets.schema_form import FieldRow
 
 from .peers import SERVERS
-from .tui_helpers import fill, type_into, wait_connected, wait_for
+from .tui_helpers import fill, focus, type_into, wait_connected, wait_for
 
 SIZE = (150, 50)
 HOSTILE = str(SERVERS / "hostile.py")
@@ -53,7 +53,7 @@ async def test_nested_form_call_through_confirmation() -> None:
         await pilot.press("ctrl+o")
         await pilot.pause(0.2)
         assert editor.mode == "json"
-        editor.json_area.focus()
+        await focus(pilot, editor.json_area)
         await pilot.press("ctrl+o")
         await pilot.pause(0.3)
         assert editor.mode == "form"
@@ -85,7 +85,7 @@ async def test_media_result_and_reading_a_resource_link() -> None:
         kinds = [view.block.get("type") for view in app.query(BlockView)]
         assert {"text", "image", "audio", "resource_link", "resource"} <= set(kinds)
         link = next(view for view in app.query(BlockView) if view.block.get("type") == "resource_link")
-        link.focus()
+        await focus(pilot, link)
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.query_one("#main").active == "resources", "resources tab")  # type: ignore[attr-defined]
         await wait_for(pilot, lambda: len(app.query_one("#resource-contents").children) > 1, "contents")
@@ -250,7 +250,7 @@ async def test_problems_view_from_live_validation() -> None:
         await pilot.pause(0.2)
         target = next(p for p in pane.problems if p.rule == "tool-input-schema-root")
         pane.query_one("#problem-list").highlighted = pane.problems.index(target)  # type: ignore[attr-defined]
-        pane.query_one("#problem-list").focus()
+        await focus(pilot, pane.query_one("#problem-list"))
         await pilot.press("enter")
         await pilot.pause(0.2)
         assert app.query_one("#bottom-tabs").active == "traffic"  # type: ignore[attr-defined]

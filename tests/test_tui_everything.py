@@ -17,7 +17,7 @@ from inspector.tui.widgets.item_list import ItemList
 from inspector.tui.widgets.result_view import ResultView
 from inspector.tui.widgets.traffic_table import TrafficTable
 
-from .tui_helpers import field_row, fill, type_into, wait_connected, wait_for
+from .tui_helpers import field_row, fill, focus, type_into, wait_connected, wait_for
 
 SIZE = (150, 50)
 
@@ -165,7 +165,7 @@ async def test_traffic_selection_and_filter(app: InspectorApp) -> None:
         await pilot.pause(0.2)
         methods = [(app.traffic.frames[i].kind, app.traffic.frames[i].method) for i in table.rows]
         assert table.rows and all("tools/list" in (app.traffic.frames[i].method or "") for i in table.rows), methods
-        table.focus()
+        await focus(pilot, table)
         await pilot.press("home")
         first = table.selected_frame
         assert first is not None and first.method == "tools/list" and first.kind == "request"

@@ -6,6 +6,7 @@ import time
 from collections.abc import Callable
 
 from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import Input
 
 from inspector.tui.app import InspectorApp
@@ -36,9 +37,15 @@ def field_row(app: InspectorApp, path: tuple[object, ...]) -> FieldRow:
     raise AssertionError(f"no form row for {path}; rows: {[r.node.path for r in app.screen.query(FieldRow)]}")
 
 
-async def type_into(pilot: Pilot[int], widget: Input, text: str) -> None:
+async def focus(pilot: Pilot[int], widget: Widget) -> None:
+    """Focus a widget and wait until it has focus: focus() only schedules it,
+    and a key pressed before it lands goes to the previous widget."""
     widget.focus()
-    await pilot.pause()
+    await wait_for(pilot, lambda: widget.app.focused is widget, f"focus on {widget!r}")
+
+
+async def type_into(pilot: Pilot[int], widget: Input, text: str) -> None:
+    await focus(pilot, widget)
     widget.value = ""
     await pilot.press(*list(text))
     await pilot.pause()
