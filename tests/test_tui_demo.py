@@ -25,7 +25,7 @@ from inspector.tui.widgets.result_view import ResultView
 from inspector.tui.widgets.schema_form import FieldRow
 
 from .peers import SERVERS
-from .tui_helpers import fill, focus, type_into, wait_connected, wait_for
+from .tui_helpers import field_row, fill, focus, type_into, wait_connected, wait_for
 
 SIZE = (150, 50)
 HOSTILE = str(SERVERS / "hostile.py")
@@ -256,3 +256,23 @@ async def test_problems_view_from_live_validation() -> None:
         assert app.query_one("#bottom-tabs").active == "traffic"  # type: ignore[attr-defined]
         selected = app.query_one(TrafficPane).table.selected_frame
         assert selected is not None and selected.seq == target.seq
+
+
+async def test_moving_between_tools_keeps_what_was_typed() -> None:
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        app.select_item("tools", "echo")
+        await wait_for(pilot, lambda: any(r.node.path == ("message",) for r in app.query(FieldRow)), "echo form")
+        await fill(pilot, field_row(app, ("message",)), "kept across tools")
+        # Arrow through the whole list and back without waiting: each move
+        # rebuilds the form, and rebuilds pile up.
+        app.query_one("#tool-list", ItemList).focus_list()
+        await pilot.pause(0.2)
+        await pilot.press(*["down"] * 12, *["up"] * 12)
+        app.select_item("tools", "echo")
+        await wait_for(pilot, lambda: any(r.node.path == ("message",) for r in app.query(FieldRow)), "echo again")
+        await pilot.pause(0.3)
+        assert app.return_code is None and app.is_running
+        value, errors = app.query_one(ArgumentsEditor).current_arguments()
+        assert value is not None and value["message"] == "kept across tools", (value, errors)

@@ -174,7 +174,10 @@ class FieldRow(Vertical):
                     yield Button("✕ remove", classes="item-remove", compact=True)
 
     def show_errors(self) -> None:
-        self.query_one(".field-errors", Static).update(_errors_text(self.node))
+        # A row mounted a moment ago may not have composed its children yet;
+        # it draws the node's errors itself when it does.
+        for errors in self.query(".field-errors").results(Static):
+            errors.update(_errors_text(self.node))
 
 
 class SchemaForm(VerticalScroll):
@@ -197,8 +200,9 @@ class SchemaForm(VerticalScroll):
         super().__init__(id=id)
         self.root: FormNode | None = None
         self.fallback_reason: str | None = None
-        self._rebuilding = False
+        self._rebuild_scheduled = False
         self._rebuild_pending = False
+        self._dirty = False
         self._focus_after_rebuild = False
 
     # -- public surface --------------------------------------------------------------
@@ -251,24 +255,28 @@ class SchemaForm(VerticalScroll):
     # -- drawing ---------------------------------------------------------------------
 
     def rebuild(self) -> None:
+        # Requests made while a rebuild is scheduled or running fold into it:
+        # the loop below draws the model as it is once the last one is done.
+        self._dirty = True
         self._rebuild_pending = True
-        self.call_after_refresh(self._rebuild)
+        if not self._rebuild_scheduled:
+            self._rebuild_scheduled = True
+            self.call_after_refresh(self._rebuild)
 
     async def _rebuild(self) -> None:
-        if self._rebuilding:
-            return
-        self._rebuilding = True
         try:
-            focused_path = self._focused_path()
-            await self.remove_children()
-            rows: list[Widget] = []
-            if self.root is not None:
-                self._rows(self.root, 0, rows)
-            await self.mount_all(rows)
-            if focused_path is not None:
-                self._refocus(focused_path)
+            while self._dirty:
+                self._dirty = False
+                focused_path = self._focused_path()
+                await self.remove_children()
+                rows: list[Widget] = []
+                if self.root is not None:
+                    self._rows(self.root, 0, rows)
+                await self.mount_all(rows)
+                if focused_path is not None:
+                    self._refocus(focused_path)
         finally:
-            self._rebuilding = False
+            self._rebuild_scheduled = False
             self._rebuild_pending = False
         if self._focus_after_rebuild:
             self._focus_after_rebuild = False
