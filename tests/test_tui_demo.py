@@ -276,3 +276,24 @@ async def test_moving_between_tools_keeps_what_was_typed() -> None:
         assert app.return_code is None and app.is_running
         value, errors = app.query_one(ArgumentsEditor).current_arguments()
         assert value is not None and value["message"] == "kept across tools", (value, errors)
+
+
+async def test_hostile_choice_labels_are_inert() -> None:
+    """Enum values, oneOf titles and variant titles go into select widgets,
+    which read a plain string as markup: a `[link=…]` there used to crash
+    the app."""
+    spec = ServerSpec(command=sys.executable, args=[HOSTILE, "--mode", "hostile-text"])
+    app = InspectorApp(spec)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: "tools" in app.lists, "tools")
+        app.select_item("tools", "pick")
+        await wait_for(pilot, lambda: any(r.node.path == ("many",) for r in app.query(FieldRow)), "the pick form")
+        for select in app.query(Select):
+            await focus(pilot, select)
+            await pilot.press("enter")  # opens the overlay, which draws every option
+            await pilot.pause(0.2)
+            await pilot.press("escape")
+        await pilot.pause(0.3)
+        assert app.is_running and app.return_code is None
+        shown = app.export_screenshot()
+        assert "[bold red]ALERT[/]" in shown or "[link=https://evil.example]" in shown

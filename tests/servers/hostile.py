@@ -246,6 +246,20 @@ class HostileText(Server):
             "description": "A tool whose very name is hostile " + HOSTILE,
             "inputSchema": {"type": "object", "properties": {}},
         },
+        {
+            # Choices are drawn by select widgets, which read plain strings as markup.
+            "name": "pick",
+            "description": "Choices whose labels are hostile.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "plain": {"type": "string", "enum": [HOSTILE, "[reverse]x[/reverse]"]},
+                    "titled": {"type": "string", "oneOf": [{"const": "a", "title": HOSTILE}, {"const": "b"}]},
+                    "variant": {"anyOf": [{"type": "string", "title": HOSTILE}, {"type": "integer"}]},
+                    "many": {"type": "array", "items": {"type": "string", "enum": [HOSTILE, "[bold]y"]}},
+                },
+            },
+        },
     ]
 
     def initialized(self) -> None:

@@ -115,7 +115,7 @@ class FieldRow(Vertical):
         elif isinstance(node, StringNode) and node.multiline:
             yield TextArea(node.text(), classes="text-editor", soft_wrap=True)
         elif isinstance(node, EnumNode):
-            options = [(visible(option.label), index) for index, option in enumerate(node.options)]
+            options = [(Text(visible(option.label)), index) for index, option in enumerate(node.options)]
             current = node.selected_index
             yield Select(
                 options,
@@ -129,7 +129,10 @@ class FieldRow(Vertical):
             yield Select([("true", "true"), ("false", "false")], value=choice, allow_blank=True, classes="bool-editor")
         elif isinstance(node, MultiSelectNode):
             yield SelectionList[int](
-                *[(visible(option.label), index, node.is_selected(index)) for index, option in enumerate(node.options)],
+                *[
+                    (Text(visible(option.label)), index, node.is_selected(index))
+                    for index, option in enumerate(node.options)
+                ],
                 classes="multi-editor",
             )
         elif isinstance(node, ConstNode):
@@ -158,7 +161,7 @@ class FieldRow(Vertical):
                 elif node.path:
                     yield Button("leave out", classes="object-clear", compact=True)
         elif isinstance(node, UnionNode):
-            options = [(visible(variant.title), index) for index, variant in enumerate(node.variants)]
+            options = [(Text(visible(variant.title)), index) for index, variant in enumerate(node.variants)]
             yield Select(options, value=node.selected, allow_blank=False, classes="union-editor")
         elif isinstance(node, NullableNode):
             yield Checkbox("null", node.is_null, classes="null-toggle")
