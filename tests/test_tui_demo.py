@@ -5,7 +5,9 @@ completions, prompts, the connection error screen, and untrusted text."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
+import pytest
 from rich.text import Text
 from textual.widgets import Input, Select, Static
 
@@ -297,3 +299,37 @@ async def test_hostile_choice_labels_are_inert() -> None:
         assert app.is_running and app.return_code is None
         shown = app.export_screenshot()
         assert "[bold red]ALERT[/]" in shown or "[link=https://evil.example]" in shown
+
+
+def saved_files(folder: Path) -> list[tuple[str, bytes]]:
+    return [(path.name, path.read_bytes()[:8]) for path in folder.glob("mcp-resource-1*")]
+
+
+async def test_saving_a_read_resource_blob(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from inspector.demo.resources import IMAGE_URI
+
+    monkeypatch.chdir(tmp_path)
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        app.open_resource(IMAGE_URI)
+        await wait_for(pilot, lambda: app.query_one("#resource-contents").query(BlockView), "contents")
+        block = app.query_one("#resource-contents").query_one(BlockView)
+        await focus(pilot, block)
+        await pilot.press("s")
+        await wait_for(pilot, lambda: saved_files(tmp_path), "saved file")
+        [(name, head)] = saved_files(tmp_path)
+        assert name.endswith(".png") and head.startswith(b"\x89PNG")
+
+
+def test_saving_where_the_working_directory_is_read_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tempfile
+
+    from inspector.tui.widgets.content_view import save_blob
+
+    monkeypatch.chdir("/proc")  # no file can be created here, not even by root
+    path = save_blob(b"abc", "text/plain", "mcp-test-save")
+    try:
+        assert Path(path).parent == Path(tempfile.gettempdir()) and Path(path).read_bytes() == b"abc"
+    finally:
+        Path(path).unlink()

@@ -4,7 +4,8 @@ the terminal has one, character cells otherwise.
 Finding out means asking the terminal, which is only possible before
 Textual takes over the terminal, so `detect()` runs in `run_tui` before the
 app starts; until it has run (tests, screenshots, pipes) images are drawn
-in character cells, which look the same everywhere.
+in character cells, which look the same everywhere.  Inside tmux or screen
+the terminal is not asked unless INSPECTOR_IMAGES=probe.
 """
 
 from __future__ import annotations
@@ -22,7 +23,12 @@ _protocol: str | None = None
 def detect() -> str | None:
     """Ask the terminal once; returns "tgp", "sixel" or None."""
     global _protocol
-    if os.environ.get("INSPECTOR_IMAGES", "auto") == "cells" or not sys.__stdout__ or not sys.__stdout__.isatty():
+    choice = os.environ.get("INSPECTOR_IMAGES", "auto")
+    if choice == "cells" or not sys.__stdout__ or not sys.__stdout__.isatty():
+        return None
+    if choice == "auto" and _multiplexed():
+        # tmux and screen pass the graphics query on as text (tmux shows it
+        # as the pane title) and answer nothing: ask only when told to.
         return None
     try:
         from textual_image import renderable
@@ -34,6 +40,11 @@ def detect() -> str | None:
     elif renderable.Image is renderable.SixelImage:
         _protocol = "sixel"
     return _protocol
+
+
+def _multiplexed() -> bool:
+    term = os.environ.get("TERM", "")
+    return bool(os.environ.get("TMUX") or os.environ.get("STY")) or term.startswith(("screen", "tmux"))
 
 
 def protocol() -> str | None:

@@ -5,8 +5,12 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..core.spec import ServerSpec
+
+if TYPE_CHECKING:
+    from textual.app import App
 
 __all__ = ["run_recording", "run_tui"]
 
@@ -21,8 +25,14 @@ def run_tui(spec: ServerSpec, args: argparse.Namespace) -> int:
     roots = getattr(args, "root", None)
     if roots:
         app.handlers.roots = [{"uri": Path(os.path.abspath(r)).as_uri(), "name": Path(r).name or r} for r in roots]
-    code = app.run()
-    return int(code or 0)
+    app.run()
+    return exit_code(app)
+
+
+def exit_code(app: App[Any]) -> int:
+    """What the process exits with: non-zero when the app died of an error
+    (Textual prints the traceback and sets return_code)."""
+    return app.return_code or 0
 
 
 def run_recording(path: str) -> int:
@@ -38,4 +48,5 @@ def run_recording(path: str) -> int:
         print(f"inspector: {exc}", file=sys.stderr)
         return 2
     app = InspectorApp(ServerSpec(name=path), recording=(path, traffic))
-    return int(app.run() or 0)
+    app.run()
+    return exit_code(app)

@@ -10,13 +10,14 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Static
 
 from ...core.errors import InspectorError
 from ...core.items import Item, ListResult
 from ..badges import uri_row
 from ..safe import json_syntax, plain, plain_line
-from ..widgets.content_view import resource_body
+from ..widgets.content_view import BlockView
 from ..widgets.item_list import ItemList
 
 if TYPE_CHECKING:
@@ -25,24 +26,20 @@ if TYPE_CHECKING:
 __all__ = ["ResourcesPane", "contents_widgets"]
 
 
-def contents_widgets(result: Any) -> list[Static]:
-    """`resources/read` contents, each by its mimeType."""
+def contents_widgets(result: Any) -> list[Widget]:
+    """`resources/read` contents, each a block drawn by its mimeType that can
+    be focused and saved."""
     if not isinstance(result, dict) or not isinstance(result.get("contents"), list):
         return [
             Static(Text("the result has no contents array", style="bold red")),
             Static(json_syntax(result)),
         ]
-    parts: list[Static] = []
-    for entry in result["contents"]:
+    parts: list[Widget] = []
+    for index, entry in enumerate(result["contents"]):
         if not isinstance(entry, dict):
             parts.append(Static(Text(f"invalid contents entry: {entry!r}", style="red")))
             continue
-        head = Text("── ", style="dim")
-        head.append_text(plain_line(str(entry.get("uri", "?")), 120, style="bold"))
-        if isinstance(entry.get("mimeType"), str):
-            head.append_text(plain_line(f"  {entry['mimeType']}", 60, style="dim"))
-        parts.append(Static(head))
-        parts.append(Static(resource_body(entry)))
+        parts.append(BlockView({"type": "resource", "resource": entry}, index))
     return parts
 
 

@@ -12,6 +12,7 @@ from rich.console import RenderableType
 from rich.syntax import Syntax
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Static
@@ -69,19 +70,40 @@ _EXTENSIONS = {
 
 
 def save_blob(data: bytes, mime: str, stem: str, directory: str | None = None) -> str:
-    """Write bytes to a new file in `directory` (default: the working directory)."""
+    """Write bytes to a new file in `directory` (default: the working directory,
+    or the temporary directory when that cannot be written); returns the path."""
+    import os
+    import tempfile
+
+    suffix = _EXTENSIONS.get(mime.split(";")[0].strip().lower(), ".bin")
+    folders = [directory] if directory else [os.getcwd(), tempfile.gettempdir()]
+    failure: OSError | None = None
+    for folder in folders:
+        try:
+            return _write_new(os.path.join(folder, stem), suffix, data)
+        except OSError as exc:
+            failure = exc
+    assert failure is not None
+    raise failure
+
+
+def _write_new(base: str, suffix: str, data: bytes) -> str:
     import os
 
-    folder = directory or os.getcwd()
-    suffix = _EXTENSIONS.get(mime.split(";")[0].strip().lower(), ".bin")
-    path = os.path.join(folder, stem + suffix)
-    counter = 1
-    while os.path.exists(path):
-        counter += 1
-        path = os.path.join(folder, f"{stem}-{counter}{suffix}")
-    with open(path, "xb") as handle:
-        handle.write(data)
-    return path
+    path, counter = base + suffix, 1
+    while True:
+        try:
+            with open(path, "xb") as handle:
+                handle.write(data)
+            return path
+        except FileExistsError:
+            counter += 1
+            path = f"{base}-{counter}{suffix}"
+        except OSError:
+            # A half-written file is worse than none.
+            if os.path.exists(path):
+                os.unlink(path)
+            raise
 
 
 def _size(n: int) -> str:
@@ -177,6 +199,11 @@ class BlockView(Vertical):
     BlockView > .block-title { color: $text-muted; }
     """
 
+    BINDINGS = [
+        Binding("s", "save", "Save to file"),
+        Binding("enter", "read_link", "Read link"),
+    ]
+
     class ReadLink(Message):
         def __init__(self, uri: str) -> None:
             super().__init__()
@@ -214,13 +241,19 @@ class BlockView(Vertical):
 
     def _graphics(self) -> Any:
         """The image drawn with a terminal graphics protocol, when there is one."""
-        if self.block.get("type") != "image":
+        block = self.block
+        if block.get("type") == "image":
+            data = decode_blob(block.get("data"))
+        elif block.get("type") == "resource" and isinstance(block.get("resource"), dict):
+            resource = block["resource"]
+            mime = resource.get("mimeType")
+            data = decode_blob(resource.get("blob")) if isinstance(mime, str) and mime.startswith("image/") else None
+        else:
+            return None
+        if data is None:
             return None
         from ..graphics import graphics_widget
 
-        data = decode_blob(self.block.get("data"))
-        if data is None:
-            return None
         try:
             return graphics_widget(data)
         except Exception:  # noqa: BLE001 - Pillow raises many types; fall back to cells
@@ -266,17 +299,30 @@ class BlockView(Vertical):
             return label, resource_body(resource)
         return label, json_syntax(block)
 
-    def on_key(self, event: Any) -> None:
-        if event.key == "enter" and self.block.get("type") == "resource_link":
-            uri = self.block.get("uri")
-            if isinstance(uri, str):
-                event.stop()
-                self.post_message(self.ReadLink(uri))
-        elif event.key == "s" and self.binary is not None:
-            event.stop()
-            data, mime = self.binary
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "save":
+            return self.block.get("type") in ("image", "audio", "resource")
+        if action == "read_link":
+            return self.block.get("type") == "resource_link"
+        return True
+
+    def action_read_link(self) -> None:
+        uri = self.block.get("uri")
+        if isinstance(uri, str):
+            self.post_message(self.ReadLink(uri))
+
+    def action_save(self) -> None:
+        binary = self.binary
+        if binary is None:
+            self.app.notify("this block holds nothing to save", severity="warning")
+            return
+        data, mime = binary
+        try:
             path = save_blob(data, mime, f"mcp-{self.block.get('type')}-{self.index + 1}")
-            self.app.notify(f"saved {len(data)} bytes to {path}", markup=False)
+        except OSError as exc:
+            self.app.notify(f"could not save: {exc}", severity="error", markup=False)
+            return
+        self.app.notify(f"saved {len(data)} bytes to {path}", markup=False)
 
 
 class ContentList(Vertical):
