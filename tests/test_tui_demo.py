@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from rich.text import Text
-from textual.widgets import Input, Select, Static
+from textual.widgets import Button, Input, Select, Static
 
 from inspector.core import ServerSpec, demo_spec
 from inspector.tui.app import InspectorApp
@@ -333,3 +333,32 @@ def test_saving_where_the_working_directory_is_read_only(monkeypatch: pytest.Mon
         assert Path(path).parent == Path(tempfile.gettempdir()) and Path(path).read_bytes() == b"abc"
     finally:
         Path(path).unlink()
+
+
+async def test_form_details_password_items_and_focus_across_modes() -> None:
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        app.select_item("tools", "register_user")
+        await wait_for(pilot, lambda: any(r.node.path == ("password",) for r in app.query(FieldRow)), "form")
+        assert field_row(app, ("password",)).query_one(Input).password
+        assert not field_row(app, ("username",)).query_one(Input).password
+        # ctrl+o moves focus along with the mode, both ways.
+        editor = app.query_one(ArgumentsEditor)
+        await focus(pilot, field_row(app, ("username",)).query_one(Input))
+        await pilot.press("ctrl+o")
+        await wait_for(pilot, lambda: app.focused is editor.json_area, "focus on the JSON editor")
+        await pilot.press("ctrl+o")
+        await wait_for(
+            pilot,
+            lambda: editor.mode == "form" and app.focused is not None and editor.form in app.focused.ancestors,
+            "form focus",
+        )
+        app.select_item("tools", "plan_trip")
+        await wait_for(pilot, lambda: any(r.node.path == ("stops",) for r in app.query(FieldRow)), "trip form")
+        field_row(app, ("stops",)).query_one(".array-add", Button).press()
+        await wait_for(pilot, lambda: any(r.node.path == ("stops", 0) for r in app.query(FieldRow)), "an item")
+        label = str(field_row(app, ("stops", 0)).query_one("Label").render())
+        assert label.startswith("[0] ") and "*" not in label
+        app.select_item("tools", "get_json")
+        await wait_for(pilot, lambda: app.query(".no-arguments"), "the no-arguments note")

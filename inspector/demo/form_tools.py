@@ -29,7 +29,8 @@ async def register_user(arguments: dict[str, Any], ctx: Context[Any, Any]) -> li
         f"Newsletter: {'yes' if arguments.get('newsletter', True) else 'no'}\n"
         "(Nothing was stored: this is a demo.)"
     )
-    return [TextContent(type="text", text=summary), _echo_arguments(arguments)]
+    shown = {key: "••••" if key == "password" else value for key, value in arguments.items()}
+    return [TextContent(type="text", text=summary), _echo_arguments(shown)]
 
 
 async def plan_trip(arguments: dict[str, Any], ctx: Context[Any, Any]) -> list[TextContent]:

@@ -29,6 +29,14 @@ REGISTER_USER: JSONSchema = {
             "maxLength": 16,
             "pattern": "^[a-z0-9_]+$",
         },
+        "password": {
+            "type": "string",
+            "format": "password",
+            "writeOnly": True,
+            "title": "Password",
+            "description": "At least 8 characters; drawn masked (format: password, writeOnly).",
+            "minLength": 8,
+        },
         "email": {
             "type": "string",
             "format": "email",

@@ -122,6 +122,10 @@ class ArgumentsEditor(Vertical):
         if value is None:
             self._show_errors(errors)
             return
+        # The focused editor is about to be hidden; focus follows to the
+        # other one so ctrl+o and ctrl+enter keep working from the keyboard.
+        focused = self.app.focused
+        had_focus = focused is not None and self in focused.ancestors_with_self
         if self.mode == "form":
             self.json_area.load_text(safe_json(value, indent=2))
             self.mode = "json"
@@ -132,6 +136,8 @@ class ArgumentsEditor(Vertical):
             self.form.load_value(value)
             self.mode = "form"
         self._show_mode()
+        if had_focus:
+            self.focus_first()
 
     @on(TextArea.Changed, "#args-json")
     def _json_changed(self, event: TextArea.Changed) -> None:

@@ -47,8 +47,12 @@ _BLANK = Select.NULL
 
 def _label(node: FormNode) -> Text:
     text = Text()
+    item = isinstance(node.parent, ArrayNode) and isinstance(node.key, int)
+    if item and node.title:
+        # Items share their schema's title; the position tells them apart.
+        text.append(f"[{node.key}] ", style="bold")
     text.append(visible(one_line(node.label, 60)), style="bold")
-    if node.required and node.path:
+    if node.required and node.path and not item:
         text.append(" *", style="bold red")
     hint = node.schema.get("type")
     fmt = node.schema.get("format")
@@ -167,7 +171,12 @@ class FieldRow(Vertical):
             yield Checkbox("null", node.is_null, classes="null-toggle")
         else:
             placeholder = getattr(node, "placeholder", "")
-            yield Input(node.text(), placeholder=visible(str(placeholder)), classes="text-input")
+            yield Input(
+                node.text(),
+                placeholder=visible(str(placeholder)),
+                password=bool(getattr(node, "secret", False)),
+                classes="text-input",
+            )
         parent = node.parent
         if isinstance(parent, ArrayNode) and isinstance(node.key, int):
             with Horizontal():
@@ -296,12 +305,15 @@ class SchemaForm(VerticalScroll):
             return
         if isinstance(node, NullableNode) and node.is_null:
             return
-        for child in node.children():
-            if isinstance(node, ObjectNode) and child is node.extras and not self._show_extras(node):
-                continue
+        shown = [
+            child
+            for child in node.children()
+            if not (isinstance(node, ObjectNode) and child is node.extras and not self._show_extras(node))
+        ]
+        for child in shown:
             self._rows(child, next_depth, out)
-        if is_root_object and not node.children():
-            out.append(Static(Text("this tool takes no arguments", style="dim")))
+        if is_root_object and not shown:
+            out.append(Static(Text("no arguments", style="dim"), classes="no-arguments"))
 
     @staticmethod
     def _show_extras(node: ObjectNode) -> bool:
