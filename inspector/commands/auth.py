@@ -5,7 +5,14 @@ status: every stored login (no server named), or one server's.
 login:  run the authorization flow now, printing each step as it happens.
 logout: forget the server's stored tokens and client registration.
 
-Secrets are never printed: tokens and client secrets appear as `***`.
+The server is named as for every command (`--url`, `--config FILE --server
+NAME`, `--server NAME` from the config files found), or by a positional
+after the action: a URL, or a server's name (`inspector auth status
+https://mcp.example.com/mcp`, `inspector auth login github`).
+
+A login that nobody completes in time exits with the timeout code; one the
+person cancels (Ctrl-C) with the interrupted code.  Secrets are never
+printed: tokens and client secrets appear as `***`.
 """
 
 from __future__ import annotations
@@ -24,9 +31,49 @@ if TYPE_CHECKING:
     from ..core.spec import ServerSpec
     from ..core.traffic import TrafficLog
 
-__all__ = ["event_line", "prepare_auth", "run_auth"]
+__all__ = ["ACTIONS", "add_auth_arguments", "apply_target", "event_line", "prepare_auth", "run_auth"]
 
 MARKS = {"ok": "✓", "failed": "✗", "waiting": "…", "info": "·"}
+ACTIONS = ("status", "login", "logout")
+
+
+def add_auth_arguments(parser: argparse.ArgumentParser) -> None:
+    """The `auth` subcommand's own arguments: the action, and the server it is for."""
+    parser.add_argument("action", choices=ACTIONS)
+    parser.add_argument(
+        "target",
+        nargs="?",
+        default=None,
+        metavar="SERVER",
+        help="the server: a URL, or a server's name in --config FILE or in the config files found "
+        "(see `inspector servers`); the same as --url URL / --server NAME",
+    )
+
+
+def is_url(text: str) -> bool:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(text)
+    return parts.scheme in ("http", "https") and bool(parts.netloc)
+
+
+def apply_target(args: argparse.Namespace) -> None:
+    """Turn the positional SERVER into --url or --server (ValueError when it conflicts with them)."""
+    target = getattr(args, "target", None)
+    if not target:
+        return
+    if is_url(target):
+        given = getattr(args, "url", None)
+        if given and given != target:
+            raise ValueError(f"two servers named: {target} and --url {given}")
+        args.url = target
+        return
+    if "://" in target:
+        raise ValueError(f"{target}: a server URL must be http:// or https://")
+    given = getattr(args, "server", None)
+    if given and given != target:
+        raise ValueError(f"two servers named: {target} and --server {given}")
+    args.server = target
 
 
 def _notify(text: str) -> None:
@@ -51,7 +98,15 @@ async def prepare_auth(spec: ServerSpec, traffic: TrafficLog) -> None:
         # Nobody at the keys: no probe (a login would print its URL and wait in the first request).
         return
     session.attach(traffic)
-    await session.preflight(headers=dict(spec.headers))
+    from ..core.auth.errors import LoginAborted
+
+    try:
+        await session.preflight(headers=dict(spec.headers))
+    except LoginAborted as exc:
+        # Timed out or cancelled before connecting: the command's exit code says which.
+        from .runner import CommandFailed
+
+        raise CommandFailed(login_exit_code(exc), session.secrets.scrub(str(exc))) from exc
 
 
 def event_line(event: AuthEvent) -> str:
@@ -70,7 +125,8 @@ def run_auth(args: argparse.Namespace, spec: ServerSpec | None) -> int:
     if spec is None:
         if action != "status":
             print(
-                f"inspector: error: `auth {action}` needs a server: --url URL or --config FILE --server NAME",
+                f"inspector: error: `auth {action}` needs a server: `auth {action} URL|NAME`, --url URL "
+                "or --config FILE --server NAME",
                 file=sys.stderr,
             )
             return exitcodes.USAGE
@@ -88,6 +144,17 @@ def run_auth(args: argparse.Namespace, spec: ServerSpec | None) -> int:
     except KeyboardInterrupt:
         print("inspector: login interrupted", file=sys.stderr)
         return exitcodes.INTERRUPTED
+
+
+def login_exit_code(error: BaseException) -> int:
+    """The exit code of a failed login: timed out, cancelled or denied, or failed."""
+    from ..core.auth.errors import LoginAborted, LoginTimedOut
+
+    if isinstance(error, LoginTimedOut):
+        return exitcodes.TIMEOUT
+    if isinstance(error, LoginAborted):
+        return exitcodes.INTERRUPTED
+    return exitcodes.CANNOT_CONNECT
 
 
 def _when(stamp: Any) -> str:
@@ -162,7 +229,7 @@ def _logout(out: Output, spec: ServerSpec) -> int:
 
 
 async def _login(out: Output, spec: ServerSpec, args: argparse.Namespace) -> int:
-    from ..core.auth.errors import AuthError, LoginAborted
+    from ..core.auth.errors import AuthError
     from ..core.auth.session import session_for
     from ..core.traffic import JsonlRecorder, TrafficLog
 
@@ -190,10 +257,8 @@ async def _login(out: Output, spec: ServerSpec, args: argparse.Namespace) -> int
     error: AuthError | None = None
     try:
         await session.login(force=True, headers=dict(spec.headers))
-    except LoginAborted as exc:
-        error, code = exc, exitcodes.INTERRUPTED
     except AuthError as exc:
-        error, code = exc, exitcodes.CANNOT_CONNECT
+        error, code = exc, login_exit_code(exc)
     finally:
         if unsubscribe is not None:
             unsubscribe()

@@ -6,19 +6,27 @@ gate: without a valid token every POST to /mcp is answered 401 with a
 WWW-Authenticate challenge naming the protected resource metadata and the
 scope `mcp:read`; the `admin_tool` call needs `mcp:admin` as well and is
 answered 403 insufficient_scope (challenging only the missing scope, so a
-client must unite it with what it already had).
+client must unite it with what it already had).  The step-up can misbehave
+on request (`step_up` mode): `always` keeps answering insufficient_scope
+whatever the token holds; `carousel` asks for a new scope every time
+(`mcp:extra-1`, `mcp:extra-2`, ...); `once` makes `mcp:admin` good for one
+`admin_tool` call per token (like sudo), so each call needs a new step-up
+that succeeds.
 
 The authorization server is hand-written to be small and to misbehave on
 request: it registers clients dynamically (issuing a client secret), approves
 every authorization request at once (a headless user agent completes the
 flow by following the redirect), checks PKCE S256, the redirect URI and the
 client secret, issues short-lived tokens when asked, rotates refresh tokens,
-and can name the wrong issuer in its redirect or deny the request.
+and can name the wrong issuer in its redirect or in its metadata, or deny the
+request.
 
     python tests/servers/auth_server.py --port PORT [--token-ttl S] [--wrong-iss] [--deny]
 
 GET /_stats answers with counters of what the authorization server did (and
-the secrets it issued); POST /_mode switches the misbehaviours at run time.
+the secrets it issued, and the redirect URIs it was asked to use); POST
+/_mode switches the misbehaviours at run time (every key left out goes back
+to its default).
 """
 
 from __future__ import annotations
@@ -40,6 +48,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 READ = "mcp:read"
 ADMIN = "mcp:admin"
+STEP_UP_MODES = ("normal", "always", "carousel", "once")
 # A pre-registered machine client for the client credentials grant (SEP-1046).
 MACHINE_CLIENT = "machine-client"
 MACHINE_SECRET = "machine-secret-4f1c"
@@ -51,6 +60,11 @@ class State:
     token_ttl: int = 3600
     wrong_iss: bool = False
     deny: bool = False
+    # The issuer its metadata names, when it is not its own (RFC 8414 §3.3).
+    metadata_issuer: str | None = None
+    step_up: str = "normal"
+    carousel: int = 0
+    redirect_uris: list[str] = field(default_factory=list)
     clients: dict[str, dict[str, Any]] = field(default_factory=dict)
     codes: dict[str, dict[str, Any]] = field(default_factory=dict)
     tokens: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -58,7 +72,7 @@ class State:
     issued: list[str] = field(default_factory=list)
     stats: dict[str, int] = field(
         default_factory=lambda: dict.fromkeys(
-            ("register", "authorize", "token", "refresh", "client_credentials", "mcp_ok", "mcp_401"), 0
+            ("register", "authorize", "token", "refresh", "client_credentials", "mcp_ok", "mcp_401", "mcp_403"), 0
         )
     )
 
@@ -101,7 +115,7 @@ def build(state: State) -> Any:
     async def metadata(request: Request) -> Response:
         return JSONResponse(
             {
-                "issuer": state.issuer,
+                "issuer": state.metadata_issuer or state.issuer,
                 "authorization_endpoint": f"{state.issuer}/authorize",
                 "token_endpoint": f"{state.issuer}/token",
                 "registration_endpoint": f"{state.issuer}/register",
@@ -137,6 +151,7 @@ def build(state: State) -> Any:
         state.stats["authorize"] += 1
         client = state.clients.get(q.get("client_id", ""))
         redirect_uri = q.get("redirect_uri", "")
+        state.redirect_uris.append(redirect_uri)
         if client is None or redirect_uri not in client["redirect_uris"]:
             return JSONResponse({"error": "invalid_request", "error_description": "unknown client or redirect"}, 400)
         if q.get("code_challenge_method") != "S256" or not q.get("code_challenge"):
@@ -176,6 +191,7 @@ def build(state: State) -> Any:
             if form.get("redirect_uri") != grant_data["redirect_uri"]:
                 return JSONResponse({"error": "invalid_grant", "error_description": "redirect_uri"}, 400)
             digest = hashlib.sha256(str(form.get("code_verifier", "")).encode()).digest()
+            state.issued.append(str(form.get("code_verifier", "")))
             if base64.urlsafe_b64encode(digest).decode().rstrip("=") != grant_data["challenge"]:
                 return JSONResponse({"error": "invalid_grant", "error_description": "PKCE"}, 400)
             if form.get("resource") != state.resource:
@@ -194,7 +210,7 @@ def build(state: State) -> Any:
             return JSONResponse({"error": "unsupported_grant_type"}, 400)
         access = "at-" + secrets.token_urlsafe(24)
         refresh = "rt-" + secrets.token_urlsafe(24)
-        state.tokens[access] = {"scope": scope, "expires": time.time() + state.token_ttl}
+        state.tokens[access] = {"scope": scope, "expires": time.time() + state.token_ttl, "admin_used": False}
         state.refresh[refresh] = {"client_id": client["client_id"], "scope": scope}
         state.issued += [access, refresh]
         return JSONResponse(
@@ -209,16 +225,22 @@ def build(state: State) -> Any:
 
     @server.custom_route("/_stats", methods=["GET"])
     async def stats(request: Request) -> Response:
-        """Counters, and every secret issued so far (so a test can look for them in a recording)."""
-        return JSONResponse({**state.stats, "issued": state.issued})
+        """Counters, every secret issued or received so far (so a test can look for them in a
+        recording), and the redirect URIs authorization requests named."""
+        return JSONResponse({**state.stats, "issued": state.issued, "redirect_uris": state.redirect_uris})
 
     @server.custom_route("/_mode", methods=["POST"])
     async def mode(request: Request) -> Response:
-        """Switch misbehaviours for the next flows: token_ttl, wrong_iss, deny."""
+        """Switch misbehaviours for the next flows: token_ttl, wrong_iss, deny, metadata_issuer, step_up."""
         body = await request.json()
+        step_up = str(body.get("step_up", "normal"))
+        if step_up not in STEP_UP_MODES:
+            return JSONResponse({"error": f"step_up must be one of {STEP_UP_MODES}"}, 400)
         state.token_ttl = int(body.get("token_ttl", 3600))
         state.wrong_iss = bool(body.get("wrong_iss", False))
         state.deny = bool(body.get("deny", False))
+        state.metadata_issuer = body.get("metadata_issuer") or None
+        state.step_up = step_up
         return JSONResponse({"ok": True})
 
     app = server.streamable_http_app(streamable_http_path="/mcp", json_response=True, host="127.0.0.1")
@@ -262,6 +284,7 @@ class BearerGate:
         headers = {k.decode().lower(): v.decode() for k, v in scope["headers"]}
         token = headers.get("authorization", "")
         granted = None
+        info = None
         if token.startswith("Bearer "):
             info = self.state.tokens.get(token[7:])
             if info is not None and info["expires"] > time.time():
@@ -272,13 +295,18 @@ class BearerGate:
             challenge = f'Bearer resource_metadata="{self.state.prm_url()}", scope="{READ}"{error}'
             await _plain(send, 401, challenge)
             return
-        if b'"admin_tool"' in body and b"tools/call" in body and ADMIN not in granted:
-            challenge = (
-                f'Bearer error="insufficient_scope", scope="{ADMIN}", resource_metadata="{self.state.prm_url()}", '
-                'error_description="admin_tool needs mcp:admin"'
-            )
-            await _plain(send, 403, challenge)
-            return
+        if b'"admin_tool"' in body and b"tools/call" in body:
+            needed = self._needed_for_admin(granted, info)
+            if needed is not None:
+                self.state.stats["mcp_403"] += 1
+                challenge = (
+                    f'Bearer error="insufficient_scope", scope="{needed}", '
+                    f'resource_metadata="{self.state.prm_url()}", error_description="admin_tool needs {needed}"'
+                )
+                await _plain(send, 403, challenge)
+                return
+            if self.state.step_up == "once" and info is not None:
+                info["admin_used"] = True
         self.state.stats["mcp_ok"] += 1
         sent = False
 
@@ -290,6 +318,20 @@ class BearerGate:
             return await receive()
 
         await self.app(scope, replay, send)
+
+    def _needed_for_admin(self, granted: set[str], info: dict[str, Any] | None) -> str | None:
+        """The scope to challenge for an admin_tool call, or None when the token may make it."""
+        mode = self.state.step_up
+        if mode == "always":
+            return ADMIN
+        if mode == "carousel":
+            self.state.carousel += 1
+            return f"mcp:extra-{self.state.carousel}"
+        if ADMIN not in granted:
+            return ADMIN
+        if mode == "once" and info is not None and info["admin_used"]:
+            return ADMIN
+        return None
 
 
 async def _plain(send: Send, status: int, challenge: str) -> None:

@@ -15,7 +15,8 @@ Public surface:
 - `AuthLog` / `AuthEvent` / `HttpExchange`: the step events a UI subscribes
   to, and `events_from_frames` to read them back from a traffic log.
 - `TokenStore` / `MemoryTokenStore` / `default_store()`; `LoopbackListener`;
-  `AuthError` (a `ConnectError`) and `LoginAborted` (cancelled, denied, timed out).
+  `AuthError` (a `ConnectError`), `LoginAborted` (cancelled, denied, timed out) and
+  its `LoginTimedOut` (timed out).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ __all__ = [
     "AuthLog",
     "HttpExchange",
     "LoginAborted",
+    "LoginTimedOut",
     "LoopbackListener",
     "MemoryTokenStore",
     "OAuthSession",
@@ -47,6 +49,7 @@ _HOMES = {
     "config_dir": "config",
     "AuthError": "errors",
     "LoginAborted": "errors",
+    "LoginTimedOut": "errors",
     "AuthEvent": "log",
     "AuthLog": "log",
     "HttpExchange": "log",
@@ -71,7 +74,7 @@ def __getattr__(name: str) -> Any:
 
 if TYPE_CHECKING:
     from .config import AuthConfig, config_dir
-    from .errors import AuthError, LoginAborted
+    from .errors import AuthError, LoginAborted, LoginTimedOut
     from .log import AuthEvent, AuthLog, HttpExchange, events_from_frames
     from .loopback import LoopbackListener
     from .masking import SecretSet

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..errors import ConnectError
 
-__all__ = ["AuthError", "LoginAborted"]
+__all__ = ["AuthError", "LoginAborted", "LoginTimedOut"]
 
 
 class AuthError(ConnectError):
@@ -17,3 +17,7 @@ class AuthError(ConnectError):
 
 class LoginAborted(AuthError):
     """The login was cancelled, denied by the person, or timed out."""
+
+
+class LoginTimedOut(LoginAborted):
+    """Nobody came back from the browser within the login timeout (`--oauth-timeout`)."""

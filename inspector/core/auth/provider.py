@@ -12,7 +12,12 @@ what a debugger needs and what an inspector user needs around it:
   second run reuses them and refreshes an expired one;
 - PKCE support is required of the authorization server (the spec's MUST);
 - a pre-registered client picks its token endpoint auth method from the
-  server's metadata; step-up attempts are capped per challenged scope set.
+  server's metadata;
+- step-up is retried within one request (the SDK retries once): a retry
+  answered insufficient_scope again starts another step-up, up to
+  MAX_STEP_UPS per request whatever scopes are asked for; a scope set whose
+  step-ups failed that often is not asked for again until a request
+  succeeds after a step-up, or the person logs in again.
 
 Importing this module loads the SDK (about a second): the session does it
 only when a server actually asks for authorization or a token is stored.
@@ -47,7 +52,7 @@ from mcp.shared.auth import (
 )
 from pydantic import AnyUrl, ValidationError
 
-from .errors import AuthError, LoginAborted
+from .errors import AuthError, LoginAborted, LoginTimedOut
 from .log import HttpExchange
 from .loopback import LoginCancelled, LoginTimeout, LoopbackListener
 from .www_authenticate import parse_www_authenticate
@@ -67,7 +72,9 @@ __all__ = [
 
 CLIENT_NAME = "inspector (MCP terminal inspector)"
 PLACEHOLDER_REDIRECT = "http://127.0.0.1/callback"
-# Re-authorizations for one challenged scope set before the 403 is final.
+# Step-up authorizations for one request (any scope sets) before its 403 is
+# final; also how many failed step-ups for one scope set end the asking for it
+# (until a request succeeds after a step-up, or a new login).
 MAX_STEP_UPS = 2
 
 
@@ -260,6 +267,10 @@ class _Flow:
     state: str | None = None
     failed_logged: bool = False
     challenge: dict[str, str] = field(default_factory=dict)
+    # Step-ups made for this request so far, and a retry's insufficient_scope
+    # answer that starts the next one.
+    step_ups: int = 0
+    again: httpx2.Response | None = None
 
 
 class _Observed(OAuthClientProvider):
@@ -340,22 +351,42 @@ class _Observed(OAuthClientProvider):
     async def async_auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
         await self.ensure_loaded()
         flow = _Flow(request)
-        inner = super().async_auth_flow(request)
         pending: httpx2.Request | None = None
+        inner: AsyncGenerator[httpx2.Request, httpx2.Response] | None = None
+        held: httpx2.Response | None = None
+        held_sent: str | None = None
         try:
-            outgoing = await inner.__anext__()
-            self._flow = flow
+            # One round per pass of the SDK's flow; a retry answered insufficient_scope
+            # again starts another round with that answer (see _after_response).
             while True:
-                kind = self._classify(outgoing, flow)
-                self._before_send(kind, flow)
-                pending = outgoing
-                response = yield outgoing
-                pending = None
-                if kind not in ("main", "retry") or response.status_code in (401, 403):
-                    await response.aread()
-                if await self._after_response(kind, outgoing, response, flow):
+                inner = super().async_auth_flow(request)
+                outgoing = await inner.__anext__()
+                self._flow = flow
+                flow.main_sent = False
+                while True:
+                    kind = self._classify(outgoing, flow)
+                    if held is not None and kind == "main" and outgoing.headers.get("authorization") == held_sent:
+                        # The request as the retry sent it: the answer is the one the retry got.
+                        response, held = held, None
+                    else:
+                        held = None
+                        self._before_send(kind, flow)
+                        pending = outgoing
+                        response = yield outgoing
+                        pending = None
+                        if kind not in ("main", "retry") or response.status_code in (401, 403):
+                            await response.aread()
+                    if await self._after_response(kind, outgoing, response, flow):
+                        return
+                    try:
+                        outgoing = await inner.asend(response)
+                    except StopAsyncIteration:
+                        break
+                if flow.again is None:
                     return
-                outgoing = await inner.asend(response)
+                held, flow.again = flow.again, None
+                held_sent = request.headers.get("authorization")
+                await inner.aclose()
         except StopAsyncIteration:
             return
         except AuthError as exc:
@@ -364,7 +395,7 @@ class _Observed(OAuthClientProvider):
         except LoginTimeout as exc:
             message = f"login timed out: {exc}"
             self._log_failure(flow, message)
-            raise LoginAborted(message, step=flow.step) from exc
+            raise LoginTimedOut(message, step=flow.step) from exc
         except LoginCancelled as exc:
             message = f"login cancelled: {exc}"
             self._log_failure(flow, message)
@@ -382,7 +413,8 @@ class _Observed(OAuthClientProvider):
                 exchange = HttpExchange.capture(pending, None, self.log.secrets)
                 exchange.error = "no answer (the connection failed or the request was abandoned)"
                 self.log.emit(flow.step, "failed", exchange.summary(), http=exchange)
-            await inner.aclose()
+            if inner is not None:
+                await inner.aclose()
             if self._flow is flow:
                 self._flow = None
             if flow.challenged:
@@ -434,6 +466,12 @@ class _Observed(OAuthClientProvider):
         if kind == "retry":
             if status < 400:
                 self.log.emit("retry", "ok", f"the server accepted the token ({exchange.summary()})", http=exchange)
+                if flow.step_ups and self.session.step_ups:
+                    # The limit is per failing request, not per session.
+                    self.session.step_ups.clear()
+            elif self._asks_again(response):
+                # insufficient_scope once more: the next round answers it as a new challenge.
+                flow.again = response
             else:
                 challenge = parse_www_authenticate(response.headers.get("www-authenticate"))
                 why = challenge.get("error_description") or challenge.get("error") or f"HTTP {status}"
@@ -502,20 +540,33 @@ class _Observed(OAuthClientProvider):
             return True
         if status == 403:
             key = " ".join(sorted((challenge.get("scope") or "").split()))
-            attempts = self.session.step_ups.get(key, 0)
-            if attempts >= MAX_STEP_UPS:
-                self.log.emit(
-                    "challenge",
-                    "failed",
-                    f"insufficient_scope again for scope {key or '(none given)'}: giving up after {attempts} "
-                    "step-up authorizations",
-                    http=exchange,
-                    data=data,
+            shown = key or "(none given)"
+            failed_before = self.session.step_ups.get(key, 0)
+            problem = None
+            if flow.step_ups >= MAX_STEP_UPS:
+                problem = (
+                    f"insufficient_scope again (scope {shown}) after {flow.step_ups} step-up authorizations for this "
+                    "request: giving up; the server does not accept the scopes it asks for"
                 )
+            elif failed_before >= MAX_STEP_UPS:
+                problem = (
+                    f"insufficient_scope for scope {shown}, and the last {failed_before} step-up authorizations "
+                    "for it were refused all the same: not asking again (`inspector auth login`, or a login "
+                    "from the Auth view, starts over)"
+                )
+            if problem is not None:
+                data["step_ups"] = {"request": flow.step_ups, "scope_set": failed_before, "limit": MAX_STEP_UPS}
+                self.log.emit("challenge", "failed", problem, detail=_scope_note(challenge), http=exchange, data=data)
                 flow.failed_logged = True
                 return True
-            self.session.step_ups[key] = attempts + 1
-            title = f"insufficient_scope: step-up authorization for scope {challenge.get('scope') or '(none given)'}"
+            flow.step_ups += 1
+            self.session.step_ups[key] = failed_before + 1
+            data["step_ups"] = {"request": flow.step_ups, "scope_set": failed_before + 1, "limit": MAX_STEP_UPS}
+            again = " again" if flow.step_ups > 1 else ""
+            title = (
+                f"insufficient_scope{again}: step-up authorization {flow.step_ups} of at most {MAX_STEP_UPS} "
+                f"for scope {challenge.get('scope') or '(none given)'}"
+            )
         elif had_token:
             title = "HTTP 401: the server refused the token (expired or revoked); authorizing again"
         else:
@@ -526,6 +577,12 @@ class _Observed(OAuthClientProvider):
         if self.uses_browser:
             await self._prepare_listener()
         return False
+
+    def _asks_again(self, response: httpx2.Response) -> bool:
+        """A retry answered 403 insufficient_scope, to be answered with another step-up."""
+        if response.status_code != 403 or not self.session.config.oauth:
+            return False
+        return parse_www_authenticate(response.headers.get("www-authenticate")).get("error") == "insufficient_scope"
 
     async def _prepare_listener(self) -> None:
         listener = self._listener
@@ -538,7 +595,13 @@ class _Observed(OAuthClientProvider):
                 await listener.start()
             except OSError as exc:
                 if port == 0 or self.session.config.callback_port:
-                    raise AuthError(f"cannot listen for the redirect on 127.0.0.1:{port}: {exc}") from exc
+                    why = exc.strerror or str(exc)
+                    if self._flow is not None:
+                        self._flow.step = "callback"
+                    hint = "; choose another --oauth-port (0: any free port)" if port else ""
+                    raise AuthError(
+                        f"cannot listen for the redirect on 127.0.0.1:{port} ({why}){hint}", step="callback"
+                    ) from exc
                 listener = LoopbackListener(0)
                 await listener.start()
             self._listener = listener

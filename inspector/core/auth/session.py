@@ -41,6 +41,8 @@ class OAuthSession:
         self.secrets = SecretSet(config.secrets())
         self.log = AuthLog(self.secrets)
         self.store = store or config.store or default_store()
+        # Step-up authorizations per challenged scope set since a request last
+        # succeeded after one (see provider.MAX_STEP_UPS).
         self.step_ups: dict[str, int] = {}
         self._provider: _Observed | None = None
 
@@ -148,6 +150,8 @@ class OAuthSession:
         import httpx2
 
         started = self.log.emit("login", "info", f"login to {self.server_url}")
+        # A new login is a new start for the scopes whose step-ups were refused.
+        self.step_ups.clear()
         probe_headers = {
             **(headers or {}),
             "Accept": "application/json, text/event-stream",
