@@ -29,11 +29,11 @@ With no subcommand, opens the terminal UI.  Name the server with
 with none of these, the embedded demo server is used.
 """
 
-EPILOG = """\
-exit codes: 0 ok, 2 usage error, 3 cannot connect / server exited,
-4 protocol error (JSON-RPC error), 5 tool returned isError, 6 timeout,
-7 confirmation refused, 8 lint findings, 130 interrupted.
-"""
+
+def _epilog() -> str:
+    from .commands.exitcodes import help_text
+
+    return help_text()
 
 
 class UsageError(Exception):
@@ -143,7 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="inspector",
         description=DESCRIPTION,
-        epilog=EPILOG,
+        epilog=_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"inspector {__version__}")
@@ -239,24 +239,28 @@ def spec_from_args(args: argparse.Namespace, server_command: list[str]) -> Serve
     if chosen > 1:
         raise UsageError("name one server: `-- COMMAND`, --url or --config")
     if config:
+        from .commands.inputs import terminal_asker
+
         try:
-            spec = spec_from_file(config, getattr(args, "server", None))
+            spec = spec_from_file(config, getattr(args, "server", None), ask=terminal_asker())
         except ConfigError as exc:
-            raise UsageError(str(exc)) from exc
+            raise UsageError(_input_hint(exc)) from exc
         spec.config_path = os.path.abspath(config)
     elif url:
         spec = ServerSpec(transport="auto", url=url)
     elif server_command:
         spec = ServerSpec(transport="stdio", command=server_command[0], args=server_command[1:])
     elif getattr(args, "server", None):
+        from .commands.inputs import terminal_asker
         from .core.discovery import find_server
 
         found = find_server(args.server)
         if found is None:
             raise UsageError(f"no server named {args.server!r} in the config files found (see `inspector servers`)")
-        if found.spec is None:
-            raise UsageError(f"{args.server} in {found.path}: {found.problem}")
-        spec = found.spec
+        try:
+            spec = found.resolve(terminal_asker())
+        except ConfigError as exc:
+            raise UsageError(f"{args.server} in {found.path}: {_input_hint(exc)}") from exc
     else:
         spec = demo_spec()
     transport = getattr(args, "transport", None)
@@ -268,9 +272,12 @@ def spec_from_args(args: argparse.Namespace, server_command: list[str]) -> Serve
         spec.transport = transport
     headers = _pairs(getattr(args, "header", None), ":", "--header")
     if headers:
+        from .core.recording import secret_header
+
         if not spec.url:
             raise UsageError("--header only applies to HTTP servers (--url)")
         spec.headers.update(headers)
+        spec.secret_names.update(name for name in headers if secret_header(spec, name))
     _apply_auth_options(args, spec)
     env = _pairs(getattr(args, "env", None), "=", "--env")
     if env:
@@ -300,6 +307,14 @@ def spec_from_args(args: argparse.Namespace, server_command: list[str]) -> Serve
             raise UsageError("--timeout must be positive")
         spec.timeout = timeout
     return spec
+
+
+def _input_hint(exc: Exception) -> str:
+    inputs = getattr(exc, "inputs", None)
+    if not inputs:
+        return str(exc)
+    asked = ", ".join(item.id for item in inputs)
+    return f"{exc} (VS Code inputs {asked}: run on a terminal to be asked, or set those variables)"
 
 
 def _apply_auth_options(args: argparse.Namespace, spec: ServerSpec) -> None:
@@ -400,7 +415,29 @@ def _from_env(name: str, flag: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    """Every face; a reader that goes away (`| head`) ends any of them quietly."""
+    try:
+        code = _dispatch(list(sys.argv[1:] if argv is None else argv))
+        # Output still buffered must fail here, not at interpreter exit.
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        return 0
+    return code
+
+
+def _silence_stdout() -> None:
+    # Like any Unix filter: stop writing, and keep the interpreter's own
+    # final flush from reporting the broken pipe again.
+    import contextlib
+
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+def _dispatch(argv: list[str]) -> int:
     if argv[:1] == ["--version"]:
         print(f"inspector {__version__}")
         return 0

@@ -135,11 +135,73 @@ def test_copy_as_command_hides_secrets() -> None:
         {"type": "object", "properties": {"query": {"type": "string"}, "limit": {"type": "integer"}}},
     )
     assert "ghp_secret1234" not in line
-    assert '"GITHUB_TOKEN=$GITHUB_TOKEN"' in line and "limit=3" in line
+    assert 'GITHUB_TOKEN="$GITHUB_TOKEN"' in line and "limit=3" in line
     assert line.endswith("-- npx -y server-github")
     remote = ServerSpec(transport="auto", url="https://x.example/mcp", headers={"Authorization": "Bearer abcdef123"})
     assert "abcdef123" not in call_command(remote, "t", {}, None)
     assert call_command(demo_spec(), "divide", {"a": 1, "b": 0}, None).startswith("inspector call divide")
+
+
+HOSTILE = [
+    "price=$PATH",
+    "$(touch /tmp/pwned) `id` ${HOME}",
+    'it\'s "quoted" \\ back\\slash !bang *glob? ~tilde',
+    "new\nline\ttab",
+    "--looks-like-a-flag",
+    "",
+]
+
+
+def _shell_words(line: str, env: dict[str, str]) -> list[str]:
+    """What bash makes of the copied line (printf in place of `inspector`)."""
+    assert line.startswith("inspector ")
+    result = subprocess.run(
+        ["bash", "-c", "printf '%s\\0' " + line.removeprefix("inspector ")],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", **env},
+        timeout=10,
+        check=True,
+    )
+    return result.stdout.split("\0")[:-1]
+
+
+def test_copy_as_command_round_trips_through_the_shell() -> None:
+    from inspector.core.auth.config import AuthConfig
+
+    schema = {"type": "object", "properties": {"message": {"type": "string"}}}
+    secret = "ghp_Secret-$(x)-value"
+    spec = ServerSpec(command="npx", args=["-y", "srv $HOME"], env={"GITHUB_PAT": secret, "MODE": "$literal"})
+    for value in [*HOSTILE, f"before {secret} after"]:
+        line = call_command(spec, "echo", {"message": value}, schema, roots=["file:///tmp/a%20root", "/srv/x"])
+        assert secret not in line
+        words = _shell_words(line, {"GITHUB_PAT": secret, "MODE": "$literal"})
+        assert words[:2] == ["call", "echo"] and words[2] == f"message={value}", (value, line)
+        assert words[words.index("--root") + 1] == "/tmp/a root"
+        assert words[-4:] == ["--", "npx", "-y", "srv $HOME"]
+        assert f"GITHUB_PAT={secret}" in words and "MODE=$literal" in words
+    remote = ServerSpec(
+        transport="http",
+        url="https://mcp.example/mcp?q=$x",
+        headers={"X-Api-Key": "key-'quoted'-1"},
+        auth=AuthConfig(
+            client_id="my client", client_secret="cs-secret-1", issuer="https://as.example", callback_port=8765
+        ),
+    )
+    line = call_command(remote, "t", {}, None)
+    assert "cs-secret-1" not in line and "key-'quoted'-1" not in line
+    words = _shell_words(line, {"X_API_KEY": "key-'quoted'-1", "MCP_CLIENT_SECRET": "cs-secret-1"})
+    assert words[words.index("--url") + 1] == "https://mcp.example/mcp?q=$x"
+    assert words[words.index("--header") + 1] == "X-Api-Key: key-'quoted'-1"
+    assert words[words.index("--client-id") + 1] == "my client"
+    assert words[words.index("--client-secret-env") + 1] == "MCP_CLIENT_SECRET"
+    assert words[words.index("--oauth-issuer") + 1] == "https://as.example"
+    assert words[words.index("--oauth-port") + 1] == "8765"
+    # The copied line is a command line the inspector accepts.
+    from inspector.cli import build_parser, split_server_command
+
+    own, _server = split_server_command(words)
+    build_parser().parse_args(own)
 
 
 async def test_composer_sends_and_resends() -> None:

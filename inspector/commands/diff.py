@@ -23,7 +23,11 @@ KINDS = ("tools", "resources", "templates", "prompts")
 
 
 def _from_recording(path: str) -> dict[str, ListResult]:
-    return lists_from_traffic(load_recording(path))
+    warnings: list[str] = []
+    traffic = load_recording(path, warnings)
+    for warning in warnings:
+        print(f"inspector: warning: {visible(warning)}", file=sys.stderr)
+    return lists_from_traffic(traffic)
 
 
 async def _from_server(spec: ServerSpec) -> dict[str, ListResult]:

@@ -1,4 +1,8 @@
-"""Exit codes of every face, documented in the README."""
+"""Exit codes of every face.
+
+`MEANINGS` is the one list: `inspector --help` prints it and a test checks
+the README's table against it, so the three cannot drift apart.
+"""
 
 from __future__ import annotations
 
@@ -9,11 +13,13 @@ __all__ = [
     "INTERNAL",
     "INTERRUPTED",
     "LINT_FINDINGS",
+    "MEANINGS",
     "OK",
     "PROTOCOL_ERROR",
     "TIMEOUT",
     "TOOL_ERROR",
     "USAGE",
+    "help_text",
 ]
 
 OK = 0
@@ -25,5 +31,29 @@ TOOL_ERROR = 5  # the tool ran and returned isError: true
 TIMEOUT = 6  # no answer within --timeout
 CONFIRMATION_REFUSED = 7  # the person said no, or there was no terminal to ask and no --yes
 LINT_FINDINGS = 8  # `inspector lint` found errors (or warnings with --strict)
-DIFFERENCES = 9  # `inspector diff` found differences
+DIFFERENCES = 9  # `inspector diff` found differences, or `inspector replay` answers that differ
 INTERRUPTED = 130  # Ctrl-C
+
+# Code -> the short meaning that opens its README row and its --help entry.
+MEANINGS: dict[int, str] = {
+    OK: "success",
+    INTERNAL: "internal error",
+    USAGE: "usage error",
+    CANNOT_CONNECT: "cannot connect / server exited",
+    PROTOCOL_ERROR: "protocol error",
+    TOOL_ERROR: "tool returned isError",
+    TIMEOUT: "timeout",
+    CONFIRMATION_REFUSED: "confirmation refused",
+    LINT_FINDINGS: "lint findings",
+    DIFFERENCES: "differences found (diff, replay)",
+    INTERRUPTED: "interrupted",
+}
+
+
+def help_text() -> str:
+    """The `exit codes:` paragraph of `inspector --help`."""
+    import textwrap
+
+    # No-break spaces keep each "code meaning" pair on one line when wrapped.
+    listed = ", ".join(f"{code} {meaning}".replace(" ", "\xa0") for code, meaning in MEANINGS.items())
+    return textwrap.fill(f"exit codes: {listed}.", width=79).replace("\xa0", " ")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
+import contextlib
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from subprocess import Popen
 from typing import Any
@@ -21,13 +21,14 @@ from ..core.errors import (
     ProtocolError,
     RequestTimeout,
 )
+from ..core.handlers import ClientHandlers
 from ..core.safetext import visible
 from ..core.spec import ServerSpec
 from ..core.traffic import JsonlRecorder, TrafficLog
 from . import exitcodes
 from .output import Output
 
-__all__ = ["CommandContext", "CommandFailed", "run_command"]
+__all__ = ["CommandContext", "CommandFailed", "connected", "failure", "run_command"]
 
 
 class CommandFailed(Exception):
@@ -65,32 +66,53 @@ def _commands() -> dict[str, Callable[[CommandContext], Awaitable[int]]]:
     return {"info": run_info, "list": run_list, "call": run_call, "read": run_read, "get": run_get, "lint": run_lint}
 
 
-async def _run(
-    command: str, spec: ServerSpec, args: argparse.Namespace, out: Output, process: Popen[bytes] | None = None
-) -> int:
-    # Lint validates the whole session afterwards, so it keeps every frame.
-    traffic = TrafficLog(retain=command == "lint")
-    recorder = None
-    if getattr(args, "record", None):
-        from ..core.recording import secret_masker
+@contextlib.asynccontextmanager
+async def connected(
+    spec: ServerSpec,
+    args: argparse.Namespace,
+    *,
+    record: str | None = None,
+    retain: bool = False,
+    handlers: ClientHandlers | None = None,
+    process: Popen[bytes] | None = None,
+) -> AsyncIterator[Client]:
+    """A connected client whose traffic is masked (and written to `record`).
 
+    One place for what every command that talks to a server needs: the
+    mask, the recording, the answers to server requests, authorization.
+    """
+    from ..core.recording import mask_traffic
+
+    traffic = mask_traffic(TrafficLog(retain=retain), spec)
+    recorder = None
+    if record:
         try:
-            recorder = JsonlRecorder.open(args.record, secret_masker(spec))
+            # The log masks each frame already: the recorder writes it as it is.
+            recorder = JsonlRecorder.open(record)
         except OSError as exc:
             raise CommandFailed(exitcodes.USAGE, f"cannot write --record file: {exc.strerror or exc}") from exc
         traffic.subscribe(recorder)
-    client = Client(spec, handlers=_handlers_for(args), traffic=traffic, process=process)
+    client = Client(spec, handlers=handlers or _handlers_for(args), traffic=traffic, process=process)
     try:
         if spec.auth is not None:
             from .auth import prepare_auth
 
             await prepare_auth(spec, traffic)
         await client.connect()
-        return await _commands()[command](CommandContext(spec, args, client, out))
+        yield client
     finally:
         await client.close()
         if recorder is not None:
             recorder.close()
+
+
+async def _run(
+    command: str, spec: ServerSpec, args: argparse.Namespace, out: Output, process: Popen[bytes] | None = None
+) -> int:
+    # Lint validates the whole session afterwards, so it keeps every frame.
+    record = getattr(args, "record", None)
+    async with connected(spec, args, record=record, retain=command == "lint", process=process) as client:
+        return await _commands()[command](CommandContext(spec, args, client, out))
 
 
 def failure(exc: BaseException) -> tuple[int, str, str | None]:
@@ -123,10 +145,8 @@ def run_command(
         print("inspector: interrupted", file=sys.stderr)
         return exitcodes.INTERRUPTED
     except BrokenPipeError:
-        # The reader went away (`| head`): stop quietly, like any Unix filter.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return exitcodes.OK
+        # The reader went away (`| head`): `cli.main` ends every command alike.
+        raise
     except Exception as exc:  # every failure becomes a message and an exit code  # noqa: BLE001
         code, message, detail = failure(exc)
         print(f"inspector: {visible(message)}", file=sys.stderr)

@@ -23,7 +23,11 @@ def run_servers(args: argparse.Namespace) -> int:
                         "client": entry.client,
                         "path": entry.path,
                         "name": entry.name,
-                        "usable": entry.spec is not None,
+                        "usable": entry.usable,
+                        "inputs": [
+                            {"id": item.id, "variable": item.variable, "password": item.password}
+                            for item in entry.inputs
+                        ],
                         "transport": entry.spec.transport if entry.spec else None,
                         "target": entry.summary,
                         "problem": entry.problem,

@@ -13,12 +13,26 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from .spec import ServerSpec
 
-__all__ = ["ConfigError", "load_config", "server_names", "servers_in", "spec_from_entry", "spec_from_file"]
+__all__ = [
+    "Asker",
+    "ConfigError",
+    "Input",
+    "claude_code_projects",
+    "input_variable",
+    "inputs_in",
+    "load_config",
+    "server_names",
+    "servers_in",
+    "spec_from_entry",
+    "spec_from_file",
+    "workspace_for",
+]
 
 _VAR = re.compile(r"\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
@@ -31,11 +45,19 @@ _TRANSPORT_ALIASES = {
     "sse": "sse",
 }
 
-_SECRET_HINT = re.compile(r"(?i)(token|secret|key|password|passwd|auth|credential|cookie)")
-
 
 class ConfigError(ValueError):
-    """A configuration file or entry that cannot be used, with the reason."""
+    """A configuration file or entry that cannot be used, with the reason.
+
+    `inputs`: the VS Code inputs nobody answered (asking on a terminal, or
+    setting their `INSPECTOR_INPUT_<ID>` variables, would make it usable);
+    `partial`: the spec as far as it could be built, for showing its target.
+    """
+
+    def __init__(self, message: str, inputs: list[Input] | None = None, partial: ServerSpec | None = None) -> None:
+        super().__init__(message)
+        self.inputs = list(inputs or ())
+        self.partial = partial
 
 
 _INPUT = re.compile(r"\$\{input:([A-Za-z0-9_.-]+)\}")
@@ -46,30 +68,116 @@ def input_variable(input_id: str) -> str:
     return "INSPECTOR_INPUT_" + re.sub(r"[^A-Z0-9]+", "_", input_id.upper()).strip("_")
 
 
-def expand(value: str, environ: Mapping[str, str], missing: list[str]) -> str:
-    # VS Code prompts for `${input:ID}` values; a one-shot tool reads them
-    # from INSPECTOR_INPUT_<ID> instead, and `${workspaceFolder}` is here.
-    value = value.replace("${workspaceFolder}", os.getcwd())
+@dataclass
+class Input:
+    """One of VS Code's `inputs`: a value asked of the person when an entry
+    uses `${input:ID}` (`promptString`, `pickString` with `options`)."""
 
-    def answer(match: re.Match[str]) -> str:
-        name = input_variable(match.group(1))
-        if name in environ:
-            return environ[name]
-        missing.append(name)
-        return ""
+    id: str
+    description: str = ""
+    default: str | None = None
+    password: bool = False
+    options: list[str] = field(default_factory=list)
 
-    value = _INPUT.sub(answer, value)
+    @property
+    def variable(self) -> str:
+        return input_variable(self.id)
 
-    def substitute(match: re.Match[str]) -> str:
+
+# Asks the person for an input's value; None when there is no answer (no
+# terminal, end of input).  The CLI supplies one; the core never prompts.
+Asker = Callable[[Input], str | None]
+
+
+def inputs_in(data: dict[str, Any]) -> dict[str, Input]:
+    """The `inputs` of a VS Code file (top level, or under `mcp` in settings.json)."""
+    raw = data.get("inputs")
+    nested = data.get("mcp")
+    if raw is None and isinstance(nested, dict):
+        raw = nested.get("inputs")
+    found: dict[str, Input] = {}
+    for item in raw if isinstance(raw, list) else ():
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+            continue
+        default = item.get("default")
+        options = item.get("options")
+        found[item["id"]] = Input(
+            id=item["id"],
+            description=str(item.get("description") or ""),
+            default=str(default) if isinstance(default, (str, int, float)) else None,
+            password=item.get("password") is True,
+            options=[str(o.get("value", "")) if isinstance(o, dict) else str(o) for o in options]
+            if isinstance(options, list)
+            else [],
+        )
+    return found
+
+
+def workspace_for(path: str) -> str | None:
+    """The folder `${workspaceFolder}` means for a config file: the one that
+    holds its `.vscode` (or `.cursor`) folder, or a project `.mcp.json`'s own."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.basename(folder) in (".vscode", ".cursor"):
+        return os.path.dirname(folder)
+    if os.path.basename(path) == ".mcp.json":
+        return folder
+    return None
+
+
+class _Expander:
+    """`${VAR}`, `${env:VAR}`, `${input:ID}` and VS Code's folder variables in one entry."""
+
+    def __init__(
+        self,
+        environ: Mapping[str, str],
+        workspace: str | None,
+        inputs: Mapping[str, Input],
+        ask: Asker | None,
+    ) -> None:
+        self.environ = environ
+        self.workspace = workspace or os.getcwd()
+        self.inputs = inputs
+        self.ask = ask
+        self.missing: list[str] = []
+        self.unanswered: dict[str, Input] = {}
+        self.answers: dict[str, str] = {}
+        # Values of `password` inputs -> the variable that answers them.
+        self.secrets: dict[str, str] = {}
+
+    def __call__(self, value: str) -> str:
+        value = value.replace("${workspaceFolder}", self.workspace)
+        value = value.replace("${workspaceFolderBasename}", os.path.basename(self.workspace))
+        value = value.replace("${userHome}", os.path.expanduser("~"))
+        value = _INPUT.sub(lambda match: self._input(match.group(1)), value)
+        return _VAR.sub(self._variable, value)
+
+    def _variable(self, match: re.Match[str]) -> str:
         name, fallback = match.group(1), match.group(2)
-        if name in environ:
-            return environ[name]
+        if name in self.environ:
+            return self.environ[name]
         if fallback is not None:
             return fallback
-        missing.append(name)
+        self.missing.append(name)
         return ""
 
-    return _VAR.sub(substitute, value)
+    def _input(self, input_id: str) -> str:
+        if input_id in self.answers:
+            return self.answers[input_id]
+        declared = self.inputs.get(input_id) or Input(input_id)
+        # Scripts answer with INSPECTOR_INPUT_<ID>; a person is asked; else the default.
+        answer = self.environ.get(declared.variable)
+        if answer is None and self.ask is not None:
+            answer = self.ask(declared)
+        if answer is None:
+            answer = declared.default
+        if answer is None:
+            self.unanswered[input_id] = declared
+            self.missing.append(declared.variable)
+            return ""
+        self.answers[input_id] = answer
+        if declared.password:
+            self.secrets[answer] = declared.variable
+        return answer
 
 
 def load_config(path: str) -> dict[str, Any]:
@@ -135,6 +243,26 @@ def _servers(data: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
+def claude_code_projects(data: dict[str, Any], cwd: str) -> dict[str, Any]:
+    """~/.claude.json keeps per-project servers under projects[path].mcpServers;
+    the project that applies is the nearest one holding `cwd` (Claude Code
+    started in a subfolder of a project still uses that project's servers)."""
+    projects = data.get("projects")
+    if not isinstance(projects, dict):
+        return {}
+    here = os.path.normpath(os.path.abspath(cwd))
+    best: tuple[int, dict[str, Any]] | None = None
+    for folder, project in projects.items():
+        servers = project.get("mcpServers") if isinstance(project, dict) else None
+        if not isinstance(folder, str) or not isinstance(servers, dict) or not folder:
+            continue
+        root = os.path.normpath(folder)
+        inside = here == root or here.startswith(root.rstrip(os.sep) + os.sep)
+        if inside and (best is None or len(root) > best[0]):
+            best = (len(root), servers)
+    return best[1] if best is not None else {}
+
+
 def server_names(data: dict[str, Any]) -> list[str]:
     return list(_servers(data))
 
@@ -166,15 +294,24 @@ def _auth_settings(entry: dict[str, Any], headers: dict[str, str], x: Any) -> An
     return config
 
 
-def spec_from_entry(name: str, entry: Any, environ: Mapping[str, str] | None = None) -> ServerSpec:
+def spec_from_entry(
+    name: str,
+    entry: Any,
+    environ: Mapping[str, str] | None = None,
+    *,
+    workspace: str | None = None,
+    inputs: Mapping[str, Input] | None = None,
+    ask: Asker | None = None,
+) -> ServerSpec:
+    """The spec of one entry.  `workspace`: what `${workspaceFolder}` means
+    (the working directory when None); `inputs`: the file's VS Code inputs;
+    `ask`: how to ask a person for an input no variable answers."""
+    from .recording import mark_secret, secret_header
+
     environ = os.environ if environ is None else environ
     if not isinstance(entry, dict):
         raise ConfigError(f"server {name!r}: the entry must be an object")
-    missing: list[str] = []
-
-    def x(value: str) -> str:
-        return expand(value, environ, missing)
-
+    x = _Expander(environ, workspace, inputs or {}, ask)
     kind = str(entry.get("type") or entry.get("transport") or "").lower()
     url = entry.get("url") or entry.get("serverUrl")
     command = entry.get("command")
@@ -185,7 +322,8 @@ def spec_from_entry(name: str, entry: Any, environ: Mapping[str, str] | None = N
         spec.url = x(url)
         spec.transport = _TRANSPORT_ALIASES.get(kind, "auto") if kind else "auto"
         spec.headers = {k: x(v) for k, v in _string_map(entry.get("headers"), "headers", name).items()}
-        spec.secret_names = {k for k in spec.headers if _SECRET_HINT.search(k)}
+        # Every header from a config file is masked unless clearly harmless.
+        spec.secret_names = {k for k in spec.headers if secret_header(spec, k)}
         spec.auth = _auth_settings(entry, spec.headers, x)
     elif command is not None:
         if not isinstance(command, str) or not command:
@@ -197,7 +335,6 @@ def spec_from_entry(name: str, entry: Any, environ: Mapping[str, str] | None = N
         spec.command = x(command)
         spec.args = [x(str(a)) for a in args]
         spec.env = {k: x(v) for k, v in _string_map(entry.get("env"), "env", name).items()}
-        spec.secret_names = {k for k in spec.env if _SECRET_HINT.search(k)}
         cwd = entry.get("cwd")
         if cwd is not None:
             spec.cwd = os.path.expanduser(x(str(cwd)))
@@ -209,15 +346,24 @@ def spec_from_entry(name: str, entry: Any, environ: Mapping[str, str] | None = N
     version = entry.get("protocolVersion")
     if isinstance(version, str):
         spec.protocol_version = version
-    if missing:
-        spec.secret_names.update(missing)
-        raise ConfigError(f"server {name!r}: environment variable(s) not set: {', '.join(sorted(set(missing)))}")
+    for value, variable in x.secrets.items():
+        mark_secret(spec, value, variable)
+    if x.missing:
+        spec.secret_names.update(x.missing)
+        missing = ", ".join(sorted(set(x.missing)))
+        raise ConfigError(
+            f"server {name!r}: environment variable(s) not set: {missing}", list(x.unanswered.values()), spec
+        )
     return spec
 
 
-def spec_from_file(path: str, name: str | None, environ: Mapping[str, str] | None = None) -> ServerSpec:
+def spec_from_file(
+    path: str, name: str | None, environ: Mapping[str, str] | None = None, *, ask: Asker | None = None
+) -> ServerSpec:
     data = load_config(path)
-    servers = _servers(data)
+    servers = dict(_servers(data))
+    if os.path.basename(path) == ".claude.json":
+        servers.update(claude_code_projects(data, os.getcwd()))
     if not servers:
         raise ConfigError(f"{path}: no servers found (expected an 'mcpServers' or 'servers' object)")
     if name is None:
@@ -226,4 +372,4 @@ def spec_from_file(path: str, name: str | None, environ: Mapping[str, str] | Non
         name = next(iter(servers))
     if name not in servers:
         raise ConfigError(f"{path}: no server named {name!r}; known: {', '.join(servers)}")
-    return spec_from_entry(name, servers[name], environ)
+    return spec_from_entry(name, servers[name], environ, workspace=workspace_for(path), inputs=inputs_in(data), ask=ask)

@@ -8,11 +8,21 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .config import ConfigError, load_config, servers_in, spec_from_entry
+from .config import (
+    Asker,
+    ConfigError,
+    Input,
+    claude_code_projects,
+    inputs_in,
+    load_config,
+    servers_in,
+    spec_from_entry,
+    workspace_for,
+)
 from .spec import ServerSpec
 
 __all__ = ["Discovered", "candidate_files", "discover", "find_server"]
@@ -20,19 +30,57 @@ __all__ = ["Discovered", "candidate_files", "discover", "find_server"]
 
 @dataclass
 class Discovered:
+    """One server entry found in a client's config file.
+
+    `spec` is None when the entry cannot be used as it stands: `problem`
+    says why.  When all it lacks is answers to VS Code inputs (`inputs`),
+    `resolve(ask)` asks for them and returns the spec.
+    """
+
     client: str
     path: str
     name: str
     spec: ServerSpec | None
     problem: str | None = None
+    inputs: list[Input] = field(default_factory=list)
+    # The spec with the unanswered inputs left empty: only for showing its target.
+    partial: ServerSpec | None = None
+    entry: Any = field(default=None, repr=False)
+    environ: Mapping[str, str] | None = field(default=None, repr=False)
+    file_inputs: dict[str, Input] = field(default_factory=dict, repr=False)
+
+    @property
+    def usable(self) -> bool:
+        """Usable now, or once a person answers its inputs."""
+        return self.spec is not None or bool(self.inputs)
 
     @property
     def summary(self) -> str:
-        if self.spec is None:
+        shown = self.spec or self.partial
+        if shown is None:
             return f"unusable: {self.problem}"
-        if self.spec.url:
-            return self.spec.url
-        return " ".join([self.spec.command or "?", *self.spec.args])
+        target = shown.url if shown.url else " ".join([shown.command or "?", *shown.args])
+        if self.spec is None:
+            asks = ", ".join(i.id + (" (password)" if i.password else "") for i in self.inputs)
+            return f"asks for {asks}: {target}"
+        return target
+
+    def resolve(self, ask: Asker | None) -> ServerSpec:
+        """The spec, asking `ask` for the inputs nothing else answers."""
+        if self.spec is not None:
+            return self.spec
+        if not self.inputs:
+            raise ConfigError(f"{self.name} in {self.path}: {self.problem}")
+        spec = spec_from_entry(
+            self.name,
+            self.entry,
+            self.environ,
+            workspace=workspace_for(self.path),
+            inputs=self.file_inputs,
+            ask=ask,
+        )
+        spec.config_path = self.path
+        return spec
 
 
 def _user_files(home: Path, platform: str, environ: Mapping[str, str]) -> list[tuple[str, Path]]:
@@ -90,16 +138,6 @@ def candidate_files(
     return found
 
 
-def _claude_code_projects(data: dict[str, Any], cwd: str) -> dict[str, Any]:
-    """~/.claude.json keeps per-project servers under projects[path].mcpServers."""
-    projects = data.get("projects")
-    if not isinstance(projects, dict):
-        return {}
-    project = projects.get(cwd)
-    servers = project.get("mcpServers") if isinstance(project, dict) else None
-    return servers if isinstance(servers, dict) else {}
-
-
 def discover(
     cwd: str | None = None,
     home: str | None = None,
@@ -116,16 +154,22 @@ def discover(
             found.append(Discovered(client, path, "(file)", None, str(exc)))
             continue
         entries = dict(servers_in(data))
-        if path.endswith(".claude.json"):
-            entries.update(_claude_code_projects(data, here))
+        if os.path.basename(path) == ".claude.json":
+            entries.update(claude_code_projects(data, here))
+        inputs = inputs_in(data)
+        workspace = workspace_for(path)
         for name, entry in entries.items():
             try:
-                spec = spec_from_entry(name, entry, environ)
+                # Listing never asks anybody anything: inputs are asked for
+                # when a server is chosen (`Discovered.resolve`).
+                spec = spec_from_entry(name, entry, environ, workspace=workspace, inputs=inputs)
             except ConfigError as exc:
-                found.append(Discovered(client, path, name, None, str(exc)))
+                found.append(
+                    Discovered(client, path, name, None, str(exc), exc.inputs, exc.partial, entry, environ, inputs)
+                )
                 continue
             spec.config_path = path
-            found.append(Discovered(client, path, name, spec))
+            found.append(Discovered(client, path, name, spec, entry=entry, environ=environ, file_inputs=inputs))
     return found
 
 

@@ -1,83 +1,269 @@
-"""Masking secrets out of recorded traffic.
+"""Masking secrets out of the traffic log and out of recordings.
+
+Which values are secret: every env value and header value a server spec
+carries (they come from a client config file or from `--env`/`--header`,
+and people put tokens there under any name), except the clearly harmless
+ones (paths, locale, numbers, booleans, `Accept`-like headers); the
+credential part of an `Authorization` header; the OAuth settings' own
+secrets; values marked with `mark_secret` (VS Code `password` inputs); and
+whatever the OAuth flow learns while the session runs (tokens).
 
 HTTP transports already mask secret headers when they record them; what is
 left is a secret value turning up elsewhere (a token passed as a command
-argument, an env value echoed by the server).  Every known secret value is
-replaced wherever it appears in a record.
+argument, an env value echoed back by a tool).  Every known secret value is
+replaced wherever it appears, in any frame.
+
+`mask_traffic` installs the mask on a `TrafficLog`, so each frame is masked
+once as it is added and every view of the log sees the same masked text.
+It is kept cheap: a frame without secrets costs one substring search per
+secret over its raw bytes and is not copied.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import re
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from .spec import ServerSpec
+from .traffic import Frame, TrafficLog
 
-__all__ = ["MASK", "masker_for_values", "secret_masker", "secret_values"]
+if TYPE_CHECKING:
+    from .auth.masking import SecretSet
+
+__all__ = [
+    "MASK",
+    "SecretMask",
+    "mark_secret",
+    "mask_traffic",
+    "secret_header",
+    "secret_mask",
+    "secret_masker",
+    "secret_refs",
+    "secret_values",
+]
 
 MASK = "***"
-_SECRET_NAME = re.compile(r"(?i)(token|secret|key|password|passwd|auth|credential|cookie)")
+_MASK_BYTES = MASK.encode()
+_SECRET_NAME = re.compile(r"(?i)(token|secret|key|password|passwd|pat$|auth|credential|cookie|session)")
 _MIN_SECRET_LENGTH = 4
+# Values these carry are facts about the machine, not credentials; masking
+# them would blot out paths all over a recording.
+_HARMLESS_ENV = frozenset(
+    {
+        "PATH",
+        "PYTHONPATH",
+        "NODE_PATH",
+        "HOME",
+        "USER",
+        "LOGNAME",
+        "SHELL",
+        "TERM",
+        "LANG",
+        "LANGUAGE",
+        "TZ",
+        "PWD",
+        "TMPDIR",
+        "NODE_ENV",
+        "PYTHONUNBUFFERED",
+        "PYTHONIOENCODING",
+        "DEBUG",
+        "LOG_LEVEL",
+    }
+)
+_HARMLESS_HEADERS = frozenset(
+    {"accept", "content-type", "user-agent", "accept-language", "accept-encoding", "mcp-protocol-version"}
+)
+_HARMLESS_VALUE = re.compile(r"(?i)(true|false|yes|no|on|off|null|none|debug|info|warn|warning|error|[0-9.+-]+)")
+_SHELL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# Where `mark_secret` keeps values that are secret whatever name they go by.
+_MARKED = "_inspector_secret_values"
+
+
+def mark_secret(spec: ServerSpec, value: str, variable: str) -> None:
+    """Treat `value` as a secret of this spec wherever it appears (a VS Code
+    `password` input that ended up in the command's arguments, say);
+    `variable` is the environment variable a copied command line names instead."""
+    # An attribute of the instance rather than a field: the spec module is
+    # shared, and this module is its only reader.
+    if value:
+        marked: dict[str, str] = spec.__dict__.setdefault(_MARKED, {})
+        marked[value] = variable
+
+
+def _secret_name(spec: ServerSpec, name: str) -> bool:
+    return name in spec.secret_names or bool(_SECRET_NAME.search(name))
+
+
+def _harmless_env(name: str, value: str) -> bool:
+    upper = name.upper()
+    if upper in _HARMLESS_ENV or upper.startswith("LC_") or _HARMLESS_VALUE.fullmatch(value):
+        return True
+    # A folder or file on this machine is a fact, not a credential.
+    return os.path.isabs(value) and os.path.exists(value)
+
+
+def secret_refs(spec: ServerSpec) -> dict[str, str]:
+    """Secret value -> the environment variable a command line may name
+    instead of it, longest value first (so a whole header wins over its part)."""
+    refs: dict[str, str] = {}
+
+    def add(value: str, name: str) -> None:
+        if len(value) >= _MIN_SECRET_LENGTH and value not in refs:
+            refs[value] = name
+
+    for value, variable in spec.__dict__.get(_MARKED, {}).items():
+        add(value, variable)
+    for name, value in spec.env.items():
+        if _secret_name(spec, name) or not _harmless_env(name, value):
+            add(value, name if _SHELL_NAME.fullmatch(name) else _variable(name))
+    for name, value in spec.headers.items():
+        if secret_header(spec, name):
+            add(value, _variable(name))
+            # "Bearer abc" is a secret as a whole and as its credential part.
+            scheme, _, credential = value.partition(" ")
+            if credential and scheme.lower() in ("bearer", "basic", "token"):
+                add(credential, _variable(name) + "_CREDENTIAL")
+    if spec.auth is not None:
+        config = spec.auth
+        for value, name in (
+            (config.client_secret, "MCP_CLIENT_SECRET"),
+            (config.client_key, "MCP_CLIENT_KEY"),
+            (config.assertion, "MCP_ASSERTION"),
+        ):
+            if value:
+                add(value, name)
+    return dict(sorted(refs.items(), key=lambda item: len(item[0]), reverse=True))
+
+
+def secret_header(spec: ServerSpec, name: str) -> bool:
+    """Whether a header's value is a secret (all but the clearly harmless)."""
+    return _secret_name(spec, name) or name.lower() not in _HARMLESS_HEADERS
+
+
+def _variable(name: str) -> str:
+    """A shell variable name for a header or an odd env key."""
+    return re.sub(r"[^A-Z0-9]+", "_", name.upper()).strip("_") or "SECRET"
 
 
 def secret_values(spec: ServerSpec) -> list[str]:
-    values: list[str] = []
-    for name, value in {**spec.env, **spec.headers}.items():
-        if name in spec.secret_names or _SECRET_NAME.search(name):
-            # "Bearer abc" is a secret as a whole and as its credential part.
-            values.append(value)
-            scheme, _, credential = value.partition(" ")
-            if credential and scheme.lower() in ("bearer", "basic", "token"):
-                values.append(credential)
-    if spec.auth is not None:
-        values.extend(spec.auth.secrets())
-    return sorted({v for v in values if len(v) >= _MIN_SECRET_LENGTH}, key=len, reverse=True)
+    """Every secret value the spec carries, longest first."""
+    return list(secret_refs(spec))
 
 
-def masker_for_values(
-    values: list[str], learned: Callable[[], list[str]] | None = None
-) -> Callable[[dict[str, Any]], dict[str, Any]] | None:
-    """A record masker for `values`, and for whatever `learned()` adds later
-    (secrets an OAuth flow meets while the recording runs)."""
-    if not values and learned is None:
-        return None
-    cache: dict[str, Any] = {"key": None, "pattern": None}
+class SecretMask:
+    """Masks known secrets in frames (`__call__`) and in recorded lines (`record`).
 
-    def current() -> re.Pattern[str] | None:
-        every = sorted({*values, *(learned() if learned is not None else ())}, key=len, reverse=True)
-        key = tuple(every)
-        if cache["key"] != key:
-            cache["key"] = key
-            cache["pattern"] = re.compile("|".join(re.escape(v) for v in every)) if every else None
-        found: re.Pattern[str] | None = cache["pattern"]
-        return found
+    The set may grow while the session runs (`learned`, the OAuth flow's
+    secrets); the patterns are rebuilt only when its version changes.
+    """
 
-    def scrub(value: Any, pattern: re.Pattern[str]) -> Any:
+    def __init__(self, values: Iterable[str], learned: SecretSet | None = None) -> None:
+        self._static = [v for v in values if len(v) >= _MIN_SECRET_LENGTH]
+        self._learned = learned
+        self._version: int | None = None
+        self._needles: list[bytes] = []
+        self._bytes: re.Pattern[bytes] | None = None
+        self._text: re.Pattern[str] | None = None
+        self._refresh()
+
+    def _refresh(self) -> None:
+        learned = self._learned
+        version = learned.version if learned is not None else 0
+        if version == self._version:
+            return
+        self._version = version
+        every = sorted({*self._static, *(learned.values() if learned is not None else ())}, key=len, reverse=True)
+        # A secret is looked for as it is, and as it looks inside a JSON
+        # string (quotes and backslashes escaped, non-ASCII as \\u escapes).
+        forms: dict[bytes, None] = {}
+        for value in every:
+            for form in (value, json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1]):
+                forms[form.encode("utf-8", errors="surrogatepass")] = None
+        self._needles = sorted(forms, key=len, reverse=True)
+        self._bytes = re.compile(b"|".join(re.escape(n) for n in self._needles)) if forms else None
+        self._text = re.compile("|".join(re.escape(v) for v in every)) if every else None
+
+    @property
+    def empty(self) -> bool:
+        self._refresh()
+        return self._text is None
+
+    def text(self, value: str) -> str:
+        pattern = self._text
+        return pattern.sub(MASK, value) if pattern is not None else value
+
+    def scrub(self, value: Any) -> Any:
+        """A copy of a JSON-like value with every secret in its strings masked."""
         if isinstance(value, str):
-            return pattern.sub(MASK, value)
+            return self.text(value)
         if isinstance(value, dict):
-            return {k: scrub(v, pattern) for k, v in value.items()}
+            return {self.text(k) if isinstance(k, str) else k: self.scrub(v) for k, v in value.items()}
         if isinstance(value, list):
-            return [scrub(v, pattern) for v in value]
+            return [self.scrub(v) for v in value]
         return value
 
-    def mask(record: dict[str, Any]) -> dict[str, Any]:
-        pattern = current()
-        if pattern is None:
+    def _found(self, raw: bytes) -> bool:
+        return any(needle in raw for needle in self._needles)
+
+    def __call__(self, frame: Frame) -> None:
+        self._refresh()
+        if self._bytes is None:
+            return
+        raw = frame.raw
+        if raw is not None:
+            if self._found(raw):
+                frame.raw = self._bytes.sub(_MASK_BYTES, raw)
+                # The parsed message holds what the raw held: mask a copy.
+                if frame.message is not None:
+                    frame.message = self.scrub(frame.message)
+        elif frame.message is not None:
+            frame.message = self.scrub(frame.message)
+        if frame.note:
+            frame.note = self.text(frame.note)
+        if frame.error:
+            frame.error = self.text(frame.error)
+        if frame.meta:
+            frame.meta = self.scrub(frame.meta)
+        if frame.problems:
+            frame.problems[:] = [self.text(p) for p in frame.problems]
+
+    def record(self, record: dict[str, Any]) -> dict[str, Any]:
+        """A recorded line's dict with every secret masked."""
+        self._refresh()
+        if self._text is None:
             return record
-        masked: dict[str, Any] = scrub(record, pattern)
+        masked: dict[str, Any] = self.scrub(record)
         return masked
 
-    return mask
+
+def _learned(spec: ServerSpec) -> SecretSet | None:
+    if spec.auth is None or not spec.url:
+        return None
+    from .auth.session import session_for
+
+    session = session_for(spec)
+    return session.secrets if session is not None else None
+
+
+def secret_mask(spec: ServerSpec) -> SecretMask | None:
+    """The mask for a spec's secrets (None when it has none and can learn none)."""
+    learned = _learned(spec)
+    values = secret_values(spec)
+    if not values and learned is None:
+        return None
+    return SecretMask(values, learned)
+
+
+def mask_traffic(traffic: TrafficLog, spec: ServerSpec) -> TrafficLog:
+    """Mask every frame `traffic` gets from now on with the spec's secrets."""
+    traffic.mask = secret_mask(spec)
+    return traffic
 
 
 def secret_masker(spec: ServerSpec) -> Callable[[dict[str, Any]], dict[str, Any]] | None:
-    learned = None
-    if spec.auth is not None and spec.url:
-        from .auth.session import session_for
-
-        session = session_for(spec)
-        if session is not None:
-            learned = session.secrets.values
-    return masker_for_values(secret_values(spec), learned)
+    """A masker for recorded lines (for a log that is not masked itself)."""
+    mask = secret_mask(spec)
+    return mask.record if mask is not None else None

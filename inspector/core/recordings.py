@@ -17,23 +17,44 @@ class RecordingError(ValueError):
     """A file that is not a recording we can read, with the reason."""
 
 
-def load_recording(path: str) -> TrafficLog:
-    """Every frame of a JSON Lines recording, in order; bad lines are reported."""
+def load_recording(path: str, warnings: list[str] | None = None) -> TrafficLog:
+    """Every frame of a JSON Lines recording, in order.
+
+    A damaged line in the middle is an error naming it.  A damaged last line
+    is what a crash while writing leaves behind (each frame is flushed as a
+    whole line, so only the last one can be cut): it is skipped, with a
+    warning in `warnings` and as a note frame at the end of the traffic.
+    """
     traffic = TrafficLog()
     try:
-        handle = open(path, encoding="utf-8")  # noqa: SIM115 - closed below
+        handle = open(path, encoding="utf-8", errors="surrogateescape")  # noqa: SIM115 - closed below
     except OSError as exc:
         raise RecordingError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    # A bad line is held back until the next good one shows it was not the last.
+    damaged: tuple[int, Exception] | None = None
     with handle:
         for number, line in enumerate(handle, 1):
             if not line.strip():
                 continue
+            if damaged is not None:
+                raise _damaged(path, *damaged)
             try:
-                record = json.loads(line)
-                frame = frame_from_record(record)
-            except (ValueError, KeyError, TypeError) as exc:
-                raise RecordingError(f"{path}:{number}: not a recorded frame ({exc})") from exc
+                frame = frame_from_record(json.loads(line))
+            except (ValueError, KeyError, TypeError, AttributeError) as exc:
+                damaged = (number, exc)
+                continue
             traffic.frames.append(frame)
+    if damaged is not None:
+        if not traffic.frames:
+            raise _damaged(path, *damaged)
+        warning = (
+            f"{path}:{damaged[0]}: the last line is cut short or damaged (a crash while recording?); "
+            f"it is skipped ({damaged[1]})"
+        )
+        if warnings is not None:
+            warnings.append(warning)
+        last = traffic.frames[-1]
+        traffic.frames.append(Frame(last.seq + 1, last.time, "local", "transport", note=warning))
     if not traffic.frames:
         raise RecordingError(f"{path} holds no frames")
     # A request is written before its answer exists; the link is on the
@@ -44,6 +65,10 @@ def load_recording(path: str) -> TrafficLog:
             if partner is not None and partner.partner is None:
                 partner.partner = frame.seq
     return traffic
+
+
+def _damaged(path: str, number: int, exc: Exception) -> RecordingError:
+    return RecordingError(f"{path}:{number}: not a recorded frame ({exc}); only a damaged last line can be skipped")
 
 
 def _answer(traffic: TrafficLog, request: Frame) -> Frame | None:

@@ -21,6 +21,7 @@ __all__ = [
     "Direction",
     "Frame",
     "FrameKind",
+    "FrameMask",
     "JsonlRecorder",
     "TrafficLog",
     "classify",
@@ -94,6 +95,10 @@ class Frame:
 
 
 Observer = Callable[[Frame], None]
+# Rewrites a new frame in place before anyone sees it (secrets masked); it
+# must replace, never mutate, the frame's message and meta: the session
+# still acts on the objects it handed over.
+FrameMask = Callable[[Frame], None]
 
 
 class TrafficLog:
@@ -101,13 +106,18 @@ class TrafficLog:
 
     Observers are called synchronously for every frame, in order.  A failing
     observer is reported on the log itself rather than breaking the session.
+
+    `mask` (see `recording.mask_traffic`) rewrites each frame as it is added,
+    so every view of the log (panes, copies, recordings, exports) sees the
+    masked text and none has to remember to mask.
     """
 
-    def __init__(self, *, retain: bool = True) -> None:
+    def __init__(self, *, retain: bool = True, mask: FrameMask | None = None) -> None:
         # A one-shot command that streams frames to observers need not keep
         # them: a 100 MB result would otherwise stay in memory twice.
         self.retain = retain
         self.frames: list[Frame] = []
+        self.mask = mask
         self._observers: list[Observer] = []
         self._seq = 0
 
@@ -161,6 +171,8 @@ class TrafficLog:
         )
         if problems:
             frame.problems.extend(problems)
+        if self.mask is not None:
+            self.mask(frame)
         if self.retain:
             self.frames.append(frame)
         for observer in self._observers:
