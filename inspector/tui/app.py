@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING, Any
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.css.query import NoMatches
 from textual.reactive import reactive
-from textual.widgets import Footer, TabbedContent, TabPane
+from textual.widgets import Select, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
 from ..core.client import Client
@@ -39,8 +40,8 @@ from .panes.server import ServerPane
 from .panes.tasks import TasksPane
 from .panes.templates import TemplatesPane
 from .panes.tools import ToolsPane
-from .widgets.item_list import ItemList
-from .widgets.status_bar import ConnectionFacts, StatusBar
+from .widgets.item_list import FilterList, ItemList
+from .widgets.status_bar import ConnectionFacts, KeyBar, StatusBar
 from .widgets.traffic_table import TrafficTable
 
 __all__ = ["InspectorApp"]
@@ -57,11 +58,15 @@ class InspectorApp(App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "MCP inspector"
     COMMANDS = App.COMMANDS | {ServerCommands}
+    # A short terminal gets a smaller bottom panel and tool header (app.tcss),
+    # so a call's result still has rows to show in.
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
 
+    # The key bar shows these first, so they must stay short.
     BINDINGS = [
         Binding("f1,question_mark", "help", "Help", id="help", key_display="?"),
         Binding("ctrl+r", "reconnect", "Reconnect", id="reconnect"),
-        Binding("ctrl+t", "toggle_bottom", "Traffic panel", id="toggle_bottom"),
+        Binding("ctrl+t", "toggle_bottom", "Panel", id="toggle_bottom", tooltip="show or hide the bottom panel"),
         Binding("ctrl+up", "resize_bottom(2)", "Grow panel", id="grow_bottom", show=False),
         Binding("ctrl+down", "resize_bottom(-2)", "Shrink panel", id="shrink_bottom", show=False),
         Binding("f2", "show_tab('tools')", "Tools", id="tab_tools", show=False),
@@ -108,6 +113,12 @@ class InspectorApp(App[int]):
         self.client.tasks.observers.append(self._on_task)
         self.auth_session = self._auth_session()
         self._tasks_dirty = False
+        # What the header must not take from the client alone: whether this
+        # connection attempt got as far as a negotiated revision, and a
+        # failure that happened before the client was asked (auth preflight).
+        self.negotiated = False
+        self.preflight = False
+        self.connect_failure: str | None = None
 
     # -- layout ----------------------------------------------------------------------
 
@@ -131,7 +142,7 @@ class InspectorApp(App[int]):
             with TabPane("Auth", id="auth"):
                 yield AuthPane(server=self.spec.url)
         yield BottomPanel(self.traffic)
-        yield Footer()
+        yield KeyBar()
 
     def _auth_session(self) -> Any:
         """The server's OAuth session (remote servers only): its steps go to the Auth pane."""
@@ -147,8 +158,11 @@ class InspectorApp(App[int]):
     def on_mount(self) -> None:
         self.run_worker(self._start_validation(), group="validation", exit_on_error=False)
         auth = self.query_one(AuthPane)
+        tabs = self.query_one("#main", TabbedContent)
+        # Tasks appear once a server offers them (or a task shows up).
+        tabs.hide_tab("tasks")
         if self.auth_session is None:
-            self.query_one("#main", TabbedContent).hide_tab("auth")
+            tabs.hide_tab("auth")
         else:
             auth.set_events(self.auth_session.log.events)
             self.auth_session.log.subscribe(auth.add_event)
@@ -175,18 +189,28 @@ class InspectorApp(App[int]):
 
     @work(exclusive=True, group="connection")
     async def connect(self, reconnect: bool = False) -> None:
+        self.negotiated = False
+        self.connect_failure = None
         try:
             if self.auth_session is not None:
                 # Log in before connecting, so a person's login does not race a request's timeout.
-                await self.auth_session.preflight(headers=dict(self.spec.headers))
+                self.preflight = True
+                self.update_facts()
+                try:
+                    await self.auth_session.preflight(headers=dict(self.spec.headers))
+                finally:
+                    self.preflight = False
             if reconnect:
                 await self.client.reconnect()
             else:
                 await self.client.connect()
         except InspectorError as exc:
+            self.connect_failure = str(exc)
             self.update_facts()
+            self._show_tasks_tab()
             self.show_connect_error(exc)
             return
+        self.negotiated = True
         self.update_facts()
         self.query_one(ServerPane).show(self.client)
         self._show_tasks_tab()
@@ -224,8 +248,9 @@ class InspectorApp(App[int]):
         self.notify(f"{len(traffic.frames)} frames from {path}; read-only, nothing is sent")
 
     def _show_tasks_tab(self) -> None:
-        """The Tasks tab appears where the server has tasks (either era)."""
-        caps = self.client.server_capabilities
+        """The Tasks tab appears where the server has tasks (either era), or
+        where tasks were seen; and the "run as a task" option follows."""
+        caps = self.client.server_capabilities if self.negotiated else {}
         extensions = caps.get("extensions")
         has = "tasks" in caps or (isinstance(extensions, dict) and "io.modelcontextprotocol/tasks" in extensions)
         tabs = self.query_one("#main", TabbedContent)
@@ -233,6 +258,7 @@ class InspectorApp(App[int]):
             tabs.show_tab("tasks")
         else:
             tabs.hide_tab("tasks")
+        self.query_one(ToolsPane).refresh_task_option()
 
     def show_connect_error(self, exc: InspectorError) -> None:
         from .screens.connect_error import ConnectErrorScreen
@@ -277,22 +303,48 @@ class InspectorApp(App[int]):
         self.query_one(pane).set_listing(listing)  # type: ignore[attr-defined]
 
     def _on_state(self, state: str, detail: str | None) -> None:
+        if state == "connecting":
+            # Negotiated again only once connect() says so.
+            self.negotiated = False
+        if not self.is_running:
+            return
         self.update_facts()
+        with contextlib.suppress(NoMatches):
+            self._show_tasks_tab()
+
+    def connection_state(self) -> tuple[str, str]:
+        """The state the person sees: the client's, unless the attempt failed
+        (or is logging in) before the client was asked to connect."""
+        state, reason = self.client.state, self.client.state_detail or ""
+        if self.connect_failure is not None and state != "connected":
+            return "disconnected", self.connect_failure
+        if self.preflight and state != "connecting":
+            return "connecting", "authorization"
+        return state, reason
 
     def update_facts(self) -> None:
         client = self.client
-        info = client.server_info
+        # Nothing the server said counts until the connection was opened.
+        info = client.server_info if self.negotiated else {}
+        state, reason = self.connection_state()
         self.facts = ConnectionFacts(
             server=str(info.get("title") or info.get("name") or self.spec.label()),
             version=str(info.get("version") or ""),
             transport=client.transport_kind,
-            revision=client.protocol_version or "",
-            state=client.state,
-            reason=client.state_detail or "",
+            revision=(client.protocol_version or "") if self.negotiated else "",
+            state=state,
+            reason=reason,
             in_flight=client.in_flight,
             server_requests=len(self.handlers.waiting),
             trusted_tools=tuple(sorted(self.trusted_tools)),
         )
+        self._enable_connected_controls(state == "connected" and self.recording is None)
+
+    def _enable_connected_controls(self, connected: bool) -> None:
+        """Controls that only mean something on a live connection are
+        disabled without one (the log level would claim to be set)."""
+        with contextlib.suppress(NoMatches):
+            self.query_one("#log-level", Select).disabled = not connected
 
     def server_requests_changed(self) -> None:
         self.update_facts()
@@ -445,6 +497,23 @@ class InspectorApp(App[int]):
         if item_list.select_key(key):
             item_list.focus_list()
 
+    def call_from_palette(self, key: str) -> None:
+        """`call: TOOL` in the palette: select the tool and open the
+        confirmation with the arguments its form holds (nothing is sent
+        without the confirmation's y)."""
+        self.select_item("tools", key)
+        self.run_worker(self._confirm_when_selected(key), group="palette-call", exclusive=True, exit_on_error=False)
+
+    async def _confirm_when_selected(self, key: str) -> None:
+        pane = self.query_one(ToolsPane)
+        for _ in range(200):
+            # The pane loads the tool's form when the list's highlight message arrives.
+            if pane.tool is not None and pane.tool.key == key:
+                pane.action_call()
+                return
+            await asyncio.sleep(0.02)
+        self.notify_plain(f"no tool named {key} in the list", severity="warning")
+
     def open_resource(self, uri: str) -> None:
         self.action_show_tab("resources")
         pane = self.query_one(ResourcesPane)
@@ -530,8 +599,8 @@ class InspectorApp(App[int]):
     @on(TabbedContent.TabActivated, "#main")
     def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
         pane = event.pane
-        with contextlib.suppress(Exception):
-            pane.query_one("ItemList").focus_list()  # type: ignore[attr-defined]
+        with contextlib.suppress(NoMatches):
+            pane.query_one(FilterList).focus_list()
 
     async def on_unmount(self) -> None:
         with contextlib.suppress(Exception):

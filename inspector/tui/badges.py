@@ -1,4 +1,8 @@
-"""Annotation hint badges: explicit hints and assumed defaults look different."""
+"""Annotation hint badges: explicit hints and assumed defaults look different.
+
+An assumed hint (the spec's default for a hint the tool does not declare)
+is dimmed and carries a trailing `?` everywhere, in the list too, so the
+difference survives a terminal without colours."""
 
 from __future__ import annotations
 
@@ -29,31 +33,40 @@ def _style(hint: Hint) -> str:
 
 
 def hint_badges(hints: list[Hint], *, long: bool = False) -> Text:
+    """The applicable hints as badges: padded blocks with a legend (`long`),
+    or compact words separated by one space for a list row."""
     text = Text(no_wrap=True)
     for hint in hints:
         if not hint.applies:
             continue
         yes, no = _BADGES[hint.name]
         label = yes if hint.value else no
-        if long and not hint.explicit:
+        if not hint.explicit:
             label += "?"
-        text.append(f" {label} ", style=_style(hint))
-        text.append(" ")
-    if any(not h.explicit for h in hints if h.applies):
-        text.append("(? = assumed)" if long else "", style="dim italic")
+        if long:
+            text.append(f" {label} ", style=_style(hint))
+            text.append(" ")
+        else:
+            if text:
+                text.append(" ")
+            text.append(label, style=_style(hint))
+    if long and any(not h.explicit for h in hints if h.applies):
+        text.append("(? = assumed)", style="dim italic")
     return text
 
 
 def tool_row(item: Item) -> Text:
-    """Two lines: the display name, then the badges and the raw name."""
+    """Always two lines (the list cuts each at its width with an ellipsis):
+    the display name, then the compact badges and the raw name."""
     text = Text(no_wrap=True, overflow="ellipsis")
     if item.problems:
         text.append("⚠ ", style="bold red")
-    text.append_text(plain_line(item.display_name, 44, style="bold" if item.ok else "red"))
+    text.append_text(plain_line(item.display_name, 80, style="bold" if item.ok else "red"))
     text.append("\n")
     text.append_text(hint_badges(item.hints()))
     if item.title and item.title != item.name:
-        text.append_text(plain_line(item.name, 24, style="dim"))
+        text.append("  ")
+        text.append_text(plain_line(item.name, 60, style="dim"))
     return text
 
 

@@ -25,8 +25,8 @@ class ServerCommands(Provider):
             entries.append(
                 (
                     f"call: {one_line(item.key, 60)}",
-                    "fill the form and call",
-                    partial(app.select_item, "tools", item.key),
+                    "call with the form's arguments (after the confirmation)",
+                    partial(app.call_from_palette, item.key),
                 )
             )
         for item in app.lists.get("resources", _empty()).items:
@@ -55,6 +55,7 @@ class ServerCommands(Provider):
             )
         entries.append(("reconnect: server", "restart / reconnect the server", app.action_reconnect))
         entries.append(("toggle: traffic panel", "show or hide the bottom panel", app.action_toggle_bottom))
+        entries.append(("help: keys", "every key binding", app.action_help))
         return entries
 
     async def discover(self) -> Hits:

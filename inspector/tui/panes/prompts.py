@@ -10,7 +10,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from ...core.errors import InspectorError
 from ...core.items import Item, ListResult
@@ -124,6 +124,15 @@ class PromptsPane(Horizontal):
             widgets.append(CompletingField(name, label=label, source=self._completion if completions else None))
         widgets.append(Static(Text("ctrl+enter gets the prompt", style="dim")))
         await form.mount_all(widgets)
+
+    @on(ItemList.Activated, "#prompt-list")
+    def _activate(self, event: ItemList.Activated) -> None:
+        """enter on the list: into the form; with nothing to fill, get the prompt at once."""
+        fields = list(self.query(CompletingField))
+        if fields:
+            fields[0].query_one(Input).focus()
+        elif self.current is not None:
+            self.action_get()
 
     def values(self) -> dict[str, str]:
         return {field.argument: field.value for field in self.query(CompletingField)}

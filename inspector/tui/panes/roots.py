@@ -3,22 +3,35 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Input, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Button, Input, Static
 
 from ..safe import plain_line
+from ..widgets.item_list import FilterList
 
 if TYPE_CHECKING:
     from ..app import InspectorApp
 
-__all__ = ["RootsPane"]
+__all__ = ["RootsPane", "root_row"]
+
+Root = dict[str, Any]
+
+
+def root_row(root: Root) -> Text:
+    text = plain_line(str(root.get("uri")), 200, style="bold")
+    if root.get("name"):
+        text.append_text(plain_line(f"  {root['name']}", 60, style="dim"))
+    return text
+
+
+def _root_haystack(root: Root) -> str:
+    return f"{root.get('uri')}\n{root.get('name') or ''}"
 
 
 class RootsPane(Vertical):
@@ -26,7 +39,7 @@ class RootsPane(Vertical):
 
     DEFAULT_CSS = """
     RootsPane { padding: 0 1; }
-    RootsPane > #roots-list { height: 1fr; border: round $primary-muted; }
+    RootsPane > #roots-list { height: 1fr; }
     RootsPane > Horizontal { height: auto; }
     RootsPane Input { width: 1fr; }
     """
@@ -42,7 +55,7 @@ class RootsPane(Vertical):
                 style="dim",
             )
         )
-        yield OptionList(id="roots-list")
+        yield FilterList("Roots", root_row, haystack=_root_haystack, placeholder="filter (URI, name)", id="roots-list")
         with Horizontal():
             yield Input(placeholder="a directory path or file:// URI, then enter", id="root-input")
             yield Button("Add", id="root-add")
@@ -50,15 +63,12 @@ class RootsPane(Vertical):
     def on_mount(self) -> None:
         self._render_roots()
 
+    @property
+    def roots_list(self) -> FilterList[Root]:
+        return self.query_one("#roots-list", FilterList)
+
     def _render_roots(self) -> None:
-        options = self.query_one("#roots-list", OptionList)
-        options.clear_options()
-        for root in self.inspector.handlers.roots:
-            text = plain_line(str(root.get("uri")), 200, style="bold")
-            if root.get("name"):
-                text.append_text(plain_line(f"  {root['name']}", 60, style="dim"))
-            options.add_option(Option(text))
-        options.border_title = f"Roots ({len(self.inspector.handlers.roots)})"
+        self.roots_list.set_items(list(self.inspector.handlers.roots))
 
     @on(Input.Submitted, "#root-input")
     @on(Button.Pressed, "#root-add")
@@ -78,13 +88,15 @@ class RootsPane(Vertical):
         self._announce()
 
     def action_remove_root(self) -> None:
-        options = self.query_one("#roots-list", OptionList)
-        index = options.highlighted
+        root = self.roots_list.highlighted_item
         roots = self.inspector.handlers.roots
-        if index is not None and 0 <= index < len(roots):
-            roots.pop(index)
-            self._render_roots()
-            self._announce()
+        # By identity: the filter may hide some, so the list's index is not the roots' index.
+        for index, candidate in enumerate(roots):
+            if candidate is root:
+                roots.pop(index)
+                self._render_roots()
+                self._announce()
+                return
 
     @work(group="roots")
     async def _announce(self) -> None:

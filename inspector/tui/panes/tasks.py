@@ -10,12 +10,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Static
 
 from ...core.errors import InspectorError
 from ...core.tasks import TaskInfo
 from ..safe import json_syntax, plain, plain_line
+from ..widgets.item_list import FilterList
 
 if TYPE_CHECKING:
     from ..app import InspectorApp
@@ -40,6 +40,10 @@ def task_row(info: TaskInfo) -> Text:
     return text
 
 
+def _task_haystack(info: TaskInfo) -> str:
+    return f"{info.task_id}\n{info.status}\n{info.origin or ''}\n{info.flavour}\n{info.status_message or ''}"
+
+
 class TasksPane(Horizontal):
     BINDINGS = [
         Binding("g", "get", "Refresh task", id="task_get"),
@@ -49,7 +53,7 @@ class TasksPane(Horizontal):
     ]
 
     DEFAULT_CSS = """
-    TasksPane > #task-list { width: 40%; border: round $primary-muted; }
+    TasksPane > #task-list { width: 40%; }
     TasksPane > #task-detail { width: 1fr; border: round $primary-muted; padding: 0 1; }
     """
 
@@ -62,30 +66,34 @@ class TasksPane(Horizontal):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        yield OptionList(id="task-list")
+        yield FilterList(
+            "Tasks", task_row, haystack=_task_haystack, placeholder="filter (id, status, tool)", id="task-list"
+        )
         with VerticalScroll(id="task-detail"):
             yield Static(Text("No tasks yet. A tool that runs as a task shows up here.", style="dim"), id="task-info")
 
+    @property
+    def task_list(self) -> FilterList[TaskInfo]:
+        return self.query_one("#task-list", FilterList)
+
     def refresh_tasks(self) -> None:
-        options = self.query_one("#task-list", OptionList)
+        task_list = self.task_list
         current = self.current
-        self.shown = list(self.inspector.client.tasks.tasks.values())
-        options.clear_options()
-        options.add_options(Option(task_row(info)) for info in self.shown)
-        options.border_title = f"Tasks ({len(self.shown)})"
-        if current is not None and current in self.shown:
-            options.highlighted = self.shown.index(current)
-            self._show(current)
-        elif self.shown:
-            options.highlighted = len(self.shown) - 1
+        task_list.set_items(list(self.inspector.client.tasks.tasks.values()))
+        self.shown = task_list.shown
+        if current is None and task_list.shown:
+            # Nothing chosen yet: the newest task.  (The list announces its
+            # highlight after every refresh, which redraws the detail.)
+            task_list.options.highlighted = len(task_list.shown) - 1
 
     @property
     def current(self) -> TaskInfo | None:
-        index = self.query_one("#task-list", OptionList).highlighted
-        return self.shown[index] if index is not None and 0 <= index < len(self.shown) else None
+        return self.task_list.highlighted_item
 
-    @on(OptionList.OptionHighlighted, "#task-list")
-    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+    @on(FilterList.Highlighted, "#task-list")
+    def _highlighted(self, event: FilterList.Highlighted) -> None:
+        event.stop()
+        self.shown = self.task_list.shown
         if self.current is not None:
             self._show(self.current)
 

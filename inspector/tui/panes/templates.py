@@ -11,7 +11,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from ...core.errors import InspectorError
 from ...core.items import Item, ListResult
@@ -104,6 +104,15 @@ class TemplatesPane(Horizontal):
             widgets.append(CompletingField(name, label=label, source=self._completion if completions else None))
         await form.mount_all(widgets)
         self._update_uri()
+
+    @on(ItemList.Activated, "#template-list")
+    def _activate(self, event: ItemList.Activated) -> None:
+        """enter on the list: into the form; with nothing to fill, read the URI at once."""
+        fields = list(self.query(CompletingField))
+        if fields:
+            fields[0].query_one(Input).focus()
+        elif self.current is not None:
+            self.action_read()
 
     def values(self) -> dict[str, str]:
         return {field.argument: field.value for field in self.query(CompletingField)}

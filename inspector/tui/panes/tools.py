@@ -15,6 +15,7 @@ from textual.widgets import Checkbox, Static, TabbedContent, TabPane
 from ...core.errors import CancelledError, InspectorError
 from ...core.items import Item, ListResult
 from ...core.operation import Operation
+from ...core.safetext import one_line, safe_json
 from ...core.tasks import TaskInfo
 from ..badges import hint_badges, tool_row
 from ..clipboard import copy_text
@@ -32,6 +33,28 @@ __all__ = ["ToolsPane"]
 TASK_TTL_MS = 10 * 60 * 1000
 
 
+def icon_line(icon: Any) -> Text:
+    """One icon as text: where it comes from, its type and sizes (a data:
+    URI is summarised; nothing is fetched or drawn)."""
+    if not isinstance(icon, dict):
+        return plain_line(f"not an object: {safe_json(icon)}", 120, style="red")
+    src = icon.get("src")
+    text = Text()
+    if isinstance(src, str) and src.startswith("data:"):
+        text.append_text(plain_line(src.split(",", 1)[0], 60))
+        text.append(f",… ({len(src)} chars)", style="dim")
+    else:
+        text.append_text(plain_line(src if isinstance(src, str) else f"src: {safe_json(src)}", 120))
+    facts = []
+    for key in ("mimeType", "sizes", "theme"):
+        value = icon.get(key)
+        if value is not None:
+            facts.append(" ".join(map(str, value)) if isinstance(value, list) else str(value))
+    if facts:
+        text.append_text(plain_line(f"  ({', '.join(facts)})", 80, style="dim"))
+    return text
+
+
 def tool_header(item: Item) -> Text:
     text = Text()
     text.append_text(plain_line(item.display_name, 80, style="bold"))
@@ -41,10 +64,20 @@ def tool_header(item: Item) -> Text:
     text.append_text(hint_badges(item.hints(), long=True))
     execution = item.data.get("execution")
     if isinstance(execution, dict) and execution.get("taskSupport"):
-        text.append(f"  tasks: {execution.get('taskSupport')}", style="cyan")
+        text.append_text(plain_line(f"  tasks: {execution.get('taskSupport')}", 40, style="cyan"))
     for problem in item.problems:
         text.append("\n⚠ ", style="bold red")
         text.append_text(plain(problem, style="red"))
+    icons = item.data.get("icons")
+    if isinstance(icons, list):
+        for icon in icons:
+            text.append("\nicon: ", style="dim")
+            text.append_text(icon_line(icon))
+    elif icons is not None:
+        text.append_text(plain_line(f"\nicons is not an array: {safe_json(icons)}", 120, style="red"))
+    if "_meta" in item.data:
+        text.append("\n_meta: ", style="dim")
+        text.append(one_line(safe_json(item.data["_meta"]), 300))
     if item.description:
         text.append("\n")
         text.append_text(plain(item.description))
@@ -53,22 +86,26 @@ def tool_header(item: Item) -> Text:
 
 class ToolsPane(Horizontal):
     BINDINGS = [
-        Binding("ctrl+enter,ctrl+j", "call", "Call tool", id="call_tool", priority=True),
+        Binding("ctrl+enter,ctrl+j", "call", "Call", id="call_tool", priority=True),
         # Priority so it works while a form field has focus; only active
         # while a call is in flight, so ctrl+x still cuts text otherwise.
-        Binding("ctrl+x", "cancel", "Cancel call", id="cancel_call", priority=True),
-        Binding("ctrl+y", "copy_command", "Copy as command", id="copy_command"),
+        Binding("ctrl+x", "cancel", "Cancel", id="cancel_call", priority=True),
+        Binding("ctrl+y", "copy_command", "Copy as command", id="copy_command", show=False),
         Binding("ctrl+e", "toggle_stepping", "Step MRTR rounds", id="toggle_mrtr_steps", show=False),
     ]
 
+    # The right column: the form has it all until there is a result; then
+    # form and result share it, each keeping enough rows to be used (short
+    # terminals also shrink the header and the bottom panel: app.tcss).
     DEFAULT_CSS = """
     ToolsPane > ItemList { width: 36%; min-width: 28; }
     ToolsPane > #tool-detail { width: 1fr; }
     #tool-header { height: auto; max-height: 7; border: round $primary-muted; padding: 0 1; }
-    #tool-tabs { height: 3fr; min-height: 10; }
-    #as-task { height: auto; border: none; padding: 0; }
+    #tool-tabs { height: 1fr; min-height: 6; }
+    #as-task { height: auto; border: none; padding: 0; display: none; }
     #tool-tabs ContentSwitcher { height: 1fr; }
-    ToolsPane ResultView { height: 2fr; min-height: 6; }
+    ToolsPane ResultView { height: 1fr; min-height: 6; }
+    ToolsPane ResultView.-empty { display: none; }
     """
 
     def __init__(self) -> None:
@@ -77,6 +114,7 @@ class ToolsPane(Horizontal):
         self.pending: Operation | None = None
         self.running_task: TaskInfo | None = None
         self.started = 0.0
+        self._task_option: tuple[str | None, str] | None = None
 
     @property
     def inspector(self) -> InspectorApp:
@@ -108,15 +146,12 @@ class ToolsPane(Horizontal):
             return
         self.tool = item
         header = self.query_one("#tool-header-text", Static)
+        self.query_one(ResultView).show_selected(item.key if item is not None else None)
+        self.refresh_task_option()
         if item is None:
             header.update("No tool selected")
             return
         header.update(tool_header(item))
-        support = self.inspector.client.task_support(item.data)
-        checkbox = self.query_one("#as-task", Checkbox)
-        checkbox.display = support != "forbidden"
-        checkbox.value = support == "required"
-        checkbox.disabled = support == "required"
         self.query_one("#tool-schema", Static).update(json_syntax(item.data.get("inputSchema")))
         output = item.output_schema
         self.query_one("#tool-output", Static).update(
@@ -124,6 +159,20 @@ class ToolsPane(Horizontal):
         )
         self.query_one("#tool-raw", Static).update(json_syntax(item.raw))
         self.query_one(ArgumentsEditor).load_schema(item.input_schema, key=item.key)
+
+    def refresh_task_option(self) -> None:
+        """ "Run as a task" only where the connected server lets this tool be one."""
+        checkbox = self.query_one("#as-task", Checkbox)
+        client = self.inspector.client
+        connected = client.state == "connected" and self.inspector.negotiated
+        support = client.task_support(self.tool.data) if self.tool is not None and connected else "forbidden"
+        shown_for = (self.tool.key if self.tool is not None else None, support)
+        if shown_for == self._task_option:
+            return  # keep what the person ticked
+        self._task_option = shown_for
+        checkbox.display = support != "forbidden"
+        checkbox.value = support == "required"
+        checkbox.disabled = support == "required"
 
     @on(ItemList.Activated, "#tool-list")
     def _activate(self, event: ItemList.Activated) -> None:
@@ -155,7 +204,7 @@ class ToolsPane(Horizontal):
         """Called by the app after confirmation, inside a worker."""
         client = self.inspector.client
         result_view = self.query_one(ResultView)
-        await result_view.running(f"calling {tool.key}")
+        await result_view.running(f"calling {tool.key}", owner=tool.key)
         self.started = time.perf_counter()
         try:
             operation = await client.start_call_tool(

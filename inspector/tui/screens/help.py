@@ -1,63 +1,133 @@
-"""Every key binding the app has, gathered from the bindings themselves."""
+"""Every key the app has, gathered from the bindings themselves, so the help
+cannot drift from the code; plus the few keys widgets handle in `on_key`."""
 
 from __future__ import annotations
 
+import importlib
+import inspect
+import re
+from pathlib import Path
+
 from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.keys import key_to_character
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-__all__ = ["HelpScreen", "key_table"]
+__all__ = ["EXTRA_KEYS", "HelpScreen", "all_bindings", "key_names", "key_table"]
 
+# Keys that are not Binding objects: Textual's own, and keys widgets read in on_key.
 EXTRA_KEYS = [
-    ("tab / shift+tab", "move between fields and panes"),
-    ("ctrl+p", "command palette: call: TOOL, read: URI, get: PROMPT, …"),
-    ("/", "filter the focused list (escape clears)"),
-    ("enter", "on a list: act on the item; on a resource link: read it"),
-    ("y / n / escape", "answer a confirmation"),
+    ("tab / shift+tab", "move between fields and panes", "everywhere"),
+    ("ctrl+p", "command palette: call: TOOL (then confirm), read: URI, get: PROMPT, expand: TEMPLATE", "everywhere"),
+    ("enter", "focus the form (a prompt or template with nothing to fill: get / read it); read a resource", "lists"),
+    ("up / down", "move; escape closes the filter box", "lists"),
 ]
 
+# Where each binding owner's keys work, in the order the help lists them.
+_WHERE = {
+    "InspectorApp": "everywhere",
+    "FilterList": "any list",
+    "ItemList": "tool / resource / template / prompt lists",
+    "ToolsPane": "tools",
+    "ArgumentsEditor": "tool arguments",
+    "ResourcesPane": "resources",
+    "TemplatesPane": "templates",
+    "PromptsPane": "prompts",
+    "RootsPane": "roots",
+    "TasksPane": "tasks",
+    "AuthPane": "auth",
+    "TrafficPane": "traffic",
+    "TrafficTable": "traffic / stderr / logs tables",
+    "StderrPane": "stderr",
+    "ProblemsPane": "problems",
+    "BlockView": "a content block in a result",
+    "ConfirmCallScreen": "call confirmation",
+    "SamplingScreen": "sampling request",
+    "ElicitationScreen": "elicitation request",
+    "RoundScreen": "multi round-trip step",
+    "ComposerScreen": "raw message composer",
+    "ConnectErrorScreen": "connection error",
+    "HelpScreen": "this help",
+    "PickerApp": "server picker (before the inspector starts)",
+}
 
-def key_table(app_bindings: list[tuple[str, str, str]]) -> Table:
+_KEY_NAMES = {"question_mark": "?", "slash": "/", "delete": "delete", "escape": "escape", "enter": "enter"}
+
+
+def _where(owner: type) -> str:
+    known = _WHERE.get(owner.__name__)
+    if known is not None:
+        return known
+    words = re.findall(r"[A-Z][a-z]*", owner.__name__)
+    return " ".join(w.lower() for w in words if w not in ("Pane", "Screen", "Widget")) or owner.__name__
+
+
+def key_names(binding: Binding) -> str:
+    """Every key of a binding, spelled out (not the footer's ^ shorthand)."""
+    keys = [key.strip() for key in binding.key.split(",") if key.strip()]
+    if binding.key_display and len(keys) == 1:
+        return binding.key_display
+    names = []
+    for key in keys:
+        name = _KEY_NAMES.get(key)
+        if name is None:
+            character = key_to_character(key) if len(key) > 1 and "+" not in key else None
+            name = character if character and character.isprintable() else key
+        names.append(name)
+    return " / ".join(names)
+
+
+def _modules() -> list[str]:
+    """Every module of the TUI (some folders are namespace packages)."""
+    root = Path(__file__).resolve().parent.parent
+    names = []
+    for path in sorted(root.rglob("*.py")):
+        parts = path.relative_to(root).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        names.append(".".join(("inspector", "tui", *parts)))
+    return names
+
+
+def all_bindings() -> list[tuple[type, Binding]]:
+    """Each Binding as written in a class of the TUI, with that class."""
+    found: list[tuple[type, Binding]] = []
+    for name in _modules():
+        module = importlib.import_module(name)
+        for owner in vars(module).values():
+            if not inspect.isclass(owner) or owner.__module__ != module.__name__:
+                continue
+            for binding in owner.__dict__.get("BINDINGS", []):
+                if isinstance(binding, Binding):
+                    found.append((owner, binding))
+    order = list(_WHERE)
+    found.sort(key=lambda pair: order.index(pair[0].__name__) if pair[0].__name__ in order else len(order))
+    return found
+
+
+def _rows() -> list[tuple[str, str, str]]:
+    rows = []
+    for owner, binding in all_bindings():
+        description = binding.description or binding.action
+        if binding.tooltip:
+            description += f" ({binding.tooltip})"
+        rows.append((key_names(binding), description, _where(owner)))
+    return rows
+
+
+def key_table(rows: list[tuple[str, str, str]] | None = None) -> Table:
     table = Table(box=None, show_header=True, header_style="bold", padding=(0, 2))
     table.add_column("key", style="bold cyan", no_wrap=True)
     table.add_column("action")
     table.add_column("where", style="dim")
-    for key, description, where in app_bindings:
-        table.add_row(key, description, where)
-    for key, description in EXTRA_KEYS:
-        table.add_row(key, description, "")
+    for key, description, where in [*(rows if rows is not None else _rows()), *EXTRA_KEYS]:
+        # Our own words, but never read as markup all the same.
+        table.add_row(Text(key), Text(description), Text(where))
     return table
-
-
-def _collect(app: object) -> list[tuple[str, str, str]]:
-    from ..panes.bottom import LogsPane, TrafficPane
-    from ..panes.prompts import PromptsPane
-    from ..panes.resources import ResourcesPane
-    from ..panes.roots import RootsPane
-    from ..panes.templates import TemplatesPane
-    from ..panes.tools import ToolsPane
-    from ..widgets.arguments import ArgumentsEditor
-
-    rows: list[tuple[str, str, str]] = []
-    owners = [
-        ("everywhere", type(app)),
-        ("tools", ToolsPane),
-        ("arguments", ArgumentsEditor),
-        ("resources", ResourcesPane),
-        ("templates", TemplatesPane),
-        ("prompts", PromptsPane),
-        ("roots", RootsPane),
-        ("traffic", TrafficPane),
-        ("logs", LogsPane),
-    ]
-    for where, owner in owners:
-        for binding in getattr(owner, "BINDINGS", []):
-            if isinstance(binding, Binding):
-                rows.append((binding.key_display or binding.key, binding.description, where))
-    return rows
 
 
 class HelpScreen(ModalScreen[None]):
@@ -66,14 +136,14 @@ class HelpScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     HelpScreen > VerticalScroll {
-        width: 90%; max-width: 110; height: 85%; border: thick $primary; background: $surface; padding: 1 2;
+        width: 90%; max-width: 120; height: 85%; border: thick $primary; background: $surface; padding: 1 2;
     }
     """
 
     def compose(self) -> ComposeResult:
         with VerticalScroll() as scroll:
             scroll.border_title = "Keys (escape closes)"
-            yield Static(key_table(_collect(self.app)))
+            yield Static(key_table(), id="help-keys")
 
     def action_close(self) -> None:
         self.dismiss(None)

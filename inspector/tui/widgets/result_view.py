@@ -7,11 +7,12 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.reactive import reactive
 from textual.widgets import ProgressBar, Static
 
 from ...core.errors import JsonRpcError
 from ...core.tasks import TaskInfo
-from ..safe import json_syntax, plain
+from ..safe import json_syntax, plain, plain_line
 from .content_view import ContentList
 
 __all__ = ["ResultView", "structured_check"]
@@ -45,12 +46,37 @@ class ResultView(VerticalScroll):
     ResultView > ProgressBar { display: none; }
     ResultView.running > ProgressBar { display: block; }
     ResultView > #status.error { color: $error; text-style: bold; }
+    ResultView.-other-tool { border: round $primary-muted 50%; }
     """
+
+    # Empty until the first call: the layout around it may collapse it then.
+    empty: reactive[bool] = reactive(True, toggle_class="-empty")
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.border_title = "Result"
         self.last_result: Any = None
+        # Whose result this is: the tool list may have moved on since.
+        self.owner: str | None = None
+        self.selected_tool: str | None = None
+        self.cancel_hint = "ctrl+x cancels"
+
+    def set_owner(self, owner: str | None) -> None:
+        """Name the tool whose call this view shows (server text: one safe line)."""
+        self.owner = owner
+        self.border_title = "Result" if owner is None else Text.assemble("Result of ", plain_line(owner, 60))
+        self._mark_other()
+
+    def show_selected(self, selected: str | None) -> None:
+        """The tool now selected in the list: say so when the result is another tool's."""
+        self.selected_tool = selected
+        self._mark_other()
+
+    def _mark_other(self) -> None:
+        selected = self.selected_tool
+        other = self.owner is not None and selected is not None and selected != self.owner
+        self.set_class(other, "-other-tool")
+        self.border_subtitle = "not the selected tool" if other else ""
 
     def compose(self) -> ComposeResult:
         yield Static("", id="status")
@@ -64,12 +90,18 @@ class ResultView(VerticalScroll):
     async def _clear(self) -> None:
         await self.query(".result-part").remove()
 
-    async def running(self, label: str) -> None:
+    async def running(self, label: str, owner: str | None = None) -> None:
         await self._clear()
+        self.empty = False
+        if owner is not None:
+            self.set_owner(owner)
         self.add_class("running")
         bar = self.query_one(ProgressBar)
         bar.update(total=None, progress=0)
-        self._status(Text(f"⧗ {label} … (ctrl+x cancels)", style="yellow"))
+        text = Text("⧗ ", style="yellow")
+        text.append_text(plain_line(label, 120, style="yellow"))
+        text.append(f" … ({self.cancel_hint})", style="yellow")
+        self._status(text)
 
     def progress(self, progress: float, total: float | None, message: str | None) -> None:
         bar = self.query_one(ProgressBar)
@@ -78,6 +110,8 @@ class ResultView(VerticalScroll):
         if message:
             text.append("  ")
             text.append_text(plain(message))
+        # The cancel key stays in sight while progress replaces the first line.
+        text.append(f"  ({self.cancel_hint})", style="dim")
         self._status(text)
 
     def task_status(self, task: TaskInfo) -> None:
@@ -89,6 +123,7 @@ class ResultView(VerticalScroll):
         self._status(text)
 
     async def show_result(self, result: Any, elapsed: float, output_schema: dict[str, Any] | None = None) -> None:
+        self.empty = False
         self.remove_class("running")
         await self._clear()
         self.last_result = result
@@ -123,12 +158,14 @@ class ResultView(VerticalScroll):
         await self.mount_all(parts)
 
     async def show_error(self, error: BaseException, elapsed: float) -> None:
+        self.empty = False
         self.remove_class("running")
         await self._clear()
         self.last_result = None
         if isinstance(error, JsonRpcError):
             head = Text(f"✖ JSON-RPC error {error.code}: ", style="bold red")
             head.append_text(plain(error.message))
+            head.append(f"  after {elapsed * 1000:.0f} ms", style="dim")
             self._status(head, error=True)
             if error.data is not None:
                 await self.mount(Static(json_syntax(error.data), classes="result-part"))
@@ -139,6 +176,7 @@ class ResultView(VerticalScroll):
             self._status(head, error=True)
 
     async def show_message(self, text: Text) -> None:
+        self.empty = False
         self.remove_class("running")
         await self._clear()
         self._status(text)

@@ -1,16 +1,20 @@
-"""The always-visible header: who we talk to, how, and in what state."""
+"""The always-visible bars: the header (who we talk to, how, and in what
+state) and the key bar at the bottom (the keys that work here)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from rich.text import Text
+from textual import events
+from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widget import Widget
 
 from ...core.safetext import one_line
 
-__all__ = ["ConnectionFacts", "StatusBar"]
+__all__ = ["ConnectionFacts", "KeyBar", "KeyEntry", "StatusBar"]
 
 _STATE_STYLE = {
     "idle": ("○", "dim"),
@@ -70,9 +74,9 @@ class StatusBar(Widget):
         if facts.reason and facts.state in ("disconnected", "connecting"):
             text.append(": " + one_line(facts.reason, 60), style=style)
         text.append(" ")
-        if facts.in_flight:
-            text.append("│ ", style="dim")
-            text.append(f"⧗ {facts.in_flight} in flight ", style="bold yellow")
+        # Always there, so a person learns where to look before it matters.
+        text.append("│ ", style="dim")
+        text.append(f"⧗ {facts.in_flight} in flight ", style="bold yellow" if facts.in_flight else "dim")
         if facts.server_requests:
             text.append("│ ", style="dim")
             text.append(f"✉ {facts.server_requests} server request(s) waiting ", style="bold magenta")
@@ -80,3 +84,116 @@ class StatusBar(Widget):
             text.append("│ ", style="dim")
             text.append(f"no-confirm: {', '.join(one_line(t, 20) for t in facts.trusted_tools)}", style="bold red")
         return text
+
+
+class KeyEntry(NamedTuple):
+    key: str
+    display: str
+    description: str
+    enabled: bool
+    action: str
+
+    @property
+    def width(self) -> int:
+        return len(self.display) + len(self.description) + 3
+
+
+class KeyBar(Widget):
+    """The bottom line of keys: the app's, then a few of the focused widget's.
+
+    Textual's Footer lists the focused widget's keys first and cuts the line
+    at the terminal's edge, so on a narrow terminal the app's own keys
+    (help, reconnect) fell off.  Here the app's keys come first and always
+    fit; the focused widget and its parents get the rest of the width, at
+    most `max_local` keys.  Every key is on the help screen.
+    """
+
+    DEFAULT_CSS = """
+    KeyBar {
+        dock: bottom;
+        height: 1;
+        background: $footer-background;
+        color: $footer-foreground;
+    }
+    KeyBar > .key-bar--key { color: $footer-key-foreground; text-style: bold; }
+    KeyBar > .key-bar--description { color: $footer-description-foreground; }
+    KeyBar > .key-bar--disabled { color: $text-disabled; }
+    KeyBar > .key-bar--separator { color: $foreground-muted; }
+    """
+
+    COMPONENT_CLASSES = {"key-bar--key", "key-bar--description", "key-bar--disabled", "key-bar--separator"}
+
+    def __init__(self, *, max_local: int = 4, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.max_local = max_local
+        # (start, end, key) of each key drawn, for clicks.
+        self._spots: list[tuple[int, int, str]] = []
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _bindings_changed(self, _screen: Any) -> None:
+        self.refresh()
+
+    def keys(self) -> tuple[list[KeyEntry], list[KeyEntry]]:
+        """The shown keys: (the focused widget's and its parents', the app's)."""
+        local: list[KeyEntry] = []
+        app_keys: list[KeyEntry] = []
+        seen: set[tuple[int, str]] = set()
+        app = self.app
+        active = self.screen.active_bindings
+        for node, binding, enabled, _tooltip in active.values():
+            if not binding.show or (id(node), binding.action) in seen:
+                continue
+            seen.add((id(node), binding.action))
+            entry = KeyEntry(binding.key, app.get_key_display(binding), binding.description, enabled, binding.action)
+            (app_keys if node is app else local).append(entry)
+        # The app's keys in the order the app lists them (Textual's own quit would come first).
+        order = [binding.action for binding in getattr(type(app), "BINDINGS", []) if isinstance(binding, Binding)]
+        app_keys.sort(key=lambda entry: order.index(entry.action) if entry.action in order else len(order))
+        palette = active.get(app.COMMAND_PALETTE_BINDING)
+        if app.ENABLE_COMMAND_PALETTE and palette is not None and palette.node is app:
+            binding = palette.binding
+            app_keys.append(KeyEntry(binding.key, app.get_key_display(binding), "Palette", True, binding.action))
+        return local, app_keys
+
+    def render(self) -> Text:
+        local, app_keys = self.keys()
+        key_style = self.get_component_rich_style("key-bar--key")
+        description_style = self.get_component_rich_style("key-bar--description")
+        disabled_style = self.get_component_rich_style("key-bar--disabled")
+        separator_style = self.get_component_rich_style("key-bar--separator")
+        room = self.size.width - sum(entry.width for entry in app_keys) - 2
+        shown: list[KeyEntry] = []
+        for entry in local[: self.max_local]:
+            if entry.width > room:
+                break
+            shown.append(entry)
+            room -= entry.width
+        text = Text(no_wrap=True, overflow="crop")
+        spots: list[tuple[int, int, str]] = []
+
+        def add(entry: KeyEntry) -> None:
+            start = len(text)
+            text.append(" ")
+            text.append(entry.display, style=key_style if entry.enabled else disabled_style)
+            text.append(f" {entry.description} ", style=description_style if entry.enabled else disabled_style)
+            spots.append((start, len(text), entry.key))
+
+        for entry in app_keys:
+            add(entry)
+        if shown:
+            text.append("│", style=separator_style)
+            for entry in shown:
+                add(entry)
+        self._spots = spots
+        return text
+
+    def on_click(self, event: events.Click) -> None:
+        for start, end, key in self._spots:
+            if start <= event.x < end:
+                self.app.simulate_key(key)
+                return
