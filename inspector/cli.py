@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from . import __version__
 
 if TYPE_CHECKING:
+    from .commands.diff import Side
     from .core.spec import ServerSpec
 
 __all__ = ["build_parser", "main", "spec_from_args"]
@@ -34,6 +35,20 @@ def _epilog() -> str:
     from .commands.exitcodes import help_text
 
     return help_text()
+
+
+DIFF_SIDES = """\
+each side is one of:
+  FILE                a --record file
+  http(s)://...       a live server at that URL
+  stdio:'CMD ARGS'    a live stdio server (the words are shell-split)
+  config:FILE[#NAME]  a server of a client config file
+  server:NAME         a server found in the config files on this machine
+  live                the server named with -- CMD, --url or --config/--server
+                      (with --env, --header and the authorization options)
+--era, --protocol-version, --timeout and --root apply to every live side;
+--record FILE records the live side (two live sides: FILE-a.jsonl, FILE-b.jsonl).
+"""
 
 
 class UsageError(Exception):
@@ -202,9 +217,70 @@ def _add_recording_commands(sub: Any, command: Any) -> None:
     command("servers", "list the MCP servers configured for other clients (Claude, VS Code, Cursor, ...)")
     p = sub.add_parser("open", help="reopen a --record file in the TUI, read-only", description="reopen a recording")
     p.add_argument("file", metavar="FILE")
-    p = command("diff", "compare two recordings, or a recording and a live server")
-    p.add_argument("left", metavar="A.jsonl", help="a --record file (the 'before')")
-    p.add_argument("right", metavar="B.jsonl", nargs="?", help="a second recording; else the server named")
+    p = command(
+        "diff", "compare two versions of a server (tools, resources, templates, prompts): recordings or live servers"
+    )
+    p.epilog = DIFF_SIDES
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
+    p.add_argument("left", metavar="A", help="the 'before' (see the forms below)")
+    p.add_argument("right", metavar="B", nargs="?", default="live", help="the 'after' (default: live)")
+    p.add_argument(
+        "--ignore", action="append", metavar="KEY", help="do not compare members named KEY, e.g. lastModified"
+    )
+    p = command(
+        "replay",
+        "re-send a recording's requests to a live server (the recorded one unless named) and compare the answers",
+    )
+    p.add_argument("file", metavar="FILE", help="a --record file")
+    p.add_argument(
+        "--ignore", action="append", metavar="KEY", help="also ignore members named KEY when comparing (repeatable)"
+    )
+
+
+_SHARED_LIVE_OPTIONS = ("era", "protocol_version", "timeout", "inherit_env")
+
+
+def _diff_side(name: str, text: str, args: argparse.Namespace, server_command: list[str]) -> Side:
+    """One side of `inspector diff` (the forms are in DIFF_SIDES)."""
+    import shlex
+
+    from .commands.diff import Side
+
+    if text == "live":
+        if not _names_a_server(args, server_command) and not getattr(args, "server", None):
+            raise UsageError(
+                "name the second side: a recording file, or a server (-- CMD, --url, --config; see diff --help)"
+            )
+        return Side(name, text, spec=spec_from_args(args, server_command))
+    shared = {option: getattr(args, option, None) for option in _SHARED_LIVE_OPTIONS}
+    inline = argparse.Namespace(**shared)
+    command: list[str] = []
+    kind, colon, rest = text.partition(":")
+    if text.startswith(("http://", "https://")):
+        inline.url = text
+    elif colon and kind == "stdio":
+        try:
+            command = shlex.split(rest)
+        except ValueError as exc:
+            raise UsageError(f"{text}: {exc}") from exc
+        if not command:
+            raise UsageError("stdio: needs a command, as in stdio:'python server.py'")
+    elif colon and kind == "config":
+        path, _hash, server = rest.partition("#")
+        inline.config, inline.server = path, server or None
+    elif colon and kind == "server":
+        inline.server = rest
+    else:
+        return Side(name, text, path=text)
+    return Side(name, text, spec=spec_from_args(inline, command))
+
+
+def _diff_sides(args: argparse.Namespace, server_command: list[str]) -> list[Side]:
+    if args.left == "live" and args.right == "live":
+        raise UsageError("only one side can be `live` (the server named with the usual options)")
+    if _names_a_server(args, server_command) and "live" not in (args.left, args.right):
+        raise UsageError("a server is named (-- CMD, --url, --config) but neither side is `live`")
+    return [_diff_side("a", args.left, args, server_command), _diff_side("b", args.right, args, server_command)]
 
 
 def _names_a_server(args: argparse.Namespace, server_command: list[str]) -> bool:
@@ -476,15 +552,25 @@ def _dispatch(argv: list[str]) -> int:
             print(f"inspector: error: {exc}", file=sys.stderr)
             return 2
         return run_auth(args, auth_spec)
+    if command == "replay":
+        from .commands.replay import run_replay
+
+        try:
+            named = _names_a_server(args, server_command) or getattr(args, "server", None)
+            replay_spec = spec_from_args(args, server_command) if named else None
+        except UsageError as exc:
+            print(f"inspector: error: {exc}", file=sys.stderr)
+            return 2
+        return run_replay(args, replay_spec)
     if command == "diff":
         from .commands.diff import run_diff
 
         try:
-            live = spec_from_args(args, server_command) if _names_a_server(args, server_command) else None
+            sides = _diff_sides(args, server_command)
         except UsageError as exc:
             print(f"inspector: error: {exc}", file=sys.stderr)
             return 2
-        return run_diff(args, live)
+        return run_diff(args, sides)
     try:
         spec = spec_from_args(args, server_command)
     except UsageError as exc:

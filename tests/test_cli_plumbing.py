@@ -73,6 +73,8 @@ def _commands(recordings: tuple[str, str]) -> list[list[str]]:
         ["diff", "--human", one, two],
         ["servers", "--human"],
         ["list", "tools", "--human", "--", PYTHON, VERSIONED],
+        ["replay", "--human", one],
+        ["diff", "--human", f"stdio:{PYTHON} {VERSIONED}", "--", PYTHON, VERSIONED, "--release", "2"],
     ]
 
 

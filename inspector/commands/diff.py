@@ -1,12 +1,30 @@
-"""`inspector diff A [B]`: what changed between two recordings, or between a
-recording and a live server (named with the usual options)."""
+"""`inspector diff A [B]`: what changed between two versions of a server.
+
+Each side is a recording (a `--record` file) or a live server, so a release
+can be checked against the last one's recording, or two builds against each
+other.  The command line (`cli.py`) turns each side's text into a `Side`:
+
+    FILE                 a recording
+    http(s)://…          a live server at that URL
+    stdio:'CMD ARGS…'    a live stdio server (the words are shell-split)
+    config:FILE[#NAME]   a live server from a client config file
+    server:NAME          a live server from the config files found here
+    live                 the server named with the usual options
+                         (`-- CMD`, `--url`, `--config`/`--server`); B's default
+
+A live side lists every page of tools, resources, templates and prompts.
+`--record FILE` records the live side; with two live sides, A goes to
+FILE-a.jsonl and B to FILE-b.jsonl (FILE without its extension).
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import os
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 from ..core.diff import diff_lists
@@ -17,9 +35,41 @@ from ..core.spec import ServerSpec
 from . import exitcodes
 from .output import Output
 
-__all__ = ["run_diff"]
+__all__ = ["Side", "record_paths", "run_diff"]
 
 KINDS = ("tools", "resources", "templates", "prompts")
+
+
+@dataclass
+class Side:
+    """One side of a diff: a recording (`path`) or a live server (`spec`)."""
+
+    name: str
+    source: str
+    path: str | None = None
+    spec: ServerSpec | None = None
+    record: str | None = None
+
+    def describe(self) -> dict[str, Any]:
+        if self.path is not None:
+            return {"recording": self.path}
+        about: dict[str, Any] = {"server": self.spec.label() if self.spec is not None else self.source}
+        if self.record:
+            about["recorded"] = self.record
+        return about
+
+
+def record_paths(record: str | None, sides: list[Side]) -> None:
+    """Where each live side is recorded (see the module docstring)."""
+    live = [side for side in sides if side.spec is not None]
+    if not record or not live:
+        return
+    if len(live) == 1:
+        live[0].record = record
+        return
+    stem, extension = os.path.splitext(record)
+    for side in live:
+        side.record = f"{stem}-{side.name}{extension or '.jsonl'}"
 
 
 def _from_recording(path: str) -> dict[str, ListResult]:
@@ -30,65 +80,70 @@ def _from_recording(path: str) -> dict[str, ListResult]:
     return lists_from_traffic(traffic)
 
 
-async def _from_server(spec: ServerSpec) -> dict[str, ListResult]:
-    from ..core.client import Client
-    from ..core.traffic import TrafficLog
+async def _from_server(side: Side, args: argparse.Namespace) -> dict[str, ListResult]:
+    from .runner import connected
 
-    client = Client(spec, traffic=TrafficLog(retain=False))
-    await client.connect()
-    try:
+    assert side.spec is not None
+    async with connected(side.spec, args, record=side.record) as client:
         return {kind: await client.list_all(kind) for kind in KINDS}
-    finally:
-        await client.close()
+
+
+async def _fetch_all(sides: list[Side], args: argparse.Namespace) -> list[dict[str, ListResult]]:
+    # Two live servers are asked at the same time.
+    async def fetch(side: Side) -> dict[str, ListResult]:
+        if side.path is not None:
+            return _from_recording(side.path)
+        return await _from_server(side, args)
+
+    return list(await asyncio.gather(*(fetch(side) for side in sides)))
 
 
 def _short(value: Any) -> str:
     return one_line(json.dumps(value, ensure_ascii=False), 70) if value is not None else "—"
 
 
-def run_diff(args: argparse.Namespace, spec: ServerSpec | None) -> int:
+def run_diff(args: argparse.Namespace, sides: list[Side]) -> int:
     out = Output.for_args(args)
+    record_paths(getattr(args, "record", None), sides)
     try:
-        before = _from_recording(args.left)
-        if args.right:
-            after = _from_recording(args.right)
-        elif spec is not None:
-            after = asyncio.run(_from_server(spec))
-        else:
-            print(
-                "inspector: name the second side: a recording file, or a server (-- CMD, --url, --config)",
-                file=sys.stderr,
-            )
-            return exitcodes.USAGE
+        before, after = asyncio.run(_fetch_all(sides, args))
     except RecordingError as exc:
         print(f"inspector: {visible(str(exc))}", file=sys.stderr)
         return exitcodes.USAGE
+    except BrokenPipeError:
+        raise
     except Exception as exc:  # noqa: BLE001 - connection failures become a message and an exit code
         from .runner import failure
 
         code, message, _detail = failure(exc)
         print(f"inspector: {visible(message)}", file=sys.stderr)
         return code
-    report = diff_lists(before, after)
+    report = diff_lists(before, after, frozenset(getattr(args, "ignore", None) or ()))
     changed = any(not part.empty for part in report)
     if out.json:
-        out.json_value({part.kind: part.to_json() for part in report} | {"identical": not changed})
+        document: dict[str, Any] = {part.kind: part.to_json() for part in report}
+        document |= {"identical": not changed, "a": sides[0].describe(), "b": sides[1].describe()}
+        out.json_value(document)
     else:
-        for part in report:
-            if part.skipped:
-                out.line(f"{part.kind}: not compared ({part.skipped})")
-                continue
-            if part.empty:
-                continue
-            out.line(f"{part.kind}:")
-            for key in part.added:
-                out.line(f"  + {key}")
-            for key in part.removed:
-                out.line(f"  - {key}")
-            for key, changes in part.changed.items():
-                out.line(f"  ~ {key}")
-                for change in changes:
-                    out.line(f"      {change.what:<7} {change.path}: {_short(change.before)} → {_short(change.after)}")
+        _print_report(out, report)
         if not changed:
             out.line("no differences")
     return exitcodes.DIFFERENCES if changed else exitcodes.OK
+
+
+def _print_report(out: Output, report: list[Any]) -> None:
+    for part in report:
+        if part.skipped:
+            out.line(f"{part.kind}: not compared ({part.skipped})")
+            continue
+        if part.empty:
+            continue
+        out.line(f"{part.kind}:")
+        for key in part.added:
+            out.line(f"  + {key}")
+        for key in part.removed:
+            out.line(f"  - {key}")
+        for key, changes in part.changed.items():
+            out.line(f"  ~ {key}")
+            for change in changes:
+                out.line(f"      {change.what:<7} {change.path}: {_short(change.before)} → {_short(change.after)}")

@@ -51,11 +51,14 @@ class KindDiff:
 _MISSING = object()
 
 
-def json_changes(before: Any, after: Any, path: str = "") -> list[Change]:
-    """Every place two JSON values differ (objects key by key, arrays by index)."""
+def json_changes(before: Any, after: Any, path: str = "", ignore: frozenset[str] = frozenset()) -> list[Change]:
+    """Every place two JSON values differ (objects key by key, arrays by
+    index); members named in `ignore` are not compared, at any depth."""
     if isinstance(before, dict) and isinstance(after, dict):
         changes: list[Change] = []
         for key in [*before, *(k for k in after if k not in before)]:
+            if key in ignore:
+                continue
             sub = f"{path}.{key}" if path else str(key)
             old, new = before.get(key, _MISSING), after.get(key, _MISSING)
             if old is _MISSING:
@@ -63,7 +66,7 @@ def json_changes(before: Any, after: Any, path: str = "") -> list[Change]:
             elif new is _MISSING:
                 changes.append(Change(sub, old, None, "removed"))
             else:
-                changes.extend(json_changes(old, new, sub))
+                changes.extend(json_changes(old, new, sub, ignore))
         return changes
     if isinstance(before, list) and isinstance(after, list):
         changes = []
@@ -74,7 +77,7 @@ def json_changes(before: Any, after: Any, path: str = "") -> list[Change]:
             elif index >= len(after):
                 changes.append(Change(sub, before[index], None, "removed"))
             else:
-                changes.extend(json_changes(before[index], after[index], sub))
+                changes.extend(json_changes(before[index], after[index], sub, ignore))
         return changes
     if before == after and type(before) is type(after):
         return []
@@ -85,7 +88,9 @@ def _by_key(listing: ListResult | None) -> dict[str, Any]:
     return {item.key: item.raw for item in listing.items} if listing is not None else {}
 
 
-def diff_lists(before: dict[str, ListResult], after: dict[str, ListResult]) -> list[KindDiff]:
+def diff_lists(
+    before: dict[str, ListResult], after: dict[str, ListResult], ignore: frozenset[str] = frozenset()
+) -> list[KindDiff]:
     report = []
     for kind in KINDS:
         result = KindDiff(kind)
@@ -99,7 +104,7 @@ def diff_lists(before: dict[str, ListResult], after: dict[str, ListResult]) -> l
         result.removed = [key for key in old if key not in new]
         for key in old:
             if key in new:
-                changes = json_changes(old[key], new[key])
+                changes = json_changes(old[key], new[key], ignore=ignore)
                 if changes:
                     result.changed[key] = changes
         report.append(result)
