@@ -17,6 +17,7 @@ from inspector.core.lint_rules import LINT_RULES, template_errors
 from inspector.core.validation import WIRE_RULES
 
 from .peers import EVERYTHING, NODE, SERVERS, require
+from .spec_links import assert_links
 
 BROKEN = [sys.executable, str(SERVERS / "broken_server.py")]
 
@@ -82,7 +83,7 @@ EXPECTED: list[tuple[str, str, str, str | None, str]] = [
         "5",
     ),
     ("wire-schema", "error", 'tool "odd_fields"', "result.tools[5].title", "expected a string"),
-    ("wire-field-newer", "warning", 'tool "with_icons"', "result.tools[6].icons", "added in 2025-11-25"),
+    ("wire-field-newer", "info", 'tool "with_icons"', "result.tools[6].icons", "added in 2025-11-25"),
     ("wire-field-unknown", "info", 'tool "with_icons"', "result.tools[6].colour", '"colour"'),
     # resources, templates, prompts
     ("resource-uri-duplicate", "error", 'resource "file:///same.txt"', None, "2 resources"),
@@ -112,6 +113,14 @@ EXPECTED: list[tuple[str, str, str, str | None, str]] = [
         "listChanged",
     ),
     ("capability-undeclared-request", "error", "server request sampling/createMessage", "method", "'sampling'"),
+    ("capability-list-changed-unobserved", "info", "capability resources", None, "resources.listChanged"),
+    (
+        "wire-value-newer",
+        "error",
+        "server request sampling/createMessage",
+        "params.messages[0].content.type",
+        'type "tool_use" is not defined in 2025-06-18',
+    ),
     # the wire
     ("stdout-not-json", "error", "stdout line", None, "Broken server starting... (this banner belongs on stderr)"),
     ("jsonrpc-parse", "error", "message", None, "invalid JSON"),
@@ -122,14 +131,20 @@ EXPECTED: list[tuple[str, str, str, str | None, str]] = [
     ("method-unknown", "info", "notification notifications/custom/thing", "method", "notifications/custom/thing"),
 ]
 
-# Wire rules that need a tool call, an initialize answer the client refuses,
-# or a request we send: lint never calls tools and speaks correctly itself,
-# so tests/test_validation.py covers these.
-NOT_IN_A_LINT_RUN = {
-    "structured-content-invalid",
-    "structured-content-missing",
-    "tool-arguments-invalid",
-    "protocol-version-unknown",
+# Rules the broken server cannot make fire in a lint run, each with why and
+# where it is shown firing instead (test_rules_that_need_another_server below
+# fires each one).
+NOT_IN_A_LINT_RUN: dict[str, str] = {
+    # Needs a tools/call result, and lint never calls a tool (that could change the world).
+    "structured-content-invalid": "tools/call result: test_validation, and below",
+    # Same: a tool result without structuredContent, seen only when a tool is called.
+    "structured-content-missing": "tools/call result: test_validation, and below",
+    # Judges arguments we send; lint sends no tools/call.
+    "tool-arguments-invalid": "our own tools/call request: test_validation, and below",
+    # The client refuses an initialize answer with an unknown version before lint can start.
+    "protocol-version-unknown": "an initialize answer the client refuses: below",
+    # Stateless era only (subscriptions/listen): the --modern broken server, test_listen_that_refuses...
+    "capability-listen-refused": "broken_server.py --modern",
 }
 
 
@@ -155,8 +170,46 @@ def test_every_rule_is_exercised(broken: tuple[int, dict[str, Any]]) -> None:
     fired = {f["rule"] for f in report["findings"]}
     expected = {row[0] for row in EXPECTED}
     assert fired == expected
-    # Every rule is either shown firing here, on the --modern server below, or in test_validation.
-    assert {rule.id for rule in all_rules()} == expected | NOT_IN_A_LINT_RUN | {"capability-listen-refused"}
+    # Every rule in the registry fires on the broken server, except the few listed
+    # (with the reason) that need another server or a tool call.
+    registry = {rule.id for rule in all_rules()}
+    assert registry - fired == set(NOT_IN_A_LINT_RUN)
+    # Every link the run emitted is an existing page and heading of the spec.
+    assert_links(f["url"] for f in report["findings"])
+    assert not fired & set(NOT_IN_A_LINT_RUN)
+    assert fired <= registry
+
+
+async def test_rules_that_need_another_server() -> None:
+    """Each rule of NOT_IN_A_LINT_RUN fires where the list says (the modern one in its own test)."""
+    from inspector.core.validation import check_structured_content, validate_message
+
+    tool = {
+        "name": "w",
+        "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+        "outputSchema": {"type": "object", "properties": {"t": {"type": "number"}}, "required": ["t"]},
+    }
+    fired = {p.rule for p in check_structured_content({"content": [], "structuredContent": {"t": "x"}}, tool, None)}
+    fired |= {p.rule for p in check_structured_content({"content": []}, tool, None)}
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "w", "arguments": {}}}
+    fired |= {
+        p.rule
+        for p in validate_message(
+            call, kind="request", direction="out", revision="2025-11-25", tool_lookup=lambda name: tool
+        )
+    }
+    init = {"protocolVersion": "1999-01-01", "capabilities": {}, "serverInfo": {"name": "s", "version": "1"}}
+    fired |= {
+        p.rule
+        for p in validate_message(
+            {"jsonrpc": "2.0", "id": 1, "result": init},
+            kind="response",
+            direction="in",
+            revision="2025-11-25",
+            method="initialize",
+        )
+    }
+    assert fired == set(NOT_IN_A_LINT_RUN) - {"capability-listen-refused"}
 
 
 def test_the_broken_server_fails_with_the_lint_exit_code(broken: tuple[int, dict[str, Any]]) -> None:
@@ -198,6 +251,7 @@ def test_listen_that_refuses_a_declared_list_changed() -> None:
             "toolsListChanged is declared but subscriptions/listen did not acknowledge it",
         )
     ]
+    assert_links(f["url"] for f in report["findings"])
     strict, _ = lint_json("--strict", "--", *BROKEN, "--modern")
     assert strict == exitcodes.LINT_FINDINGS
 
@@ -237,26 +291,60 @@ def test_rules_listing() -> None:
 
 def test_the_demo_server() -> None:
     # No server named: the embedded demo, in its default (stateless) era.
-    code, report = lint_json()
+    code, report = lint_json("--strict")
     assert code == exitcodes.OK
     assert report["server"]["name"] == "inspector-demo"
-    # Every argument of the demo has a description: lint is clean in both eras.
-    for era_report in (report, lint_json("--era", "legacy")[1]):
-        assert era_report["findings"] == []
+    # Every argument of the demo has a description: lint finds nothing at all.
+    assert report["findings"] == []
+
+
+# What lint says about the demo in a handshake-era session, all info (so --strict passes):
+# - capability-list-changed-unobserved: the demo declares listChanged for tools, resources
+#   and prompts, and lint cannot make a list change to see the notification;
+# - wire-field-newer (older revisions only): the SDK sends title, icons, annotations, ...
+#   whatever revision was negotiated.  These are true findings about the server, but info:
+#   no revision's schema.json forbids additional properties, so the messages stay valid
+#   and a peer on the older revision ignores the fields.  (The demo does adapt what a
+#   revision's schema would reject: media_gallery leaves out audio before 2025-03-26 and
+#   resource links before 2025-06-18.)
+DEMO_INFO = {"capability-list-changed-unobserved", "wire-field-newer"}
+
+
+@pytest.mark.parametrize("revision", ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"])
+def test_the_demo_server_is_clean_strict_at_every_handshake_revision(revision: str) -> None:
+    code, report = lint_json("--strict", "--protocol-version", revision)
+    assert code == exitcodes.OK, report["findings"]
+    assert report["protocolVersion"] == revision
+    assert report["summary"]["error"] == report["summary"]["warning"] == 0
+    assert {f["rule"] for f in report["findings"]} <= DEMO_INFO
+    unobserved = sorted(f["subject"] for f in report["findings"] if f["rule"] == "capability-list-changed-unobserved")
+    assert unobserved == ["capability prompts", "capability resources", "capability tools"]
+    assert_links(f["url"] for f in report["findings"])
+    newer = [f for f in report["findings"] if f["rule"] == "wire-field-newer"]
+    assert bool(newer) == (revision != "2025-11-25")
+    for finding in newer:
+        added = finding["message"].split(" was added in ")[1].split(";")[0]
+        assert finding["url"].endswith(f"/{added}/changelog")
 
 
 def test_server_everything() -> None:
     code, report = lint_json("--", NODE, str(require(EVERYTHING)), "stdio")
     assert code == exitcodes.OK
     assert report["protocolVersion"] == "2025-11-25"
-    # One finding: get-resource-reference's resourceType argument has no
-    # description (its schema is {"type": "string", "enum": ["Text", "Blob"]}).
-    assert [(f["rule"], f["subject"], f["path"]) for f in report["findings"]] == [
+    assert_links(f["url"] for f in report["findings"])
+    assert [(f["rule"], f["subject"], f.get("path")) for f in report["findings"]] == [
+        # get-resource-reference's resourceType argument has no description (its
+        # schema is {"type": "string", "enum": ["Text", "Blob"]}).
         (
             "schema-property-no-description",
             'tool "get-resource-reference"',
             "inputSchema.properties.resourceType",
-        )
+        ),
+        # It declares listChanged for resources and prompts and sends neither
+        # notification while lint runs (it does send tools/list_changed: its SDK
+        # announces the tools it registers once the client has initialized).
+        ("capability-list-changed-unobserved", "capability resources", None),
+        ("capability-list-changed-unobserved", "capability prompts", None),
     ]
 
 

@@ -173,16 +173,21 @@ def test_prompt_argument_without_a_name() -> None:
 # -- fields across revisions ------------------------------------------------------------------
 
 
-def test_a_field_from_a_later_revision_is_a_warning_not_an_error() -> None:
+def test_a_field_from_a_later_revision_is_info_not_an_error() -> None:
+    # Info: no revision's schema closes an object (additionalProperties is never
+    # false), so the message is still valid in 2024-11-05 and a peer ignores it.
     tool = {**TOOL, "title": "Weather", "annotations": {"readOnlyHint": True}, "outputSchema": {"type": "object"}}
     problems = check_result("tools/list", {"tools": [tool]}, "2024-11-05")
     assert {(p.rule, p.severity, p.path) for p in problems} == {
-        ("wire-field-newer", "warning", "result.tools[0].title"),
-        ("wire-field-newer", "warning", "result.tools[0].annotations"),
-        ("wire-field-newer", "warning", "result.tools[0].outputSchema"),
+        ("wire-field-newer", "info", "result.tools[0].title"),
+        ("wire-field-newer", "info", "result.tools[0].annotations"),
+        ("wire-field-newer", "info", "result.tools[0].outputSchema"),
     }
     title = by_path(problems)["result.tools[0].title"]
     assert title.message == "Tool.title was added in 2025-06-18; this session uses 2024-11-05"
+    # The link is the changelog of the revision that added the field.
+    assert title.url == f"{SPEC_BASE}/2025-06-18/changelog"
+    assert by_path(problems)["result.tools[0].annotations"].url == f"{SPEC_BASE}/2025-03-26/changelog"
     assert check_result("tools/list", {"tools": [tool]}, "2025-06-18") == []
 
 

@@ -12,7 +12,9 @@ Three sources of findings:
   endless cursor, or a page that fails, is seen and the items before it
   are kept), and each declared capability is exercised once
   (resources/subscribe, completion/complete, logging/setLevel,
-  subscriptions/listen) while undeclared ones are tried too;
+  subscriptions/listen) while undeclared ones are tried too; in the
+  handshake era a declared listChanged whose notification never arrived
+  is reported as info (lint cannot make a list change);
 * the wire validation (`validation.FrameValidator`) over every frame the
   server sent during the run, including non-JSON lines on stdout.
 
@@ -234,6 +236,41 @@ async def _probe_capabilities(client: Client, listings: dict[str, list[Item]]) -
             )
     if modern:
         out.extend(await _probe_listen(client))
+    else:
+        out.extend(_list_changed_unobserved(client))
+    return out
+
+
+# The list capabilities whose listChanged promises a notification.
+_LIST_CHANGED = ("tools", "resources", "prompts")
+
+
+def _list_changed_unobserved(client: Client) -> list[Problem]:
+    """Handshake era: a declared listChanged whose notification never arrived during the run.
+
+    Lint cannot make a list change, so this is info, not a failure.  The
+    opposite (a notification for a list whose capability did not declare
+    listChanged) is the wire validation's capability-undeclared-notification.
+    """
+    caps = client.server_capabilities
+    seen = {
+        frame.method
+        for frame in client.traffic.frames
+        if frame.direction == "in" and frame.kind == "notification" and isinstance(frame.method, str)
+    }
+    out = []
+    for capability in _LIST_CHANGED:
+        declared = caps.get(capability)
+        method = f"notifications/{capability}/list_changed"
+        if isinstance(declared, dict) and declared.get("listChanged") is True and method not in seen:
+            out.append(
+                LINT_RULES["capability-list-changed-unobserved"].problem(
+                    f"{capability}.listChanged is declared, but no {method} arrived during the lint run "
+                    "(lint cannot change the list: check it by changing one while connected)",
+                    revision=client.protocol_version,
+                    subject=f"capability {capability}",
+                )
+            )
     return out
 
 

@@ -37,8 +37,9 @@ def _rule(
     since: str = "2024-11-05",
     spec: str = "",
     category: str = "lint",
+    anchor_before: tuple[tuple[str, str], ...] = (),
 ) -> Rule:
-    return Rule(id, severity, rationale, page, anchor, since, spec, category)
+    return Rule(id, severity, rationale, page, anchor, since, spec, category, anchor_before)
 
 
 LINT_RULES: dict[str, Rule] = {
@@ -71,6 +72,9 @@ LINT_RULES: dict[str, Rule] = {
             "server/tools",
             "tool-names",
             spec="name: unique identifier for the tool. Tool names SHOULD be unique within a server.",
+            # Every revision says a name is the tool's unique identifier (in its Tool data type);
+            # the "Tool Names" section exists from 2025-11-25.
+            anchor_before=(("2025-11-25", "tool"),),
         ),
         _rule(
             "tool-description-missing",
@@ -239,6 +243,18 @@ LINT_RULES: dict[str, Rule] = {
             "logging is declared but logging/setLevel fails",
             "server/utilities/logging",
             spec="Servers that emit log message notifications MUST declare the logging capability.",
+            category="capability",
+        ),
+        _rule(
+            "capability-list-changed-unobserved",
+            "info",
+            "a declared listChanged (tools, resources or prompts) that lint could not see working: no "
+            "list_changed notification arrived during the run (lint cannot make a list change, so this is "
+            "not proof that it is broken; the stateless era is checked with subscriptions/listen instead)",
+            "basic/lifecycle",
+            "capability-negotiation",
+            spec="listChanged: the server will send a notification when the list of tools, resources or prompts "
+            "changes.",
             category="capability",
         ),
         _rule(

@@ -92,12 +92,21 @@ _MOVED = {
 }
 
 
-def spec_url(revision: str | None, page: str, anchor: str = "", since: str = "2024-11-05") -> str:
+def spec_url(
+    revision: str | None,
+    page: str,
+    anchor: str = "",
+    since: str = "2024-11-05",
+    anchor_before: tuple[tuple[str, str], ...] = (),
+) -> str:
     """The spec page for `page` ("server/tools") in `revision`, never older than `since`.
 
     An unknown or missing revision links the newest one.  A page the revision
     does not have links where it moved (stateless era), else the nearest
-    revision that has it.
+    revision that has it.  ``anchor_before`` holds (revision, anchor) pairs,
+    oldest first: a linked revision older than that revision uses that
+    anchor instead ("" for none), for a section that a later revision added
+    to a page every revision has (``#tool-names`` exists from 2025-11-25).
     """
     rev = revision if revision in _REVISIONS else _REVISIONS[-1]
     if since in _REVISIONS and _REVISIONS.index(rev) < _REVISIONS.index(since):
@@ -113,6 +122,10 @@ def spec_url(revision: str | None, page: str, anchor: str = "", since: str = "20
             older = [r for r in _REVISIONS[: _REVISIONS.index(rev)] if page in PAGES[r]]
             newer = [r for r in _REVISIONS[_REVISIONS.index(rev) :] if page in PAGES[r]]
             rev = older[-1] if older else newer[0] if newer else rev
+    for before, earlier_anchor in anchor_before:
+        if before in _REVISIONS and _REVISIONS.index(rev) < _REVISIONS.index(before):
+            anchor = earlier_anchor
+            break
     url = f"{SPEC_BASE}/{rev}/{page}" if page else f"{SPEC_BASE}/{rev}"
     return f"{url}#{anchor}" if anchor else url
 
@@ -183,6 +196,8 @@ class Rule:
     ``page`` is a spec page relative to the revision ("server/tools"), with an
     optional ``anchor``; ``since`` is the first revision that has the page.
     ``spec`` is the short "what the spec says" attached to each problem.
+    ``anchor_before`` names the anchor to use in revisions older than the
+    one where ``anchor`` first exists (see `spec_url`).
     """
 
     id: str
@@ -193,9 +208,10 @@ class Rule:
     since: str = "2024-11-05"
     spec: str = ""
     category: str = ""
+    anchor_before: tuple[tuple[str, str], ...] = ()
 
     def url(self, revision: str | None = None) -> str:
-        return spec_url(revision, self.page, self.anchor, self.since)
+        return spec_url(revision, self.page, self.anchor, self.since, self.anchor_before)
 
     def problem(
         self,
@@ -207,6 +223,7 @@ class Rule:
         severity: str | None = None,
         spec: str | None = None,
         seq: int | None = None,
+        url: str | None = None,
     ) -> Problem:
         return Problem(
             rule=self.id,
@@ -214,7 +231,7 @@ class Rule:
             message=message,
             path=path,
             spec=self.spec if spec is None else spec,
-            url=self.url(revision),
+            url=self.url(revision) if url is None else url,
             subject=subject,
             seq=seq,
         )

@@ -24,8 +24,11 @@ What is checked:
   use (2025-11-25 models for every handshake revision, 2026-07-28 for the
   stateless era), each list item on its own so one broken tool does not
   hide the others;
-* fields a revision does not define: a warning when a later revision added
-  them (an old session using new features), info when no revision has them;
+* for the revisions older than 2025-11-25, the revision's own schema: a
+  content type, union member or enum value it lacks is an error (its schema
+  rejects the message); a field it does not define is info, whether a later
+  revision added it or no revision has it (every revision's schema allows
+  extra fields, and a peer ignores them);
 * methods the revision does not have, and server requests or notifications
   for capabilities nobody declared;
 * tool ``inputSchema`` / ``outputSchema`` against their JSON Schema
@@ -62,9 +65,16 @@ __all__ = [
 
 
 def _rule(
-    id: str, severity: str, rationale: str, page: str, anchor: str = "", since: str = "2024-11-05", spec: str = ""
+    id: str,
+    severity: str,
+    rationale: str,
+    page: str,
+    anchor: str = "",
+    since: str = "2024-11-05",
+    spec: str = "",
+    anchor_before: tuple[tuple[str, str], ...] = (),
 ) -> Rule:
-    return Rule(id, severity, rationale, page, anchor, since, spec, category="wire")
+    return Rule(id, severity, rationale, page, anchor, since, spec, category="wire", anchor_before=anchor_before)
 
 
 # Every rule the wire validation can report.  Ids are stable: tests, the
@@ -140,13 +150,30 @@ WIRE_RULES: dict[str, Rule] = {
             "basic",
             spec="Messages MUST follow the schema of the negotiated protocol revision.",
         ),
+        # Info, not warning: no revision's schema.json closes an object
+        # (additionalProperties is never false), so a message with a field from a
+        # later revision is still valid in the negotiated one; a peer on that
+        # revision ignores it.  What the schema does reject (a content type or an
+        # enum value it lacks) is wire-value-newer, an error.
         _rule(
             "wire-field-newer",
-            "warning",
-            "a field used that a later revision added: the negotiated revision does not have it",
+            "info",
+            "a field that a later revision added: the negotiated revision does not define it, so a peer on "
+            "that revision ignores it (its schema allows extra fields)",
             "changelog",
             since="2025-03-26",
-            spec="Fields exist from the revision that introduced them; a peer on an older revision ignores them.",
+            spec="Fields exist from the revision that introduced them; the schema of every revision allows "
+            "additional properties, so the message stays valid.",
+        ),
+        _rule(
+            "wire-value-newer",
+            "error",
+            "a content type, union member, enum value or shape that only a later revision allows: the "
+            "negotiated revision's schema rejects the message (e.g. an audio block in a 2024-11-05 session)",
+            "changelog",
+            since="2025-03-26",
+            spec="Both parties MUST respect the negotiated protocol version; its schema lists the content types "
+            "and values it allows.",
         ),
         _rule(
             "wire-field-unknown",
@@ -155,6 +182,8 @@ WIRE_RULES: dict[str, Rule] = {
             "basic",
             "meta",
             spec="Extension data belongs in _meta; other unknown fields are ignored by clients.",
+            # The `_meta` section of the basic page exists from 2025-06-18.
+            anchor_before=(("2025-06-18", ""),),
         ),
         _rule(
             "capability-undeclared-request",
@@ -454,6 +483,7 @@ class _Checker:
                     f"{note.model}.{note.field} was added in {note.added_in}; this session uses {revision}",
                     path=path,
                     subject=subject,
+                    url=spec_url(note.added_in, "changelog"),
                 )
             elif note.added_in is None:
                 self.add(
@@ -477,7 +507,20 @@ class _Checker:
         self.issues(issues, prefix, subject=subject, item_kind=item_kind)
         if instance is not None and self.ctx.revision:
             self.notes(wm.field_notes(instance, value, self.ctx.revision, skip_root=skip_root), prefix, subject)
+            self.newer_values(wm.revision_issues(instance, value, self.ctx.revision), prefix, subject)
         return instance
+
+    def newer_values(self, issues: list[wm.RevisionIssue], prefix: Path, subject: str = "") -> None:
+        """What the negotiated (older) revision's own schema rejects: it needs a later revision."""
+        for issue in issues[:_MAX_ISSUES]:
+            self.add(
+                "wire-value-newer",
+                issue.message,
+                path=_join(prefix, issue.path),
+                subject=subject,
+                spec=f"{WIRE_RULES['wire-value-newer'].spec} ({issue.spec})" if issue.spec else None,
+                url=spec_url(issue.added_in, "changelog"),
+            )
 
 
 def _specific_rule(item_kind: str | None, path: tuple[str | int, ...]) -> str | None:

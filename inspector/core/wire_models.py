@@ -2,17 +2,19 @@
 
 `mcp_types` holds pydantic models for two schema eras: 2025-11-25 (used, as
 `mcp_types.methods` itself does, for every handshake revision) and
-2026-07-28.  This module looks models up by method and revision, validates
-a value strictly (JSON has no "yes" for true, no "3" for 3), condenses
-pydantic's union noise into the one branch that was meant, and walks a
-validated value for fields the negotiated revision does not define.
+2026-07-28; it has none for the older revisions.  This module looks models
+up by method and revision, validates a value strictly (JSON has no "yes" for
+true, no "3" for 3), condenses pydantic's union noise into the one branch
+that was meant, and walks a validated value for fields the negotiated
+revision does not define.
 
 For the three revisions older than 2025-11-25 the 2025-11-25 models check
 the shape (no field became required since 2024-11-05 apart from the
-JSON-RPC envelope, so nothing valid then fails now), and the revision's own
-schema (`wire_schemas/<rev>.json`, a copy of the spec's schema.json) says
-which fields it had: a field the server used that did not exist yet is a
-warning, not an error.
+JSON-RPC envelope, so nothing valid then fails now), and then the
+revision's own schema (`wire_schemas/<rev>.json`, a copy of the spec's
+schema.json) checks what grew since: content types and other union
+members, enum values, fields (`revision_issues`), and which fields it had
+at all (`field_notes`).
 
 Importing this module is cheap; the first lookup imports `mcp_types`
 (about a quarter of a second), which the plain scripting path never does.
@@ -38,10 +40,12 @@ __all__ = [
     "OLD_REVISIONS",
     "FieldNote",
     "ModelIssue",
+    "RevisionIssue",
     "class_at",
     "field_notes",
     "item_model",
     "model_for",
+    "revision_issues",
     "schema_revision",
     "validate_model",
 ]
@@ -429,6 +433,162 @@ def class_at(model: Any, loc: tuple[Any, ...]) -> tuple[str, str, str]:
     return owner, field_name, expected
 
 
+# -- the revision's own schema (the revisions older than 2025-11-25) ---------------------
+#
+# `mcp_types` has models for 2025-11-25 and 2026-07-28 only.  A message of an
+# older session is checked with the 2025-11-25 models first (no field became
+# required since 2024-11-05, so nothing valid then fails there), then against
+# the revision's own schema.json, which knows what the 2025-11-25 models
+# cannot: which content types, union members and enum values that revision
+# had, and which fields.  The schema is walked along the value (a `$ref`
+# followed, a union resolved by the value's "type" or by which member it
+# fits), so a field is looked up where it sits, not by a class name.
+
+_DEF_PREFIX = "#/definitions/"
+
+
+@cache
+def _old_definitions(revision: str) -> dict[str, Any]:
+    """Definition name -> schema, from the copy of the revision's schema.json."""
+    text = resources.files("inspector.core").joinpath("wire_schemas", f"{revision}.json").read_text("utf-8")
+    document = json.loads(text)
+    definitions = document.get("definitions") or document.get("$defs") or {}
+    return definitions if isinstance(definitions, dict) else {}
+
+
+@cache
+def _old_validator(revision: str, name: str) -> Any:
+    """A draft-07 validator for one definition of an old revision (None when it has no such definition)."""
+    definitions = _old_definitions(revision)
+    if name not in definitions:
+        return None
+    from jsonschema import Draft7Validator
+
+    return Draft7Validator({"$ref": _DEF_PREFIX + name, "definitions": definitions})
+
+
+def _deref(revision: str, node: Any) -> Any:
+    for _ in range(32):
+        if not isinstance(node, dict):
+            return None
+        ref = node.get("$ref")
+        if not isinstance(ref, str):
+            return node
+        if not ref.startswith(_DEF_PREFIX):
+            return None
+        node = _old_definitions(revision).get(ref[len(_DEF_PREFIX) :])
+    return None
+
+
+def _branches(node: dict[str, Any]) -> list[Any] | None:
+    for key in ("anyOf", "oneOf"):
+        if isinstance(node.get(key), list):
+            return list(node[key])
+    return None
+
+
+def _tags(revision: str, branch: Any, depth: int = 0) -> tuple[str, ...] | None:
+    """The "type" values a union member allows (its discriminator); None when it has none."""
+    node = _deref(revision, branch)
+    if not isinstance(node, dict) or depth > 8:
+        return None
+    nested = _branches(node)
+    if nested is not None:
+        found: list[str] = []
+        for member in nested:
+            tags = _tags(revision, member, depth + 1)
+            if tags is None:
+                return None
+            found.extend(tags)
+        return tuple(dict.fromkeys(found))
+    prop = _deref(revision, (node.get("properties") or {}).get("type"))
+    if isinstance(prop, dict):
+        if isinstance(prop.get("const"), str):
+            return (prop["const"],)
+        if isinstance(prop.get("enum"), list) and all(isinstance(v, str) for v in prop["enum"]):
+            return tuple(prop["enum"])
+    return None
+
+
+def _ref_name(revision: str, branch: Any) -> str:
+    if isinstance(branch, dict) and isinstance(branch.get("$ref"), str):
+        return str(branch["$ref"]).rsplit("/", 1)[-1]
+    node = _deref(revision, branch)
+    if isinstance(node, dict) and isinstance(node.get("type"), str):
+        return str(node["type"])
+    return "an inline schema"
+
+
+def _fits(revision: str, branch: Any, raw: Any) -> bool:
+    validator = _old_validator(revision, next(iter(_old_definitions(revision)), ""))
+    if validator is None:
+        return False
+    from jsonschema.exceptions import SchemaError
+    from referencing.exceptions import Unresolvable
+
+    try:
+        return bool(validator.evolve(schema=branch).is_valid(raw))
+    except (SchemaError, Unresolvable, RecursionError):  # a member the validator cannot use fits nothing
+        return False
+
+
+def _settle(revision: str, node: Any, raw: Any) -> dict[str, Any] | None:
+    """`node` with its `$ref`s followed and its unions resolved to the member `raw` is meant for."""
+    for _ in range(16):
+        node = _deref(revision, node)
+        if not isinstance(node, dict):
+            return None
+        branches = _branches(node)
+        if branches is None:
+            return node
+        tagged = None
+        if isinstance(raw, dict) and isinstance(raw.get("type"), str):
+            tagged = [b for b in branches if raw["type"] in (_tags(revision, b) or ())]
+            if len(tagged) == 1:
+                node = tagged[0]
+                continue
+        fitting = [b for b in (tagged or branches) if _fits(revision, b, raw)]
+        if not fitting:
+            return None
+        node = fitting[0]
+    return None
+
+
+def _child(revision: str, node: dict[str, Any] | None, key: str | int, raw: Any) -> dict[str, Any] | None:
+    """The settled schema of `key` (a property name or an array index) under `node`."""
+    if node is None:
+        return None
+    if isinstance(key, int):
+        items = node.get("items")
+        return _settle(revision, items, raw) if isinstance(items, dict) else None
+    properties = node.get("properties")
+    if isinstance(properties, dict) and key in properties:
+        return _settle(revision, properties[key], raw)
+    extra = node.get("additionalProperties")
+    return _settle(revision, extra, raw) if isinstance(extra, dict) else None
+
+
+def _declares(node: dict[str, Any], key: str) -> bool:
+    properties = node.get("properties")
+    return isinstance(properties, dict) and key in properties
+
+
+def _closed(node: dict[str, Any]) -> bool:
+    """Whether the schema names its fields (an object with properties and no additionalProperties)."""
+    return isinstance(node.get("properties"), dict) and "additionalProperties" not in node
+
+
+def _old_node_at(revision: str, root: str, raw_root: Any, path: tuple[str | int, ...]) -> dict[str, Any] | None:
+    node = _settle(revision, _old_definitions(revision).get(root), raw_root)
+    raw = raw_root
+    for seg in path:
+        raw = _at(raw, (seg,))
+        node = _child(revision, node, seg, raw)
+        if node is None:
+            return None
+    return node
+
+
 # -- fields the revision does not define -------------------------------------------
 
 
@@ -447,25 +607,20 @@ class FieldNote:
 _ENVELOPE = frozenset({"jsonrpc", "id", "method", "params", "result", "error"})
 
 
-@cache
-def _old_properties(revision: str) -> dict[str, frozenset[str]]:
-    """Definition name -> property names, from a copied schema.json of an old revision."""
-    text = resources.files("inspector.core").joinpath("wire_schemas", f"{revision}.json").read_text("utf-8")
-    document = json.loads(text)
-    definitions = document.get("definitions") or document.get("$defs") or {}
-    return {
-        name: frozenset((definition.get("properties") or {}).keys())
-        for name, definition in definitions.items()
-        if isinstance(definition, dict)
-    }
+@dataclass(frozen=True, slots=True)
+class _Walk:
+    revision: str
+    root: str  # the model's class name: the definition of an old revision to start from
+    raw: Any
+    old: bool  # the revision is checked against its own schema
 
 
-def _first_revision_with(model_name: str, wire: str, after: str) -> str | None:
-    later = KNOWN_VERSIONS[KNOWN_VERSIONS.index(after) + 1 :]
+def _first_revision_with(walk: _Walk, path: tuple[str | int, ...], model_name: str, wire: str) -> str | None:
+    later = KNOWN_VERSIONS[KNOWN_VERSIONS.index(walk.revision) + 1 :]
     for rev in later:
         if rev in OLD_REVISIONS:
-            props = _old_properties(rev).get(model_name)
-            if props is not None and wire in props:
+            node = _old_node_at(rev, walk.root, walk.raw, path[:-1])
+            if node is not None and _declares(node, wire):
                 return rev
         else:
             cls = named_model(rev, model_name)
@@ -479,31 +634,36 @@ def field_notes(instance: Any, raw: Any, revision: str, *, skip_root: int = 1) -
 
     `skip_root` levels at the top are not checked for unknown fields: a
     result's own top level may carry anything (the schema's `Result` allows
-    extra keys), and so may a request's or notification's params.
+    extra keys), and so may a request's or notification's params; `_meta`
+    belongs to every result, request and notification of every revision.
     """
-    old = _old_properties(revision) if revision in OLD_REVISIONS else None
-    return list(_walk(instance, raw, (), revision, old, skip_root))
+    root = type(instance).__name__
+    walk = _Walk(revision, root, raw, revision in OLD_REVISIONS)
+    node = _settle(revision, _old_definitions(revision).get(root), raw) if walk.old else None
+    return list(_walk(walk, instance, raw, (), skip_root, node))
 
 
 def _walk(
+    walk: _Walk,
     obj: Any,
     raw: Any,
     path: tuple[str | int, ...],
-    revision: str,
-    old: dict[str, frozenset[str]] | None,
     skip: int,
+    node: dict[str, Any] | None,
     depth: int = 0,
 ) -> Iterator[FieldNote]:
     if depth > 40:
         return
+    revision = walk.revision
     if isinstance(obj, list) and isinstance(raw, list):
         for i, (o, r) in enumerate(zip(obj, raw, strict=False)):
-            yield from _walk(o, r, (*path, i), revision, old, skip - 1, depth + 1)
+            yield from _walk(walk, o, r, (*path, i), skip - 1, _child(revision, node, i, r), depth + 1)
         return
     if isinstance(obj, dict) and isinstance(raw, dict):
         for key, value in raw.items():
             if key in obj:
-                yield from _walk(obj[key], value, (*path, key), revision, old, skip - 1, depth + 1)
+                child = _child(revision, node, key, value)
+                yield from _walk(walk, obj[key], value, (*path, key), skip - 1, child, depth + 1)
         return
     cls: Any = type(obj)
     if not _is_model(cls) or not isinstance(raw, dict):
@@ -511,16 +671,157 @@ def _walk(
     aliases = _aliases(cls)
     name = cls.__name__
     free_form = cls.model_config.get("extra") == "allow"
-    old_props = old.get(name) if old is not None else None
     for key, value in raw.items():
+        here = (*path, key)
         attr = aliases.get(key)
         if attr is None:
             if skip <= 0 and not free_form and not key.startswith("_"):
-                yield FieldNote((*path, key), name, key, _first_revision_with(name, key, revision))
+                yield FieldNote(here, name, key, _first_revision_with(walk, here, name, key))
             continue
-        if old_props is not None and key not in old_props and key not in _ENVELOPE and value is not None:
-            yield FieldNote((*path, key), name, key, _first_revision_with(name, key, revision))
-        yield from _walk(getattr(obj, attr, None), value, (*path, key), revision, old, skip - 1, depth + 1)
+        if (
+            node is not None
+            and not free_form
+            and _closed(node)
+            and not _declares(node, key)
+            and key not in _ENVELOPE
+            and not (key == "_meta" and skip > 0)
+            and value is not None
+        ):
+            yield FieldNote(here, name, key, _first_revision_with(walk, here, name, key))
+            child = None  # the revision has no schema for what is inside
+        else:
+            child = _child(revision, node, key, value)
+        yield from _walk(walk, getattr(obj, attr, None), value, here, skip - 1, child, depth + 1)
+
+
+# -- values the revision does not allow ------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RevisionIssue:
+    """A value valid in a later revision that the negotiated (older) revision's schema rejects:
+    a content type, a union member, an enum value, a field it requires."""
+
+    path: tuple[str | int, ...]
+    message: str
+    # The first revision that allows it (2025-11-25 at the latest: its models accepted it).
+    added_in: str
+    spec: str = ""
+
+    @property
+    def display_path(self) -> str:
+        return format_path(self.path)
+
+
+def revision_issues(instance: Any, raw: Any, revision: str) -> list[RevisionIssue]:
+    """What `revision`'s own schema rejects in `raw`, which the 2025-11-25 models accepted as `instance`.
+
+    Empty for 2025-11-25 and later (their models are the schema).
+    """
+    if revision not in OLD_REVISIONS:
+        return []
+    root = type(instance).__name__
+    validator = _old_validator(revision, root)
+    if validator is None:
+        return []
+    try:
+        errors = list(validator.iter_errors(raw))
+    except (RecursionError, ValueError, TypeError):
+        return []
+    found: list[tuple[tuple[str | int, ...], str, str]] = []
+    for error in errors:
+        found.extend(_explain(revision, error))
+    out = []
+    for path, message, spec in dict.fromkeys(found):
+        added_in = _accepted_from(revision, root, raw, path)
+        out.append(RevisionIssue(path, message.format(added_in=added_in), added_in, spec))
+    return out[:64]
+
+
+def _accepted_from(revision: str, root: str, raw: Any, path: tuple[str | int, ...]) -> str:
+    """The first revision after `revision` whose schema has nothing against `raw` at `path`."""
+    for rev in OLD_REVISIONS[OLD_REVISIONS.index(revision) + 1 :]:
+        validator = _old_validator(rev, root)
+        if validator is None:
+            continue
+        blocked = False
+        for error in validator.iter_errors(raw):
+            where = tuple(error.absolute_path)
+            if where == path[: len(where)] or path == where[: len(path)]:
+                blocked = True
+                break
+        if not blocked:
+            return rev
+    return "2025-11-25"
+
+
+def _explain(revision: str, error: Any, depth: int = 0) -> Iterator[tuple[tuple[str | int, ...], str, str]]:
+    """(path, message, spec) for one jsonschema error, unions narrowed to the member that was meant.
+
+    The message is a `str.format` template with ``{added_in}`` for the revision that allows it.
+    """
+    path: tuple[str | int, ...] = tuple(error.absolute_path)
+    keyword = error.validator
+    instance = error.instance
+    if keyword in ("anyOf", "oneOf") and isinstance(error.validator_value, list) and depth < 16:
+        branches = error.validator_value
+        members = " | ".join(_ref_name(revision, b) for b in branches)
+        spec = f"in {revision}: {members}"
+        tags = [_tags(revision, b) for b in branches]
+        if isinstance(instance, dict) and isinstance(instance.get("type"), str) and all(t is not None for t in tags):
+            matching = [i for i, t in enumerate(tags) if instance["type"] in (t or ())]
+            if not matching:
+                allowed = ", ".join(json.dumps(v) for v in dict.fromkeys(v for t in tags for v in t or ()))
+                yield (
+                    (*path, "type"),
+                    _braces(f"type {short_json(instance['type'], 40)} is not defined in {revision}, which allows ")
+                    + _braces(allowed)
+                    + " here; added in {added_in}",
+                    spec,
+                )
+                return
+            by_member: dict[int, list[Any]] = {}
+            for sub in error.context or ():
+                if sub.relative_schema_path:
+                    by_member.setdefault(int(sub.relative_schema_path[0]), []).append(sub)
+            best = min(matching, key=lambda i: len(by_member.get(i, [])))
+            for sub in by_member.get(best, []):
+                yield from _explain(revision, sub, depth + 1)
+            return
+        got = _braces(f"expected {members} here in {revision}, got {json_type_name(instance)}")
+        yield path, got + "; allowed from {added_in}", spec
+        return
+    if keyword == "required" and isinstance(instance, dict):
+        for name in error.validator_value or ():
+            if isinstance(name, str) and name not in instance:
+                yield (
+                    (*path, name),
+                    f"required field is missing ({revision} requires it; optional from {{added_in}})",
+                    f"required in {revision}",
+                )
+        return
+    if keyword == "enum" and isinstance(error.validator_value, list):
+        allowed = ", ".join(json.dumps(v) for v in error.validator_value)
+        text = _braces(f"{short_json(instance, 40)} is not one of {allowed} in {revision}")
+        yield path, text + "; added in {added_in}", f"enum in {revision}"
+        return
+    if keyword == "const":
+        expected = json.dumps(error.validator_value)
+        text = _braces(f"must be {expected} in {revision}, got {short_json(instance, 40)}")
+        yield path, text + "; allowed from {added_in}", f"const in {revision}"
+        return
+    if keyword == "type":
+        wanted = error.validator_value
+        shown = " or ".join(wanted) if isinstance(wanted, list) else str(wanted)
+        text = _braces(f"expected {shown} in {revision}, got {json_type_name(instance)} {short_json(instance, 40)}")
+        yield path, text + "; allowed from {added_in}", f"type in {revision}"
+        return
+    yield path, _braces(f"{keyword}: not valid in {revision}") + "; allowed from {added_in}", f"{keyword} in {revision}"
+
+
+def _braces(text: str) -> str:
+    """Server text made safe for `str.format` (the message is formatted once the revision is known)."""
+    return text.replace("{", "{{").replace("}", "}}")
 
 
 def _quoted(expected: Any) -> str:

@@ -13,7 +13,9 @@ it does wrong, by rule id (see `tests/test_lint.py`, which checks each):
   notifications/elicitation/complete (a 2025-11-25 method)
 - method-unknown: a notification no revision defines
 - capability-undeclared-notification: tools/list_changed without tools.listChanged
+- capability-list-changed-unobserved: declares resources.listChanged and never sends the notification
 - capability-undeclared-request: sampling/createMessage to a client that declared no sampling
+- wire-value-newer: that sampling request's message is a tool_use block, which 2025-06-18 does not have
 - wire-schema, wire-field-newer, wire-field-unknown: tools with a non-string title, icons (2025-11-25
   only) and an unknown field
 - tool-*, schema-*, form-unrenderable: see TOOLS
@@ -184,18 +186,23 @@ def fail(message_id: Any, code: int, text: str) -> None:
 def capabilities() -> dict[str, Any]:
     if CLEAN:
         return {
-            "tools": {},
+            # listChanged declared, and the notification sent (see after_initialized)
+            "tools": {"listChanged": True},
             "resources": {"subscribe": True},
             "prompts": {},
             "completions": {},
             "logging": {},
         }
-    # prompts deliberately missing; tools without listChanged
-    return {"tools": {}, "resources": {"subscribe": True}, "completions": {}, "logging": {}}
+    # prompts deliberately missing; tools without listChanged; resources.listChanged never honoured
+    return {"tools": {}, "resources": {"subscribe": True, "listChanged": True}, "completions": {}, "logging": {}}
+
+
+TOOL_USE = {"type": "tool_use", "id": "u1", "name": "echo", "input": {"text": "hi"}}
 
 
 def after_initialized() -> None:
     if CLEAN:
+        send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
         return
     send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
     send({"jsonrpc": "2.0", "method": "notifications/custom/thing", "params": {}})
@@ -204,7 +211,7 @@ def after_initialized() -> None:
             "jsonrpc": "2.0",
             "id": "srv-1",
             "method": "sampling/createMessage",
-            "params": {"messages": [], "maxTokens": 5},
+            "params": {"messages": [{"role": "assistant", "content": TOOL_USE}], "maxTokens": 5},
         }
     )
     send({"jsonrpc": "2.0", "id": 4242, "result": {}})

@@ -1,0 +1,93 @@
+"""Every spec link that lint and the wire validation emit points at a page and a
+heading that exist in that revision of the spec (shared/spec), for every
+revision a session can negotiate.  See tests/spec_links.py for how anchors are
+made from headings."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from inspector.core import validation
+from inspector.core.lint import all_rules
+from inspector.core.problems import PAGES, SPEC_BASE, spec_url
+from inspector.core.versions import KNOWN_VERSIONS
+
+from .spec_links import anchors, assert_links, link_problem, page_file, pages, slug
+
+REVISIONS = (None, *KNOWN_VERSIONS)
+
+
+def test_the_slugs_are_the_ones_the_spec_links_to() -> None:
+    assert slug("`_meta`") == "meta"
+    assert slug("Tool Names") == "tool-names"
+    assert slug("Tool with default 2020-12 schema:") == "tool-with-default-2020-12-schema"
+    tools = page_file("2025-11-25", "server/tools")
+    assert tools is not None and {"tool-names", "tool", "output-schema", "list-changed-notification"} <= anchors(tools)
+    old_tools = page_file("2025-06-18", "server/tools")
+    assert old_tools is not None and "tool-names" not in anchors(old_tools)
+    basic = page_file("2025-11-25", "basic")
+    assert basic is not None and "meta" in anchors(basic)
+
+
+def test_the_checker_catches_what_it_should() -> None:
+    assert link_problem(f"{SPEC_BASE}/2025-06-18/server/tools#tool-names") is not None
+    assert link_problem(f"{SPEC_BASE}/2024-11-05/changelog") is not None  # 2024-11-05 has no changelog
+    assert link_problem(f"{SPEC_BASE}/2025-11-25/server/tools#tool-names") is None
+    assert link_problem(f"{SPEC_BASE}/2026-07-28") is None
+
+
+@pytest.mark.parametrize("revision", KNOWN_VERSIONS)
+def test_the_page_list_matches_the_spec(revision: str) -> None:
+    assert PAGES[revision] <= pages(revision)
+
+
+@pytest.mark.parametrize("rule", all_rules(), ids=lambda rule: rule.id)
+def test_every_rule_links_an_existing_page_and_anchor_in_every_revision(rule: object) -> None:
+    assert_links(rule.url(revision) for revision in REVISIONS)  # type: ignore[attr-defined]
+
+
+def test_the_rule_lives_where_it_links() -> None:
+    names = {rule.id: rule for rule in all_rules()}
+    # The "Tool Names" section exists from 2025-11-25; before it, a name's uniqueness is in the Tool data type.
+    assert names["tool-name-duplicate"].url("2025-06-18") == f"{SPEC_BASE}/2025-06-18/server/tools#tool"
+    assert names["tool-name-duplicate"].url("2025-11-25") == f"{SPEC_BASE}/2025-11-25/server/tools#tool-names"
+    # The length and character rules exist only from 2025-11-25: always linked there or later.
+    for rule_id in ("tool-name-length", "tool-name-chars"):
+        assert names[rule_id].url("2024-11-05") == f"{SPEC_BASE}/2025-11-25/server/tools#tool-names"
+        assert names[rule_id].url("2026-07-28") == f"{SPEC_BASE}/2026-07-28/server/tools#tool-names"
+    # The `_meta` section of the basic page exists from 2025-06-18.
+    assert names["wire-field-unknown"].url("2025-03-26") == f"{SPEC_BASE}/2025-03-26/basic"
+    assert names["wire-field-unknown"].url("2025-06-18") == f"{SPEC_BASE}/2025-06-18/basic#meta"
+
+
+def test_wire_schema_topic_pages_exist_in_every_revision() -> None:
+    # A wire-schema problem links the topic page of the failing model (validation._PAGES).
+    topics = {page for _prefix, page in validation._PAGES} | {"basic"}
+    assert_links(spec_url(revision, page) for page in topics for revision in REVISIONS)
+
+
+def test_changelog_links_of_newer_fields_and_values() -> None:
+    # wire-field-newer and wire-value-newer link the changelog of the revision that added the thing.
+    for revision in KNOWN_VERSIONS[1:]:
+        url = spec_url(revision, "changelog")
+        assert url == f"{SPEC_BASE}/{revision}/changelog"
+        assert link_problem(url) is None
+
+
+def test_rules_listing_links() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "inspector", "lint", "--rules", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    listed = json.loads(done.stdout)["rules"]
+    assert {rule["id"] for rule in listed} == {rule.id for rule in all_rules()}
+    for rule in listed:
+        assert rule["rationale"] and rule["url"]
+    assert_links(rule["url"] for rule in listed)
