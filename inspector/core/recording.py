@@ -205,22 +205,34 @@ class SecretMask:
             return [self.scrub(v) for v in value]
         return value
 
-    def _found(self, raw: bytes) -> bool:
-        return any(needle in raw for needle in self._needles)
-
     def __call__(self, frame: Frame) -> None:
-        self._refresh()
-        if self._bytes is None:
-            return
+        # Called for every frame: the common case (no secret in it) is a
+        # version check and one substring search per needle, nothing more.
+        learned = self._learned
+        if learned is not None and learned.version != self._version:
+            self._refresh()
         raw = frame.raw
         if raw is not None:
-            if self._found(raw):
-                frame.raw = self._bytes.sub(_MASK_BYTES, raw)
-                # The parsed message holds what the raw held: mask a copy.
-                if frame.message is not None:
-                    frame.message = self.scrub(frame.message)
-        elif frame.message is not None:
+            for needle in self._needles:
+                if needle in raw:
+                    self._mask_payload(frame)
+                    break
+        elif frame.message is not None and self._needles:
             frame.message = self.scrub(frame.message)
+        if frame.note or frame.error or frame.meta or frame.problems:
+            self._mask_details(frame)
+
+    def _mask_payload(self, frame: Frame) -> None:
+        assert self._bytes is not None and frame.raw is not None
+        frame.raw = self._bytes.sub(_MASK_BYTES, frame.raw)
+        # The parsed message holds what the raw held: mask a copy (the
+        # session still acts on the original).
+        if frame.message is not None:
+            frame.message = self.scrub(frame.message)
+
+    def _mask_details(self, frame: Frame) -> None:
+        if self._text is None:
+            return
         if frame.note:
             frame.note = self.text(frame.note)
         if frame.error:
