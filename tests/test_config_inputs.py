@@ -221,3 +221,18 @@ def test_macos_places(tmp_path: Path) -> None:
     assert "linux-only" in linux and "desktop" not in linux
     paths = [path for _client, path in candidate_files(str(project), str(home), "darwin", {})]
     assert str(support / "Claude" / "claude_desktop_config.json") in paths
+
+
+async def test_the_picker_offers_a_server_that_only_needs_inputs(tmp_path: Path) -> None:
+    from textual.widgets import OptionList
+
+    from inspector.tui.picker import PickerApp
+
+    _vscode_project(tmp_path / "project")
+    found = discover(cwd=str(tmp_path / "project"), home=str(tmp_path / "home"), platform="linux", environ={})
+    app = PickerApp(found)
+    async with app.run_test(size=(120, 20)) as pilot:
+        options = app.query_one(OptionList)
+        assert not options.get_option_at_index(0).disabled
+        await pilot.press("enter")
+    assert app.return_value is found[0]
