@@ -457,14 +457,19 @@ def _old_definitions(revision: str) -> dict[str, Any]:
 
 
 @cache
-def _old_validator(revision: str, name: str) -> Any:
-    """A draft-07 validator for one definition of an old revision (None when it has no such definition)."""
-    definitions = _old_definitions(revision)
-    if name not in definitions:
-        return None
+def _old_base(revision: str) -> Any:
+    """A draft-07 validator whose document holds the revision's definitions (what `$ref`s resolve against)."""
     from jsonschema import Draft7Validator
 
-    return Draft7Validator({"$ref": _DEF_PREFIX + name, "definitions": definitions})
+    return Draft7Validator({"definitions": _old_definitions(revision)})
+
+
+@cache
+def _old_validator(revision: str, name: str) -> Any:
+    """A validator for one definition of an old revision (None when it has no such definition)."""
+    if name not in _old_definitions(revision):
+        return None
+    return _old_base(revision).evolve(schema={"$ref": _DEF_PREFIX + name})
 
 
 def _deref(revision: str, node: Any) -> Any:
@@ -520,14 +525,11 @@ def _ref_name(revision: str, branch: Any) -> str:
 
 
 def _fits(revision: str, branch: Any, raw: Any) -> bool:
-    validator = _old_validator(revision, next(iter(_old_definitions(revision)), ""))
-    if validator is None:
-        return False
     from jsonschema.exceptions import SchemaError
     from referencing.exceptions import Unresolvable
 
     try:
-        return bool(validator.evolve(schema=branch).is_valid(raw))
+        return bool(_old_base(revision).evolve(schema=branch).is_valid(raw))
     except (SchemaError, Unresolvable, RecursionError):  # a member the validator cannot use fits nothing
         return False
 
