@@ -192,43 +192,105 @@ def _rendered(app: InspectorApp) -> str:
 
 
 async def test_hostile_text_is_inert() -> None:
-    """Markup stays literal and no control character reaches the terminal."""
+    """Markup stays literal and no control character reaches the terminal:
+    in the tool list and header, in every bottom tab (Traffic with a hostile
+    frame's detail, Stderr, Logs), in the confirmation and in the result."""
+    from typing import Any
+
+    from inspector.core.traffic import Frame
+    from inspector.tui.panes.bottom import StderrPane
+
     spec = ServerSpec(command=sys.executable, args=[HOSTILE, "--mode", "hostile-text"])
     app = InspectorApp(spec)
+    # Escapes the hostile server sends (tests/servers/hostile.py): OSC title,
+    # clipboard and hyperlink, BEL, backspace, clear screen, a raw SGR, NUL,
+    # DEL, an 8-bit CSI and a right-to-left override.
+    forbidden = ("\x1b]", "\x07", "\x08", "\x1b[2J", "\x1b[31mred", "\x00", "\x7f", "\x9b", "\u202e")
+
+    def on_screen(where: str) -> str:
+        """What the whole screen would write to a terminal now must hold none of
+        the hostile escapes; returns the screen's text."""
+        compositor: Any = app.screen._compositor
+        update = compositor.render_update(full=True)
+        output = update.render_segments(app.console)
+        for sequence in forbidden:
+            assert sequence not in output, f"{sequence!r} reached the terminal in {where}"
+        return "\n".join("".join(s.text for strip in line for s in strip) for line in update.strips)
+
+    async def show_tab(tab: str) -> None:
+        await pilot.click(f"#bottom-tabs Tab#--content-tab-{tab}")
+        await wait_for(pilot, lambda: app.query_one("#bottom-tabs").active == tab, f"{tab} tab")  # type: ignore[attr-defined]
+        await pilot.pause(0.3)
+
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot, app)
         item_list = app.query_one("#tool-list", ItemList)
         rows = [item_list.render_row(item) for item in item_list.items]
         assert all(isinstance(row, Text) for row in rows)
+        assert sum("[bold red]" in row.plain for row in rows) >= 2
         for row in rows:
-            assert "[bold red]" in row.plain or "[link=" in row.plain
             assert not any(ch in row.plain for ch in "\x1b\x07\x08\r")
             assert not any(span.style and "link" in str(span.style) for span in row.spans)
         header = str(app.query_one("#tool-header-text", Static).render())
         assert "[bold red]ALERT[/]" in header and "\x1b" not in header and "␛" in header
-        app.query_one(BottomPanel).sync()
-        await pilot.press("ctrl+t")
-        await pilot.pause(0.3)
-        screen_text = app.export_screenshot()
-        for sequence in ("\x1b]0;", "\x1b]52;", "\x1b]8;;https://evil", "\x1b[2J", "\x07"):
-            assert sequence not in screen_text
-        assert "ALERT" in screen_text
-        # The call result and the server's log line render inertly too.
+        assert "ALERT" in on_screen("the tools pane")
+
+        # The bottom panel starts shown; make it tall enough to read.
+        panel = app.query_one(BottomPanel)
+        assert panel.display and not panel.has_class("hidden")
+        panel.styles.height = 26
+        await wait_for(pilot, lambda: any(f.kind == "stderr" for f in app.traffic), "the hostile stderr line")
+        await wait_for(pilot, lambda: any(f.method == "notifications/message" for f in app.traffic), "the log")
+
+        # Traffic: the rows, then the detail of the hostile log notification and stderr line.
+        await show_tab("traffic")
+        table = app.query_one(TrafficPane).table
+        detail = app.query_one("#traffic-detail")
+
+        async def show_detail(frame: Frame) -> str:
+            assert table.select_seq(frame.seq)
+            head = f"frame #{frame.seq} "
+            await wait_for(
+                pilot, lambda: any(head in str(s.render()) for s in detail.query(Static)), "the frame's detail"
+            )
+            await pilot.pause(0.3)
+            text = on_screen(f"the traffic detail of frame #{frame.seq}")
+            assert "[bold red]ALERT[/] [link=https://evil.example]click[/link]" in text
+            assert "␛" in text
+            return text
+
+        await show_detail(next(f for f in app.traffic if f.method == "notifications/message"))
+        stderr_frame = next(f for f in app.traffic if f.kind == "stderr")
+        text = await show_detail(stderr_frame)
+        assert f"#{stderr_frame.seq} " in text and "stderr [bold red]ALERT[/]" in text  # the row itself
+
+        # Stderr: the line as the server wrote it, escapes made visible.
+        await show_tab("stderr")
+        assert app.query_one(StderrPane).table.rows
+        text = on_screen("the stderr view")
+        assert "stderr [bold red]ALERT[/] [link=https://evil.example]click[/link]" in text and "␛" in text
+
+        # Logs: the logger name and the data.
+        await show_tab("logs")
+        await wait_for(pilot, lambda: len(app.query_one("#logs-table").rows) >= 1, "log rows")  # type: ignore[attr-defined]
+        text = on_screen("the logs view")
+        assert "log [bold red]ALERT[/] [link=https://evil.example]click[/link]" in text and "␛" in text
+        assert "[evil [bold red]ALERT" in text
+
+        # The call result and the stderr it causes render inertly too.
         app.select_item("tools", "echo")
         await pilot.pause(0.2)
         await pilot.press("ctrl+enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
-        confirm_text = app.export_screenshot()
-        for sequence in ("\x1b]0;", "\x1b]52;", "\x07"):
-            assert sequence not in confirm_text
+        on_screen("the confirmation")
         await pilot.press("y")
         await wait_for(pilot, lambda: "OK" in status_text(app), "result")
-        after = app.export_screenshot()
-        for sequence in ("\x1b]0;", "\x1b]52;", "\x07"):
-            assert sequence not in after
+        on_screen("the result")
         block = next(iter(app.query(BlockView)))
         shown = " ".join(str(s.render()) for s in block.query(Static))
         assert "result [bold red]ALERT[/]" in shown and "␛]52;" in shown
+        await show_tab("stderr")
+        await wait_for(pilot, lambda: "stderr on call [bold red]ALERT[/]" in on_screen("stderr"), "stderr on call")
 
 
 async def test_problems_view_from_live_validation() -> None:

@@ -1,22 +1,37 @@
-"""The person at the keys answers the server's requests, through modals."""
+"""The person at the keys answers the server's requests, through modals.
+
+Requests that need the person (sampling, elicitation) wait in one queue and
+are shown one at a time, in arrival order: a server that sends three at once
+gets three modals in turn, each saying how many are pending, instead of three
+stacked on top of each other.  Every request has `answer_timeout` seconds from
+its arrival, queued or shown; when they run out it leaves the queue (or its
+modal closes), a notification says so, and the server is told the user did
+not answer.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
+from textual.reactive import reactive
 from textual.screen import ModalScreen
+from textual.widgets import Static
 
 from ..core.errors import JsonRpcError
 from ..core.handlers import ClientHandlers
+from ..core.safetext import one_line
 from ..core.session import ServerRequest
 
 if TYPE_CHECKING:
     from .app import InspectorApp
 
-__all__ = ["TuiHandlers", "default_roots"]
+__all__ = ["ANSWER_TIMEOUT", "RequestScreen", "TuiHandlers", "default_roots"]
 
 USER_DECLINED = -1  # JSON-RPC error code the spec uses for a user rejecting sampling
 ANSWER_TIMEOUT = 600.0
@@ -27,6 +42,71 @@ def default_roots() -> list[dict[str, Any]]:
     return [{"uri": cwd.as_uri(), "name": cwd.name or str(cwd)}]
 
 
+class RequestScreen(ModalScreen[dict[str, Any] | None]):
+    """What the screens answering a server request share: a line saying how
+    many requests are pending, and being withdrawn by the queue.
+
+    A subclass yields `self.queue_note()` where the line should go.
+    """
+
+    # (this one's place, how many are pending); the queue sets it.
+    queue_position: reactive[tuple[int, int]] = reactive((1, 1))
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._withdrawn = False
+
+    def queue_note(self) -> Static:
+        return Static(self._queue_text(), id="queue-position")
+
+    def _queue_text(self) -> Text:
+        position, total = self.queue_position
+        if total <= 1:
+            return Text("")
+        after = total - position
+        return Text(
+            f"{position} of {total} pending server requests · {after} more after this one", style="bold magenta"
+        )
+
+    def watch_queue_position(self) -> None:
+        for note in self.query("#queue-position").results(Static):
+            note.update(self._queue_text())
+
+    def withdraw(self) -> None:
+        """Close without an answer: at once if on top, else when it comes back on top
+        (dismissing a screen that is not on top would pop the one that is)."""
+        self._withdrawn = True
+        if self.is_active:
+            self.dismiss(None)
+
+    def on_screen_resume(self) -> None:
+        if self._withdrawn:
+            self.dismiss(None)
+
+
+@dataclass(eq=False)
+class _Ask:
+    """One request waiting for the person."""
+
+    request: ServerRequest
+    make_screen: Callable[[], RequestScreen]
+    answer: asyncio.Future[Any]
+    screen: RequestScreen | None = None
+    answered: bool = False
+
+
+def describe(request: ServerRequest) -> str:
+    """How a notification names a request (server text, one line): a request
+    of its own is its frame and JSON-RPC id; an input request inside a
+    multi round-trip answer is its key in that answer's frame."""
+    frame = request.frame
+    if frame.kind == "request" and frame.direction == "in":
+        where = f"frame #{frame.seq}, id {request.id}"
+    else:
+        where = f"input request {request.id!r} in frame #{frame.seq}"
+    return one_line(f"{request.method} ({where})", 160)
+
+
 class TuiHandlers(ClientHandlers):
     supports_url_elicitation = True
     supports_sampling_tools = True
@@ -34,37 +114,63 @@ class TuiHandlers(ClientHandlers):
     def __init__(self, app: InspectorApp) -> None:
         self.app = app
         self.roots: list[dict[str, Any]] = default_roots()
+        # Requests waiting for the person, in arrival order; the first is on screen.
         self.waiting: list[ServerRequest] = []
+        self._asks: list[_Ask] = []
         self.completed_elicitations: set[str] = set()
+        # Seconds from a request's arrival until it is refused unanswered.
+        self.answer_timeout: float = ANSWER_TIMEOUT
 
-    async def _ask(self, request: ServerRequest, screen: ModalScreen[Any]) -> Any:
-        """Show a modal and wait for the person; withdrawn if the server cancels."""
-        loop = asyncio.get_running_loop()
-        answer: asyncio.Future[Any] = loop.create_future()
+    # -- the queue -----------------------------------------------------------------
 
-        def done(result: Any) -> None:
-            if not answer.done():
-                answer.set_result(result)
-
+    async def _ask(self, request: ServerRequest, make_screen: Callable[[], RequestScreen]) -> Any:
+        """Queue a modal and wait for the person; withdrawn if the server cancels
+        or the time runs out."""
+        ask = _Ask(request, make_screen, asyncio.get_running_loop().create_future())
+        self._asks.append(ask)
         self.waiting.append(request)
-        self.app.server_requests_changed()
-        self.app.push_screen(screen, callback=done)
+        self._queue_changed()
         try:
-            return await asyncio.wait_for(answer, ANSWER_TIMEOUT)
+            return await asyncio.wait_for(ask.answer, self.answer_timeout)
         except TimeoutError:
-            self.app.notify(
-                f"{request.method}: no answer within {ANSWER_TIMEOUT:g} s; told the server", severity="error"
+            where = "" if ask.screen is not None else " (it was still waiting its turn in the queue)"
+            self.app.notify_plain(
+                f"{describe(request)}: no answer within {self.answer_timeout:g} s{where}; refused as unanswered",
+                severity="error",
             )
             raise JsonRpcError(USER_DECLINED, "the user did not answer in time") from None
         except asyncio.CancelledError:
             reason = request.cancel_reason or "the request was withdrawn"
-            self.app.notify_plain(f"{request.method}: {reason}", severity="warning")
+            self.app.notify_plain(f"{describe(request)}: {reason}", severity="warning")
             raise
         finally:
+            self._asks.remove(ask)
             self.waiting.remove(request)
-            self.app.server_requests_changed()
-            if screen.is_attached and not answer.done():
-                screen.dismiss(None)
+            if ask.screen is not None and not ask.answered:
+                ask.screen.withdraw()
+            self._queue_changed()
+
+    def _queue_changed(self) -> None:
+        """Show the head of the queue if it is not shown yet, and tell every
+        shown modal (there is one) where it stands."""
+        if self._asks and self._asks[0].screen is None:
+            self._show(self._asks[0])
+        total = len(self._asks)
+        for position, ask in enumerate(self._asks, start=1):
+            if ask.screen is not None:
+                ask.screen.queue_position = (position, total)
+        self.app.server_requests_changed()
+
+    def _show(self, ask: _Ask) -> None:
+        def done(result: Any) -> None:
+            ask.answered = True
+            if not ask.answer.done():
+                ask.answer.set_result(result)
+
+        ask.screen = ask.make_screen()
+        self.app.push_screen(ask.screen, callback=done)
+
+    # -- the requests ----------------------------------------------------------------
 
     async def list_roots(self, request: ServerRequest) -> list[dict[str, Any]]:
         return list(self.roots)
@@ -72,7 +178,8 @@ class TuiHandlers(ClientHandlers):
     async def create_message(self, request: ServerRequest) -> dict[str, Any]:
         from .screens.sampling import SamplingScreen
 
-        result = await self._ask(request, SamplingScreen(request.params if isinstance(request.params, dict) else {}))
+        params = request.params if isinstance(request.params, dict) else {}
+        result = await self._ask(request, lambda: SamplingScreen(params))
         if result is None:
             raise JsonRpcError(USER_DECLINED, "the user rejected the sampling request")
         return dict(result)
@@ -81,7 +188,7 @@ class TuiHandlers(ClientHandlers):
         from .screens.elicitation import ElicitationScreen
 
         params = request.params if isinstance(request.params, dict) else {}
-        result = await self._ask(request, ElicitationScreen(params, self))
+        result = await self._ask(request, lambda: ElicitationScreen(params, self))
         if result is None:
             return {"action": "cancel"}
         return dict(result)

@@ -20,13 +20,13 @@ from ...core.safetext import one_line, safe_json
 from ...core.traffic import Frame, TrafficLog
 from ..clipboard import copy_text
 from ..safe import json_syntax, plain, plain_line
-from ..widgets.traffic_table import TrafficTable
+from ..widgets.traffic_table import TrafficTable, header_text
 from .problems import ProblemsPane, severity_style
 
 if TYPE_CHECKING:
     from ..app import InspectorApp
 
-__all__ = ["LOG_LEVELS", "BottomPanel", "TrafficFilter", "log_row"]
+__all__ = ["LOG_LEVELS", "BottomPanel", "StderrFilter", "StderrPane", "TrafficFilter", "log_row"]
 
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 _LEVEL_STYLE = {
@@ -91,8 +91,10 @@ class TrafficFilter:
 
 
 def frame_detail(frame: Frame) -> list[Any]:
+    # `#N` is the frame's number in the log, as in the table's first column;
+    # the JSON-RPC id is always written `id N`.
     head = Text()
-    head.append(f"#{frame.seq} ", style="bold")
+    head.append(f"frame #{frame.seq} ", style="bold")
     head.append(f"{frame.direction} {frame.kind}", style="bold cyan")
     if frame.method:
         head.append_text(plain_line(f"  {frame.method}", 80, style="bold"))
@@ -105,7 +107,7 @@ def frame_detail(frame: Frame) -> list[Any]:
     if frame.raw is not None:
         head.append(f"  {frame.size} bytes", style="dim")
     if frame.partner is not None:
-        head.append(f"  partner #{frame.partner} (p jumps)", style="magenta")
+        head.append(f"  partner frame #{frame.partner} (p jumps there)", style="magenta")
     parts: list[Any] = [Static(head)]
     for problem in frame.problems:
         parts.append(Static(plain(f"⚠ {problem}", style="bold red")))
@@ -164,7 +166,7 @@ def latency_renderable(frames: list[Frame]) -> Table | Text:
     return table
 
 
-def log_row(frame: Frame) -> Text:
+def log_row(frame: Frame, width: int = 0) -> Text:
     params = frame.message.get("params") if isinstance(frame.message, dict) else None
     params = params if isinstance(params, dict) else {}
     level = str(params.get("level", "?"))
@@ -178,7 +180,7 @@ def log_row(frame: Frame) -> Text:
     return text
 
 
-def stderr_row(frame: Frame) -> Text:
+def stderr_row(frame: Frame, width: int = 0) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(time.strftime("%H:%M:%S", time.localtime(frame.time)) + " ", style="dim")
     if frame.kind == "stderr":
@@ -196,6 +198,26 @@ def _is_stderr(frame: Frame) -> bool:
     return frame.kind in ("stderr", "process")
 
 
+class StderrFilter:
+    """What the Stderr filter box means: words that must all appear in the
+    line (any case); a word starting with `-` must not appear."""
+
+    def __init__(self, query: str) -> None:
+        words = query.lower().split()
+        self.wanted = [w for w in words if not (w.startswith("-") and len(w) > 1)]
+        self.unwanted = [w[1:] for w in words if w.startswith("-") and len(w) > 1]
+
+    @property
+    def empty(self) -> bool:
+        return not (self.wanted or self.unwanted)
+
+    def __call__(self, frame: Frame) -> bool:
+        if not _is_stderr(frame):
+            return False
+        line = (frame.text() if frame.kind == "stderr" else frame.note or "").lower()
+        return all(w in line for w in self.wanted) and not any(w in line for w in self.unwanted)
+
+
 class TrafficPane(Horizontal):
     @property
     def inspector(self) -> InspectorApp:
@@ -211,7 +233,7 @@ class TrafficPane(Horizontal):
     ]
 
     DEFAULT_CSS = """
-    TrafficPane > #traffic-left { width: 55%; }
+    TrafficPane > #traffic-left { width: 60%; }
     TrafficPane #traffic-filter { height: 1; border: none; padding: 0 1; }
     TrafficPane > #traffic-detail { width: 1fr; border-left: solid $primary-muted; padding: 0 1; }
     """
@@ -223,7 +245,7 @@ class TrafficPane(Horizontal):
     def compose(self) -> ComposeResult:
         with Vertical(id="traffic-left"):
             yield Input(placeholder="filter: words, in/out, errors, kind:X, method:X", id="traffic-filter")
-            yield TrafficTable(self.traffic.frames, id="traffic-table")
+            yield TrafficTable(self.traffic.frames, header=header_text, id="traffic-table")
         yield VerticalScroll(id="traffic-detail")
 
     @property
@@ -280,6 +302,40 @@ class TrafficPane(Horizontal):
         field.value = " ".join(w for w in words if w != "errors") if "errors" in words else " ".join([*words, "errors"])
 
 
+class StderrPane(Vertical):
+    """Process lifecycle and server stderr, with a `/` filter like Traffic's."""
+
+    BINDINGS = [Binding("slash", "focus_filter", "Filter stderr", key_display="/")]
+
+    DEFAULT_CSS = """
+    StderrPane #stderr-filter { height: 1; border: none; padding: 0 1; }
+    """
+
+    def __init__(self, traffic: TrafficLog) -> None:
+        super().__init__()
+        self.traffic = traffic
+
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder="filter: words that must all appear, -word to hide", id="stderr-filter")
+        yield TrafficTable(self.traffic.frames, predicate=_is_stderr, row_renderer=stderr_row, id="stderr-table")
+
+    @property
+    def table(self) -> TrafficTable:
+        return self.query_one("#stderr-table", TrafficTable)
+
+    @on(Input.Changed, "#stderr-filter")
+    def _filter(self, event: Input.Changed) -> None:
+        query = StderrFilter(event.value)
+        self.table.set_filter(_is_stderr if query.empty else query)
+
+    @on(Input.Submitted, "#stderr-filter")
+    def _filter_done(self) -> None:
+        self.table.focus()
+
+    def action_focus_filter(self) -> None:
+        self.query_one("#stderr-filter", Input).focus()
+
+
 class LogsPane(Vertical):
     DEFAULT_CSS = """
     LogsPane > Horizontal { height: 3; }
@@ -328,9 +384,7 @@ class BottomPanel(Vertical):
             with TabPane("Traffic", id="traffic"):
                 yield TrafficPane(self.traffic)
             with TabPane("Stderr", id="stderr"):
-                yield TrafficTable(
-                    self.traffic.frames, predicate=_is_stderr, row_renderer=stderr_row, id="stderr-table"
-                )
+                yield StderrPane(self.traffic)
             with TabPane("Logs", id="logs"):
                 yield LogsPane(self.traffic)
             with TabPane("Problems", id="problems"):
@@ -361,8 +415,19 @@ class BottomPanel(Vertical):
         pane.table.focus()
 
     @on(TabbedContent.TabActivated, "#bottom-tabs")
-    def _tab_shown(self) -> None:
+    def _tab_shown(self, event: TabbedContent.TabActivated) -> None:
         self.sync()
+        # Focus left inside the pane just hidden would be moved by Textual to
+        # a sibling in that same pane, which switches the tab straight back:
+        # take it along to the pane now shown.
+        focused = self.app.focused
+        if focused is None or event.pane in focused.ancestors:
+            return
+        ancestors = focused.ancestors
+        if self in ancestors and any(isinstance(node, TabPane) for node in ancestors):
+            targets = [*event.pane.query(TrafficTable), *(w for w in event.pane.query("*") if w.focusable)]
+            if targets:
+                targets[0].focus()
 
     def resize_by(self, delta: int) -> None:
         height = self.styles.height

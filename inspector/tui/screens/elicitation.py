@@ -4,26 +4,23 @@ URL to visit (URL mode, 2025-11-25)."""
 from __future__ import annotations
 
 import webbrowser
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from ..clipboard import copy_text
+from ..handlers import RequestScreen, TuiHandlers
 from ..safe import plain, plain_line
 from ..widgets.schema_form import SchemaForm
-
-if TYPE_CHECKING:
-    from ..handlers import TuiHandlers
 
 __all__ = ["ElicitationScreen"]
 
 
-class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
+class ElicitationScreen(RequestScreen):
     BINDINGS = [
         # Priority: the form's inputs must not swallow the answer keys.
         Binding("ctrl+s", "accept", "Accept", id="elicit_accept", priority=True),
@@ -58,6 +55,7 @@ class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
         with Vertical():
             title = "The server asks you to visit a URL" if self.url_mode else "The server asks for input"
             yield Static(Text(title + " (elicitation/create)", style="bold"))
+            yield self.queue_note()
             yield Static(plain(str(self.params.get("message", "")), style="italic"))
             with VerticalScroll(id="elicit-body"):
                 if self.url_mode:

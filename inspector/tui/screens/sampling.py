@@ -9,9 +9,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Select, Static, TextArea
 
+from ..handlers import RequestScreen
 from ..safe import json_syntax, plain, plain_line
 from ..widgets.content_view import BlockView
 
@@ -29,7 +29,7 @@ def sampling_reply(text: str, model: str, stop_reason: str) -> dict[str, Any]:
     }
 
 
-class SamplingScreen(ModalScreen[dict[str, Any] | None]):
+class SamplingScreen(RequestScreen):
     BINDINGS = [
         Binding("ctrl+s", "send", "Send reply", id="sampling_send", priority=True),
         Binding("escape", "reject", "Reject", id="sampling_reject"),
@@ -55,6 +55,7 @@ class SamplingScreen(ModalScreen[dict[str, Any] | None]):
         params = self.params
         with Vertical():
             yield Static(Text("The server asks for a model reply (sampling/createMessage)", style="bold"))
+            yield self.queue_note()
             with VerticalScroll(id="sampling-request"):
                 if isinstance(params.get("systemPrompt"), str):
                     yield Static(Text("system prompt", style="bold"))

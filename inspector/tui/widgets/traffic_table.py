@@ -2,7 +2,11 @@
 
 The log can hold hundreds of thousands of frames, so there is no widget per
 line: `render_line` builds the few visible lines from the frames, with an
-LRU cache of rendered rows, and appends only extend the virtual size.
+LRU cache of rendered strips, and appends only extend the virtual size.
+
+Numbering: `#N` is always the frame's sequence number in the log (the same
+number the detail, the partner link and the Problems view use); a JSON-RPC
+id is shown in its own `id` column and written `id N` elsewhere.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -26,9 +31,11 @@ from ...core.problems import severity_rank
 from ...core.safetext import one_line
 from ...core.traffic import Frame
 
-__all__ = ["TrafficTable", "frame_summary"]
+__all__ = ["TrafficTable", "frame_summary", "header_text", "row_text"]
 
 Predicate = Callable[[Frame], bool]
+# A row renderer gets the frame and the width it may fill.
+RowRenderer = Callable[[Frame, int], Text]
 
 _DIRECTION = {"out": ("→", "bold cyan"), "in": ("←", "bold green"), "local": ("•", "bold yellow")}
 _KIND_STYLE = {
@@ -45,9 +52,22 @@ _KIND_STYLE = {
     "transport": "yellow",
 }
 
+# Column widths (cells).  The method column takes what is left, so latency,
+# size and flags line up at the right whatever the method's length.
+SEQ_W = 7  # "#123456"
+TIME_W = 12  # "HH:MM:SS.mmm"
+KIND_W = 12  # "notification"
+ID_W = 6
+LATENCY_W = 7  # "999.9ms" / "12.34s"
+SIZE_W = 6  # "999.9K"
+FLAGS_W = 4  # "⚠1✖3", "✖12"
+MIN_METHOD_W = 8
+_FIXED_W = (SEQ_W + 1) + (TIME_W + 1) + 2 + (KIND_W + 1) + (1 + ID_W) + (1 + LATENCY_W) + (1 + SIZE_W) + (1 + FLAGS_W)
+DEFAULT_WIDTH = 100
+
 
 def frame_summary(frame: Frame) -> str:
-    """What the row says after kind: method, id, note or the first bytes."""
+    """What the method column says: method, note, error or the first bytes."""
     if frame.method:
         text = frame.method
     elif frame.note:
@@ -71,36 +91,83 @@ def _size(size: int) -> str:
     return f"{size / 1024 / 1024:.1f}M"
 
 
-def row_text(frame: Frame) -> Text:
-    clock = time.strftime("%H:%M:%S", time.localtime(frame.time)) + f".{int(frame.time * 1000) % 1000:03d}"
-    arrow, arrow_style = _DIRECTION.get(frame.direction, ("?", ""))
-    text = Text(no_wrap=True, overflow="ellipsis")
-    text.append(clock + " ", style="dim")
-    text.append(arrow + " ", style=arrow_style)
-    text.append(f"{frame.kind:<12.12}", style=_KIND_STYLE.get(frame.kind, ""))
-    text.append(" ")
-    if frame.id is not None:
-        text.append(f"#{one_line(str(frame.id), 10)} ", style="bold")
-    text.append(one_line(frame_summary(frame), 200))
-    if frame.latency is not None:
-        text.append(f"  {frame.latency * 1000:.1f}ms", style="yellow")
-    if frame.raw is not None:
-        text.append(f"  {_size(frame.size)}", style="dim")
+def _latency(seconds: float) -> str:
+    ms = seconds * 1000
+    return f"{ms:.1f}ms" if ms < 1000 else f"{seconds:.2f}s"
+
+
+def _fit(text: str, width: int) -> str:
+    """Exactly `width` cells: padded, or cut with an ellipsis (wide characters count double)."""
+    if width <= 0:
+        return ""
+    if cell_len(text) <= width:
+        return text + " " * (width - cell_len(text))
+    return set_cell_size(text, width - 1) + "…"
+
+
+def _method_width(width: int) -> int:
+    return max(MIN_METHOD_W, width - _FIXED_W)
+
+
+def header_text(width: int = DEFAULT_WIDTH) -> Text:
+    """The column header, laid out like `row_text` at the same width."""
+    text = Text(no_wrap=True, overflow="crop", style="bold")
+    text.append(
+        f"{'#':<{SEQ_W}} {'time':<{TIME_W}} ↔ {'kind':<{KIND_W}} {_fit('method', _method_width(width))}"
+        f" {'id':>{ID_W}} {'latency':>{LATENCY_W}} {'size':>{SIZE_W}} {'!':<{FLAGS_W}}"
+    )
+    return text
+
+
+def _flags(frame: Frame) -> list[tuple[str, str]]:
+    """Marks with counts: the core's protocol problems, then the worst lint finding."""
+    flags: list[tuple[str, str]] = []
     if frame.problems:
-        text.append(f"  ⚠ {len(frame.problems)}", style="bold red")
+        flags.append((f"⚠{len(frame.problems)}", "bold red"))
     if frame.findings:
         worst = min(frame.findings, key=lambda p: severity_rank(p.severity)).severity
         mark = {"error": "✖", "warning": "⚠"}.get(worst, "ℹ")
         style = {"error": "bold red", "warning": "yellow"}.get(worst, "cyan")
-        text.append(f"  {mark} {len(frame.findings)}", style=style)
+        flags.append((f"{mark}{len(frame.findings)}", style))
+    return flags
+
+
+def row_text(frame: Frame, width: int = DEFAULT_WIDTH) -> Text:
+    """One frame as aligned columns: #, time, direction, kind, method, id, latency, size, flags."""
+    clock = time.strftime("%H:%M:%S", time.localtime(frame.time)) + f".{int(frame.time * 1000) % 1000:03d}"
+    arrow, arrow_style = _DIRECTION.get(frame.direction, ("?", ""))
+    text = Text(no_wrap=True, overflow="crop")
+    text.append(f"{'#' + str(frame.seq):<{SEQ_W}} ", style="bold")
+    text.append(clock + " ", style="dim")
+    text.append(arrow + " ", style=arrow_style)
+    text.append(f"{frame.kind:<{KIND_W}.{KIND_W}} ", style=_KIND_STYLE.get(frame.kind, ""))
+    # Server text: one_line makes every control character visible first.
+    text.append(_fit(one_line(frame_summary(frame), 300), _method_width(width)))
+    ident = "" if frame.id is None else one_line(str(frame.id), 40)
+    shown = _fit(ident, ID_W) if cell_len(ident) > ID_W else " " * (ID_W - cell_len(ident)) + ident
+    text.append(" " + shown, style="bold")
+    latency = _latency(frame.latency) if frame.latency is not None else ""
+    text.append(f" {latency:>{LATENCY_W}.{LATENCY_W}}", style="yellow")
+    size = _size(frame.size) if frame.raw is not None else ""
+    text.append(f" {size:>{SIZE_W}}", style="dim")
+    text.append(" ")
+    used = 0
+    for flag, style in _flags(frame):
+        text.append(flag, style=style)
+        used += len(flag)
+    if used < FLAGS_W:
+        text.append(" " * (FLAGS_W - used))
     return text
 
 
 class TrafficTable(ScrollView, can_focus=True):
-    """Rows of frames with a cursor; follows the tail while the cursor is at the end."""
+    """Rows of frames with a cursor, like `tail -f`: while the cursor is on
+    the last row, new frames move it along and the view follows; once the
+    person moves up, new frames leave both where they are.  The cursor's row
+    is kept on screen whatever happens to the size or the visibility."""
 
     DEFAULT_CSS = """
-    TrafficTable { height: 1fr; }
+    TrafficTable { height: 1fr; overflow-x: hidden; }
     """
 
     BINDINGS = [
@@ -129,23 +196,35 @@ class TrafficTable(ScrollView, can_focus=True):
         frames: list[Frame],
         *,
         predicate: Predicate | None = None,
-        row_renderer: Callable[[Frame], Text] = row_text,
+        row_renderer: RowRenderer = row_text,
+        header: Callable[[int], Text] | None = None,
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
         self.frames = frames
         self.row_renderer = row_renderer
+        self.header = header
         self.rows: list[int] = []
         self._synced = 0
         self._predicate: Predicate | None = predicate
-        self._cache: LRUCache[tuple[int, bool], Text] = LRUCache(2048)
-        self.follow = True
+        # Finished strips by (seq, selected); cleared when the width or the
+        # focus changes, since both change every row's look.
+        self._cache: LRUCache[tuple[int, bool], Strip] = LRUCache(2048)
+        self._cache_width = -1
 
     # -- data ---------------------------------------------------------------------
 
+    @property
+    def following(self) -> bool:
+        """The cursor is on the last row (or there are none): new frames move it along."""
+        return self.cursor < 0 or self.cursor >= len(self.rows) - 1
+
     def set_filter(self, predicate: Predicate | None) -> None:
-        """Rebuild the visible rows; the selected frame stays selected when visible."""
+        """Rebuild the visible rows.  Following stays following; otherwise the
+        selected frame stays selected, or the nearest earlier one when the
+        filter hides it."""
         selected = self.selected_frame
+        following = self.following
         self._predicate = predicate
         frames = self.frames
         if predicate is None:
@@ -154,12 +233,12 @@ class TrafficTable(ScrollView, can_focus=True):
             self.rows = [i for i, frame in enumerate(frames) if predicate(frame)]
         self._synced = len(frames)
         self._resize()
-        if selected is not None:
-            self.select_seq(selected.seq)
-        elif self.rows:
+        if not self.rows:
+            self.cursor = -1
+        elif following or selected is None:
             self.cursor = len(self.rows) - 1
         else:
-            self.cursor = -1
+            self.cursor = self._row_at_or_before(selected.seq)
         self.refresh()
 
     def sync(self) -> None:
@@ -168,28 +247,40 @@ class TrafficTable(ScrollView, can_focus=True):
         count = len(frames)
         if count == self._synced:
             return
+        following = self.following
         predicate = self._predicate
         start = self._synced
+        before = len(self.rows)
         if predicate is None:
             self.rows.extend(range(start, count))
         else:
             self.rows.extend(i for i in range(start, count) if predicate(frames[i]))
         self._synced = count
-        at_end = self.follow and (self.cursor < 0 or self.cursor >= len(self.rows) - 2 or self._was_at_end)
+        if len(self.rows) == before:
+            return
         self._resize()
-        if at_end and self.rows:
+        if following:
             self.cursor = len(self.rows) - 1
+        # The new virtual size reaches the scrollbars on the next layout:
+        # anchor again once it has.
+        self.call_after_refresh(self._anchor)
         self.refresh()
-
-    _was_at_end = True
 
     def invalidate(self, frame: Frame | None = None) -> None:
         """A frame changed after it was drawn (a partner or a problem was added)."""
         self._cache.clear()
         self.refresh()
 
+    @property
+    def _head(self) -> int:
+        return 1 if self.header is not None else 0
+
     def _resize(self) -> None:
-        self.virtual_size = Size(self.size.width, len(self.rows))
+        self.virtual_size = Size(0, len(self.rows) + self._head)
+
+    @property
+    def _visible_rows(self) -> int:
+        return self.scrollable_content_region.height - self._head
 
     @property
     def selected_frame(self) -> Frame | None:
@@ -197,14 +288,29 @@ class TrafficTable(ScrollView, can_focus=True):
             return self.frames[self.rows[self.cursor]]
         return None
 
-    def select_seq(self, seq: int) -> bool:
-        for row, index in enumerate(self.rows):
-            if self.frames[index].seq == seq:
-                self.cursor = row
-                return True
-        return False
+    def _row_at_or_before(self, seq: int) -> int:
+        """The row of the frame `seq`, or of the nearest earlier frame shown (rows are in log order)."""
+        frames, rows = self.frames, self.rows
+        low, high = 0, len(rows)
+        while low < high:
+            middle = (low + high) // 2
+            if frames[rows[middle]].seq <= seq:
+                low = middle + 1
+            else:
+                high = middle
+        return max(0, low - 1)
 
-    # -- cursor --------------------------------------------------------------------
+    def select_seq(self, seq: int) -> bool:
+        """Put the cursor on frame #seq; False when the filter hides it."""
+        if not self.rows:
+            return False
+        row = self._row_at_or_before(seq)
+        if self.frames[self.rows[row]].seq != seq:
+            return False
+        self.cursor = row
+        return True
+
+    # -- cursor and scrolling -----------------------------------------------------
 
     def watch_cursor(self, old: int, new: int) -> None:
         if self.rows:
@@ -212,57 +318,88 @@ class TrafficTable(ScrollView, can_focus=True):
             if clamped != new:
                 self.cursor = clamped
                 return
-            self._was_at_end = clamped == len(self.rows) - 1
-            self.scroll_to_cursor()
+            self._anchor()
         self.refresh()
         self.post_message(self.Highlighted(self, self.selected_frame))
 
-    def scroll_to_cursor(self) -> None:
-        height = self.scrollable_content_region.height or 1
+    def _anchor(self) -> None:
+        """Scroll so the view shows the tail when following, else the cursor's row.
+
+        `force`: before the first layout Textual has not yet decided there is
+        a scrollbar and would ignore the scroll; the value is clamped anyway.
+        """
+        visible = self._visible_rows
+        if visible <= 0 or not self.rows:
+            return  # not on screen: Show/Resize anchor it when it is
         top = int(self.scroll_y)
-        if self.cursor < top:
-            self.scroll_to(y=self.cursor, animate=False, immediate=True)
-        elif self.cursor >= top + height:
-            self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True)
+        if self.following:
+            target = max(0, len(self.rows) - visible)
+        elif self.cursor < top:
+            target = self.cursor
+        elif self.cursor >= top + visible:
+            target = self.cursor - visible + 1
+        else:
+            return
+        if target != top:
+            self.scroll_to(y=target, animate=False, force=True)
+
+    def scroll_to_cursor(self) -> None:
+        self._anchor()
 
     def action_cursor(self, delta: int) -> None:
         self.cursor = max(0, self.cursor + delta)
 
     def action_page(self, direction: int) -> None:
-        height = max(1, self.scrollable_content_region.height - 1)
+        height = max(1, self._visible_rows - 1)
         self.cursor = max(0, self.cursor + direction * height)
 
     def action_jump(self, where: int) -> None:
         self.cursor = 0 if where == 0 else len(self.rows) - 1
 
     def on_click(self, event: events.Click) -> None:
-        row = int(self.scroll_y) + event.y
-        if 0 <= row < len(self.rows):
+        row = int(self.scroll_y) + event.y - self._head
+        if event.y >= self._head and 0 <= row < len(self.rows):
             self.cursor = row
 
     def on_resize(self, event: events.Resize) -> None:
         self._resize()
+        self.call_after_refresh(self._anchor)
+
+    def on_show(self, event: events.Show) -> None:
+        # Frames that arrived while another tab (or the hidden panel) was
+        # shown scrolled nothing: catch up now that there is a height.
+        self.call_after_refresh(self._anchor)
 
     # -- drawing -------------------------------------------------------------------
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
-        row = int(self.scroll_y) + y
         base = self.rich_style
+        if width != self._cache_width:
+            self._cache.clear()
+            self._cache_width = width
+        if y < self._head and self.header is not None:
+            return self._strip(self.header(width), width, base)
+        row = int(self.scroll_y) + y - self._head
         if not (0 <= row < len(self.rows)):
             return Strip.blank(width, base)
         frame = self.frames[self.rows[row]]
         selected = row == self.cursor
         key = (frame.seq, selected)
-        text = self._cache.get(key)
-        if text is None:
-            text = self.row_renderer(frame)
+        strip = self._cache.get(key)
+        if strip is None:
+            text = self.row_renderer(frame, width)
             if selected:
+                if text.cell_len < width:
+                    text.append(" " * (width - text.cell_len))
                 text.stylize(Style(reverse=True) if not self.has_focus else Style(bgcolor="blue"))
-            self._cache[key] = text
-        segments = list(text.render(self.app.console))
-        strip = Strip([Segment(s.text.replace("\n", " "), s.style) for s in segments])
-        return strip.crop_extend(int(self.scroll_x), int(self.scroll_x) + width, base)
+            strip = self._strip(text, width, base)
+            self._cache[key] = strip
+        return strip
+
+    def _strip(self, text: Text, width: int, base: Style) -> Strip:
+        segments = [Segment(s.text.replace("\n", " "), s.style) for s in text.render(self.app.console, end="")]
+        return Strip(Segment.apply_style(segments, base)).crop_extend(0, width, base)
 
     def on_focus(self) -> None:
         self._cache.clear()
