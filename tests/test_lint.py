@@ -319,6 +319,10 @@ def test_the_demo_server_is_clean_strict_at_every_handshake_revision(revision: s
     assert {f["rule"] for f in report["findings"]} <= DEMO_INFO
     unobserved = sorted(f["subject"] for f in report["findings"] if f["rule"] == "capability-list-changed-unobserved")
     assert unobserved == ["capability prompts", "capability resources", "capability tools"]
+    for finding in report["findings"]:
+        if finding["rule"] == "capability-list-changed-unobserved":
+            kind = finding["subject"].removeprefix("capability ")
+            assert finding["url"].endswith(f"/{revision}/server/{kind}#list-changed-notification")
     assert_links(f["url"] for f in report["findings"])
     newer = [f for f in report["findings"] if f["rule"] == "wire-field-newer"]
     assert bool(newer) == (revision != "2025-11-25")

@@ -35,7 +35,7 @@ from .client import CAPABILITY_OF_KIND
 from .errors import ConnectionClosed, InspectorError, JsonRpcError
 from .items import KIND_FIELDS, LIST_METHODS, Item, parse_item
 from .lint_rules import LINT_RULES, check_prompts, check_resources, check_templates, check_tools
-from .problems import Problem, Rule, severity_rank
+from .problems import Problem, Rule, severity_rank, spec_url
 from .validation import WIRE_RULES, FrameValidator
 
 if TYPE_CHECKING:
@@ -269,6 +269,7 @@ def _list_changed_unobserved(client: Client) -> list[Problem]:
                     "(lint cannot change the list: check it by changing one while connected)",
                     revision=client.protocol_version,
                     subject=f"capability {capability}",
+                    url=spec_url(client.protocol_version, f"server/{capability}", "list-changed-notification"),
                 )
             )
     return out

@@ -248,12 +248,11 @@ LINT_RULES: dict[str, Rule] = {
         _rule(
             "capability-list-changed-unobserved",
             "info",
-            "a declared listChanged (tools, resources or prompts) that lint could not see working: no "
-            "list_changed notification arrived during the run (lint cannot make a list change, so this is "
-            "not proof that it is broken; the stateless era is checked with subscriptions/listen instead)",
-            "basic/lifecycle",
-            "capability-negotiation",
-            spec="listChanged: the server will send a notification when the list of tools, resources or prompts "
+            "a declared listChanged whose notification never arrived during the run (lint cannot change a list, "
+            "so this is a hint, not proof)",
+            "server/tools",
+            "list-changed-notification",
+            spec="listChanged: the server will emit a notification when the list of tools, resources or prompts "
             "changes.",
             category="capability",
         ),
