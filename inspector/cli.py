@@ -491,7 +491,8 @@ def _from_env(name: str, flag: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Every face; a reader that goes away (`| head`) ends any of them quietly."""
+    """Every face; a reader that goes away (`| head`) ends any of them
+    quietly, and Ctrl-C any of them with the INTERRUPTED exit code."""
     try:
         code = _dispatch(list(sys.argv[1:] if argv is None else argv))
         # Output still buffered must fail here, not at interpreter exit.
@@ -499,6 +500,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _silence_stdout()
         return 0
+    except KeyboardInterrupt:
+        from .commands.exitcodes import INTERRUPTED
+
+        print("inspector: interrupted", file=sys.stderr)
+        return INTERRUPTED
     return code
 
 

@@ -170,6 +170,16 @@ def test_era_override_and_a_recording_that_names_no_server(tmp_path: Path) -> No
     assert code == exitcodes.USAGE and "name one" in stderr
     code, report, stderr = replay(str(anonymous), "--", PYTHON, VERSIONED, "--release", "1")
     assert code == exitcodes.OK, stderr
+    # A request whose answer the recording lacks (cut off, or cancelled) is sent, not waited for.
+    unanswered = tmp_path / "unanswered.jsonl"
+    kept = [line for line in path.read_text().splitlines() if json.loads(line).get("method") != "tools/list"]
+    kept += [line for line in path.read_text().splitlines() if json.loads(line).get("method") == "tools/list"][:1]
+    unanswered.write_text("".join(line + "\n" for line in sorted(kept, key=lambda line: json.loads(line)["seq"])))
+    code, report, stderr = replay(str(unanswered))
+    assert code == exitcodes.OK and "never retrieved" not in stderr, stderr
+    assert [(m["method"], m["status"], m.get("detail")) for m in report["messages"]] == [
+        ("tools/list", "sent", "no answer was recorded")
+    ]
 
 
 def test_what_changes_between_runs_is_ignored() -> None:

@@ -17,7 +17,6 @@ No printing here; the command (`commands/replay.py`) shows the outcome.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -145,6 +144,11 @@ def _carried(recorded: Any, got: Any, found: dict[str, str]) -> None:
     elif isinstance(recorded, list) and isinstance(got, list):
         for old, new in zip(recorded, got, strict=False):
             _carried(old, new, found)
+
+
+def _retrieve(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()
 
 
 def _substitute(value: Any, carried: dict[str, str]) -> Any:
@@ -398,14 +402,17 @@ class Replayer:
         except InspectorError as exc:
             return Outcome(frame, "failed", detail=str(exc))
         self.ids[frame.id] = pending.id
+        # Whatever becomes of it, its failure is ours to read (no "never retrieved").
+        pending.future.add_done_callback(_retrieve)
         if step.answer is None:
             # Nothing to compare with (the recording ended, or it was cancelled):
             # do not wait for it either.
             return Outcome(frame, "sent", detail="no answer was recorded")
         self._waiting.add(pending.frame.seq)
         try:
-            with contextlib.suppress(InspectorError, asyncio.CancelledError):
-                await pending.future
+            # wait() does not raise the request's own failure; a cancelled
+            # replay (Ctrl-C) still ends here.
+            await asyncio.wait({pending.future})
             answer = self._answers.get(pending.frame.seq)
         finally:
             self._waiting.discard(pending.frame.seq)
