@@ -323,6 +323,10 @@ class InspectorApp(App[int]):
         return state, reason
 
     def update_facts(self) -> None:
+        if self.recording is not None:
+            # A recording's header was set from the recording; no client speaks.
+            self._enable_connected_controls(False)
+            return
         client = self.client
         # Nothing the server said counts until the connection was opened.
         info = client.server_info if self.negotiated else {}
@@ -338,7 +342,7 @@ class InspectorApp(App[int]):
             server_requests=len(self.handlers.waiting),
             trusted_tools=tuple(sorted(self.trusted_tools)),
         )
-        self._enable_connected_controls(state == "connected" and self.recording is None)
+        self._enable_connected_controls(state == "connected")
 
     def _enable_connected_controls(self, connected: bool) -> None:
         """Controls that only mean something on a live connection are
