@@ -96,6 +96,28 @@ async def test_open_a_recording_read_only(tmp_path: Path) -> None:
         assert len(app.traffic.frames) == before, "a recording sends nothing"
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="needs a recording guard in InspectorApp.open_composer (tui/app.py, not this test's owner): "
+    "the composer opens on a recording and sending fails with 'not connected'",
+)
+async def test_a_recording_offers_no_composer(tmp_path: Path) -> None:
+    path = tmp_path / "session.jsonl"
+    record(path, 1)
+    app = InspectorApp(ServerSpec(name=str(path)), recording=(str(path), load_recording(str(path))))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.query_one("#tool-list", ItemList).border_title == "Tools (3)", "tools")
+        app.query_one(BottomPanel).sync()
+        traffic = app.query_one(TrafficPane)
+        await focus(pilot, traffic.table)
+        sent = next(f for f in app.traffic if f.direction == "out" and f.method == "tools/list")
+        assert traffic.table.select_seq(sent.seq)
+        for key in ("n", "r"):
+            await pilot.press(key)
+            await pilot.pause(0.2)
+            assert not isinstance(app.screen, ComposerScreen), f"{key}: a recording has nobody to send to"
+
+
 async def test_diff_two_recordings_and_a_live_server(tmp_path: Path) -> None:
     one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
     await record_everything(one, 1)
