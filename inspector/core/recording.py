@@ -47,7 +47,7 @@ __all__ = [
 
 MASK = "***"
 _MASK_BYTES = MASK.encode()
-_SECRET_NAME = re.compile(r"(?i)(token|secret|key|password|passwd|pat$|auth|credential|cookie|session)")
+_SECRET_NAME = re.compile(r"(?i)(token|secret|key|password|passwd|pat$|auth|credential|cookie)")
 _MIN_SECRET_LENGTH = 4
 # Values these carry are facts about the machine, not credentials; masking
 # them would blot out paths all over a recording.
