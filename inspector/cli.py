@@ -150,8 +150,10 @@ def _add_auth_options(parser: argparse.ArgumentParser, default: Any) -> None:
 
 
 def _add_auth_command(sub: Any, command: Any) -> None:
+    from .commands.auth import add_auth_arguments
+
     p = command("auth", "OAuth for remote servers: status (all stored logins, or one server's), login, logout")
-    p.add_argument("action", choices=("status", "login", "logout"))
+    add_auth_arguments(p)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -549,8 +551,14 @@ def _dispatch(argv: list[str]) -> int:
 
         return run_servers(args)
     if command == "auth":
-        from .commands.auth import run_auth
+        from .commands.auth import apply_target, run_auth
 
+        try:
+            # `auth login URL|NAME`: the positional names the server like --url / --server.
+            apply_target(args)
+        except ValueError as exc:
+            print(f"inspector: error: {exc}", file=sys.stderr)
+            return 2
         try:
             named = _names_a_server(args, server_command) or getattr(args, "server", None)
             auth_spec = spec_from_args(args, server_command) if named else None
