@@ -78,19 +78,12 @@ _HARMLESS_HEADERS = frozenset(
 )
 _HARMLESS_VALUE = re.compile(r"(?i)(true|false|yes|no|on|off|null|none|debug|info|warn|warning|error|[0-9.+-]+)")
 _SHELL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-# Where `mark_secret` keeps values that are secret whatever name they go by.
-_MARKED = "_inspector_secret_values"
-
-
 def mark_secret(spec: ServerSpec, value: str, variable: str) -> None:
     """Treat `value` as a secret of this spec wherever it appears (a VS Code
     `password` input that ended up in the command's arguments, say);
     `variable` is the environment variable a copied command line names instead."""
-    # An attribute of the instance rather than a field: the spec module is
-    # shared, and this module is its only reader.
     if value:
-        marked: dict[str, str] = spec.__dict__.setdefault(_MARKED, {})
-        marked[value] = variable
+        spec.secret_values[value] = variable
 
 
 def _secret_name(spec: ServerSpec, name: str) -> bool:
@@ -114,7 +107,7 @@ def secret_refs(spec: ServerSpec) -> dict[str, str]:
         if len(value) >= _MIN_SECRET_LENGTH and value not in refs:
             refs[value] = name
 
-    for value, variable in spec.__dict__.get(_MARKED, {}).items():
+    for value, variable in spec.secret_values.items():
         add(value, variable)
     for name, value in spec.env.items():
         if _secret_name(spec, name) or not _harmless_env(name, value):
@@ -128,13 +121,13 @@ def secret_refs(spec: ServerSpec) -> dict[str, str]:
                 add(credential, _variable(name) + "_CREDENTIAL")
     if spec.auth is not None:
         config = spec.auth
-        for value, name in (
+        for secret, name in (
             (config.client_secret, "MCP_CLIENT_SECRET"),
             (config.client_key, "MCP_CLIENT_KEY"),
             (config.assertion, "MCP_ASSERTION"),
         ):
-            if value:
-                add(value, name)
+            if secret:
+                add(secret, name)
     return dict(sorted(refs.items(), key=lambda item: len(item[0]), reverse=True))
 
 

@@ -43,6 +43,9 @@ class ServerSpec:
     config_path: str | None = None
     # Names of env/header values that are secrets (masked in recordings).
     secret_names: set[str] = field(default_factory=set)
+    # Values that are secret whatever name they go by (a VS Code `password`
+    # input), each with the environment variable a copied command names instead.
+    secret_values: dict[str, str] = field(default_factory=dict)
     # Authorization of a remote server (OAuth settings and the live OAuth
     # session); None: requests go out as they are and a 401 is an error.
     auth: AuthConfig | None = None
