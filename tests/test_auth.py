@@ -785,3 +785,21 @@ def test_no_secret_in_a_recording_of_a_refresh(auth_server: str, config_dir: Pat
         if json.loads(line)["kind"] == "auth"
     ]
     assert "refresh" in auth_steps, auth_steps
+
+
+def test_a_login_inside_a_command_without_a_terminal_times_out_as_a_timeout(auth_server: str, config_dir: Path) -> None:
+    """No terminal: the login starts inside the first request (print mode), and
+    nobody opens the URL; that is a timeout, not a server that cannot be reached."""
+    control(auth_server)
+    env = {**os.environ, "INSPECTOR_CONFIG_DIR": str(config_dir)}
+    argv = ["list", "tools", "--url", f"{auth_server}/mcp", "--oauth-browser", "print", "--oauth-timeout", "0.5"]
+    done = subprocess.run(
+        [sys.executable, "-m", "inspector", *argv, "--json"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert done.returncode == exitcodes.TIMEOUT, (done.returncode, done.stderr)
+    assert "Traceback" not in done.stderr

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from subprocess import Popen
 from typing import Any
 
+from ..core.auth.errors import LoginAborted, LoginTimedOut
 from ..core.client import Client
 from ..core.errors import (
     CancelledError,
@@ -119,6 +120,11 @@ def failure(exc: BaseException) -> tuple[int, str, str | None]:
     """(exit code, message, server stderr tail) for any failure of a command."""
     if isinstance(exc, CommandFailed):
         return exc.code, str(exc), None
+    aborted = _login_aborted(exc)
+    if aborted is not None:
+        # Nobody finished the login: a timeout or a cancel, not a server failure.
+        code = exitcodes.TIMEOUT if isinstance(aborted, LoginTimedOut) else exitcodes.INTERRUPTED
+        return code, str(aborted), None
     if isinstance(exc, ConnectError):
         return exitcodes.CANNOT_CONNECT, str(exc), exc.detail
     if isinstance(exc, ConnectionClosed):
@@ -133,6 +139,18 @@ def failure(exc: BaseException) -> tuple[int, str, str | None]:
     if isinstance(exc, CancelledError):
         return exitcodes.INTERRUPTED, str(exc), None
     return exitcodes.INTERNAL, f"internal error: {exc.__class__.__name__}: {exc}", None
+
+
+def _login_aborted(exc: BaseException) -> LoginAborted | None:
+    """The aborted login behind a failure, however deep the transport wrapped it."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, LoginAborted):
+            return current
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return None
 
 
 def run_command(
