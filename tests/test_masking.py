@@ -141,3 +141,24 @@ def test_headers_and_env_from_the_command_line_are_secrets() -> None:
     assert "application/json" not in values
     stdio = ServerSpec(command="x", env={"ENDPOINT": "https://u:p@example.com", "DEBUG": "1", "HOME": "/root"})
     assert secret_values(stdio) == ["https://u:p@example.com"]
+
+
+async def test_the_tui_traffic_pane_never_holds_a_secret() -> None:
+    from inspector.tui.app import InspectorApp
+    from inspector.tui.panes.bottom import BottomPanel
+
+    from .tui_helpers import wait_connected
+
+    spec = demo_spec()
+    spec.env["SERVICE_TOKEN"] = PAT
+    app = InspectorApp(spec)
+    async with app.run_test(size=(150, 50)) as pilot:
+        await wait_connected(pilot, app)
+        await app.client.call_tool("echo", {"message": f"the token is {PAT}"})
+        await pilot.pause(0.2)
+        app.query_one(BottomPanel).sync()
+        calls = [f for f in app.traffic if f.method == "tools/call"]
+        assert len(calls) == 2  # the request and its answer
+        for frame in app.traffic:
+            assert PAT not in frame.text() and PAT not in json.dumps(frame.message), frame.seq
+        assert any("the token is ***" in frame.text() for frame in calls)

@@ -20,7 +20,7 @@ from ..core.client import Client
 from ..core.errors import ConnectError, InspectorError, JsonRpcError
 from ..core.items import Item, ListResult
 from ..core.mrtr import Round
-from ..core.recording import secret_masker
+from ..core.recording import mask_traffic
 from ..core.safetext import visible
 from ..core.session import PendingRequest
 
@@ -95,14 +95,15 @@ class InspectorApp(App[int]):
         self.watch_paths = list(watch or [])
         # A reopened recording: everything is shown, nothing is sent.
         self.recording = recording
-        self.traffic = recording[1] if recording is not None else TrafficLog()
+        # Masked as frames arrive, so the pane, copies and --record never hold a secret.
+        self.traffic = recording[1] if recording is not None else mask_traffic(TrafficLog(), spec)
         self.handlers = TuiHandlers(self)
         self.client = Client(spec, handlers=self.handlers, traffic=self.traffic)
         self.lists: dict[str, ListResult] = {}
         self.trusted_tools: set[str] = set()
         self._recorder: JsonlRecorder | None = None
         if record:
-            self._recorder = JsonlRecorder.open(record, secret_masker(spec))
+            self._recorder = JsonlRecorder.open(record)
             self.traffic.subscribe(self._recorder)
         self._sync_scheduled = False
         self.validator: FrameValidator | None = None
@@ -473,6 +474,11 @@ class InspectorApp(App[int]):
 
     def open_composer(self, text: str | None = None, title: str | None = None) -> None:
         """The raw composer: a template, or a message to edit and send again."""
+        if self.recording is not None:
+            self.notify_plain(
+                "this is a recording: nothing can be sent (inspector replay FILE re-sends it)", severity="warning"
+            )
+            return
         from .screens.composer import ComposerScreen
 
         screen = ComposerScreen() if text is None else ComposerScreen(text, title or "Edit and resend")

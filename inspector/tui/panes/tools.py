@@ -254,7 +254,8 @@ class ToolsPane(Horizontal):
         from ...core.command_line import call_command
 
         arguments, _errors = self.query_one(ArgumentsEditor).current_arguments()
-        line = call_command(self.inspector.spec, self.tool.key, arguments or {}, self.tool.input_schema)
+        roots = [root["uri"] for root in self.inspector.handlers.roots if isinstance(root.get("uri"), str)]
+        line = call_command(self.inspector.spec, self.tool.key, arguments or {}, self.tool.input_schema, roots)
         how = copy_text(self.app, line)
         self.inspector.notify_plain(f"copied ({how}): {line}")
 
