@@ -13,7 +13,7 @@ import time
 
 from inspector.commands import exitcodes
 
-from .peers import EVERYTHING, NODE, require
+from .peers import EVERYTHING, NODE, SERVERS, require
 
 EVERYTHING_ARGS = ["--", NODE, str(require(EVERYTHING)), "stdio"]
 
@@ -130,3 +130,21 @@ def test_roots_are_offered_when_given() -> None:
     assert result.returncode == exitcodes.OK, result.stderr
     text = json.loads(result.stdout)["content"][0]["text"]
     assert "file:///tmp" in text and "file:///usr" in text
+
+
+def test_an_incomplete_list_prints_what_it_has_and_fails() -> None:
+    """A list cut short (here by --max-pages on an endless server) still prints
+    the pages that worked, says where to carry on, and exits non-zero."""
+    server = [sys.executable, str(SERVERS / "hostile.py"), "--mode", "paged"]
+    result = subprocess.run(
+        [sys.executable, "-m", "inspector", "list", "tools", "--json", "--max-pages", "3", "--", *server],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == exitcodes.PROTOCOL_ERROR, result.stderr
+    printed = json.loads(result.stdout)
+    assert [tool["name"] for tool in printed["tools"]] == ["echo_1", "echo_2", "echo_3"]
+    assert isinstance(printed["nextCursor"], str)
+    assert "stopped after 3 pages" in result.stderr and "incomplete" in result.stderr

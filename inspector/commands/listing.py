@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from ..core.items import KIND_FIELDS
+from ..core.items import KIND_FIELDS, ListResult
 from ..core.safetext import visible
 from . import exitcodes
 from .render import item_line
@@ -26,13 +26,36 @@ async def run_list(ctx: CommandContext) -> int:
         print(f"inspector: {visible(problem)}", file=sys.stderr)
     key = KIND_FIELDS[kind][0]
     if ctx.out.json:
-        ctx.out.write_text('{"' + key + '": [' + ", ".join(encoded) + "]}")
+        # Every item as received (tools the client excludes too: they were
+        # sent), and the page fields that still mean something for the whole.
+        tail = "".join(f", {_dumps(name)}: {_dumps(value)}" for name, value in _page_fields(listing))
+        ctx.out.write_text('{"' + key + '": [' + ", ".join(encoded) + "]" + tail + "}")
     else:
         pages = len(listing.pages)
         ctx.out.line(f"{len(listing.items)} {kind} ({pages} page{'s' if pages != 1 else ''})")
         for item in listing.items:
             ctx.out.line(item_line(item))
+    for item in listing.excluded:
+        reasons = "; ".join(item.problems)
+        print(f"inspector: {kind[:-1]} {visible(item.key)!r} {visible(reasons)}", file=sys.stderr)
     broken = sum(1 for item in listing.items if item.problems)
     if broken:
         print(f"inspector: {broken} item(s) with problems (kept, see above)", file=sys.stderr)
+    if not listing.complete:
+        # The pages that worked are printed; a script must still know the list is short.
+        print("inspector: the list is incomplete (see above)", file=sys.stderr)
+        return exitcodes.PROTOCOL_ERROR
     return exitcodes.OK
+
+
+def _page_fields(listing: ListResult) -> list[tuple[str, object]]:
+    fields: list[tuple[str, object]] = []
+    if listing.ttl_ms is not None:
+        fields.append(("ttlMs", listing.ttl_ms))
+    if listing.cache_scope is not None:
+        fields.append(("cacheScope", listing.cache_scope))
+    last = listing.pages[-1] if listing.pages else {}
+    if not listing.complete and isinstance(last.get("nextCursor"), str):
+        # Where a script could carry on from.
+        fields.append(("nextCursor", last["nextCursor"]))
+    return fields
