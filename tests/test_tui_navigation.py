@@ -131,7 +131,7 @@ async def test_key_bar_keeps_help_and_reconnect_at_100_columns() -> None:
         await focus(pilot, app.query_one("#tool-list", ItemList).options)
         await pilot.pause(0.2)
         footer = screen_lines(app)[-1]
-        for needed in ("? Help", "^r Reconnect", "^t Panel", "^q Quit", "/ Filter", "^⏎ Call"):
+        for needed in ("? Help", "^r Reconnect", "^t Panel", "^q Quit", "/ Filter", "^⏎/^j Call"):
             assert needed in footer, (needed, footer)
         await focus(pilot, app.query_one(TrafficPane).table)
         await pilot.pause(0.2)

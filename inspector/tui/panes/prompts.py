@@ -48,7 +48,7 @@ def message_widgets(result: Any) -> list[Any]:
 
 
 class PromptsPane(Horizontal):
-    BINDINGS = [Binding("ctrl+enter,ctrl+j", "get", "Get prompt", id="get_prompt", priority=True)]
+    BINDINGS = [Binding("ctrl+enter,ctrl+j", "get", "Get prompt", id="get_prompt", priority=True, key_display="^⏎/^j")]
 
     DEFAULT_CSS = """
     PromptsPane > ItemList { width: 36%; min-width: 28; }
@@ -122,7 +122,7 @@ class PromptsPane(Horizontal):
                 label.append("  ")
                 label.append_text(plain_line(argument["description"], 80, style="dim"))
             widgets.append(CompletingField(name, label=label, source=self._completion if completions else None))
-        widgets.append(Static(Text("ctrl+enter gets the prompt", style="dim")))
+        widgets.append(Static(Text("ctrl+enter or ctrl+j gets the prompt", style="dim")))
         await form.mount_all(widgets)
 
     @on(ItemList.Activated, "#prompt-list")

@@ -43,7 +43,9 @@ def expand_template(template: str, values: dict[str, Any]) -> str:
 
 
 class TemplatesPane(Horizontal):
-    BINDINGS = [Binding("ctrl+enter,ctrl+j", "read", "Read URI", id="read_template", priority=True)]
+    BINDINGS = [
+        Binding("ctrl+enter,ctrl+j", "read", "Read URI", id="read_template", priority=True, key_display="^⏎/^j")
+    ]
 
     DEFAULT_CSS = """
     TemplatesPane > ItemList { width: 40%; min-width: 28; }
@@ -129,7 +131,7 @@ class TemplatesPane(Horizontal):
         uri = self.expanded()
         text = Text("URI: ", style="dim")
         text.append_text(plain_line(uri or "(cannot expand this template)", 200, style="bold underline"))
-        text.append("   ctrl+enter reads it", style="dim")
+        text.append("   ctrl+enter or ctrl+j reads it", style="dim")
         self.query_one("#template-uri", Static).update(text)
 
     @on(CompletingField.Changed)

@@ -86,7 +86,8 @@ def tool_header(item: Item) -> Text:
 
 class ToolsPane(Horizontal):
     BINDINGS = [
-        Binding("ctrl+enter,ctrl+j", "call", "Call", id="call_tool", priority=True),
+        # Many terminals send ctrl+enter as a plain enter; ctrl+j always arrives.
+        Binding("ctrl+enter,ctrl+j", "call", "Call", id="call_tool", priority=True, key_display="^⏎/^j"),
         # Priority so it works while a form field has focus; only active
         # while a call is in flight, so ctrl+x still cuts text otherwise.
         Binding("ctrl+x", "cancel", "Cancel", id="cancel_call", priority=True),

@@ -84,7 +84,7 @@ class ArgumentsEditor(Vertical):
         self.query_one(ContentSwitcher).current = "args-form" if self.mode == "form" else "args-json"
         label = Text()
         label.append("form" if self.mode == "form" else "raw JSON", style="bold")
-        label.append("  (ctrl+o switches, ctrl+enter calls)", style="dim")
+        label.append("  (ctrl+o switches, ctrl+enter or ctrl+j calls)", style="dim")
         if fallback:
             label.append("  the form cannot render this schema: ", style="yellow")
             label.append_text(plain(fallback, style="yellow"))
