@@ -153,7 +153,7 @@ class TuiHandlers(ClientHandlers):
     def _queue_changed(self) -> None:
         """Show the head of the queue if it is not shown yet, and tell every
         shown modal (there is one) where it stands."""
-        if self._asks and self._asks[0].screen is None:
+        if self._asks and self._asks[0].screen is None and self.app.is_running:
             self._show(self._asks[0])
         total = len(self._asks)
         for position, ask in enumerate(self._asks, start=1):

@@ -224,7 +224,7 @@ class TrafficPane(Horizontal):
         return self.app  # type: ignore[return-value]
 
     BINDINGS = [
-        Binding("slash", "focus_filter", "Filter traffic", key_display="/"),
+        Binding("slash", "focus_filter", "Filter traffic", key_display="/", id="traffic_filter"),
         Binding("p", "partner", "Partner", id="traffic_partner"),
         Binding("c", "copy", "Copy", id="traffic_copy"),
         Binding("e", "toggle_errors", "Errors only", id="traffic_errors"),
@@ -305,7 +305,7 @@ class TrafficPane(Horizontal):
 class StderrPane(Vertical):
     """Process lifecycle and server stderr, with a `/` filter like Traffic's."""
 
-    BINDINGS = [Binding("slash", "focus_filter", "Filter stderr", key_display="/")]
+    BINDINGS = [Binding("slash", "focus_filter", "Filter stderr", key_display="/", id="stderr_filter")]
 
     DEFAULT_CSS = """
     StderrPane #stderr-filter { height: 1; border: none; padding: 0 1; }

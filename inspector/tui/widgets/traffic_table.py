@@ -15,7 +15,6 @@ import time
 from collections.abc import Callable
 
 from rich.cells import cell_len, set_cell_size
-from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -166,17 +165,22 @@ class TrafficTable(ScrollView, can_focus=True):
     person moves up, new frames leave both where they are.  The cursor's row
     is kept on screen whatever happens to the size or the visibility."""
 
+    # The cursor row's look comes from the theme, focused or not.
+    COMPONENT_CLASSES = {"traffic-table--cursor", "traffic-table--cursor-blurred"}
+
     DEFAULT_CSS = """
     TrafficTable { height: 1fr; overflow-x: hidden; }
+    TrafficTable > .traffic-table--cursor { background: $block-cursor-background; }
+    TrafficTable > .traffic-table--cursor-blurred { text-style: reverse; }
     """
 
     BINDINGS = [
-        Binding("up", "cursor(-1)", "Up", show=False),
-        Binding("down", "cursor(1)", "Down", show=False),
-        Binding("pageup", "page(-1)", "Page up", show=False),
-        Binding("pagedown", "page(1)", "Page down", show=False),
-        Binding("home", "jump(0)", "First", show=False),
-        Binding("end", "jump(-1)", "Last", show=False),
+        Binding("up", "cursor(-1)", "Up", show=False, id="rows_up"),
+        Binding("down", "cursor(1)", "Down", show=False, id="rows_down"),
+        Binding("pageup", "page(-1)", "Page up", show=False, id="rows_page_up"),
+        Binding("pagedown", "page(1)", "Page down", show=False, id="rows_page_down"),
+        Binding("home", "jump(0)", "First", show=False, id="rows_first"),
+        Binding("end", "jump(-1)", "Last (follow new frames)", show=False, id="rows_last"),
     ]
 
     cursor: reactive[int] = reactive(-1, always_update=True)
@@ -209,7 +213,7 @@ class TrafficTable(ScrollView, can_focus=True):
         self._predicate: Predicate | None = predicate
         # Finished strips by (seq, selected); cleared when the width or the
         # focus changes, since both change every row's look.
-        self._cache: LRUCache[tuple[int, bool], Strip] = LRUCache(2048)
+        self._cache: LRUCache[tuple[int, bool], Strip] = LRUCache(512)
         self._cache_width = -1
 
     # -- data ---------------------------------------------------------------------
@@ -343,9 +347,6 @@ class TrafficTable(ScrollView, can_focus=True):
         if target != top:
             self.scroll_to(y=target, animate=False, force=True)
 
-    def scroll_to_cursor(self) -> None:
-        self._anchor()
-
     def action_cursor(self, delta: int) -> None:
         self.cursor = max(0, self.cursor + delta)
 
@@ -392,14 +393,20 @@ class TrafficTable(ScrollView, can_focus=True):
             if selected:
                 if text.cell_len < width:
                     text.append(" " * (width - text.cell_len))
-                text.stylize(Style(reverse=True) if not self.has_focus else Style(bgcolor="blue"))
+                component = "traffic-table--cursor" if self.has_focus else "traffic-table--cursor-blurred"
+                text.stylize(self.get_component_rich_style(component, partial=True))
             strip = self._strip(text, width, base)
             self._cache[key] = strip
         return strip
 
     def _strip(self, text: Text, width: int, base: Style) -> Strip:
-        segments = [Segment(s.text.replace("\n", " "), s.style) for s in text.render(self.app.console, end="")]
-        return Strip(Segment.apply_style(segments, base)).crop_extend(0, width, base)
+        # The widget's style under the row's own; rows are one line (server
+        # text went through one_line), so the segments need no clean-up.
+        text.style = base
+        segments = list(text.render(self.app.console, end=""))
+        if text.cell_len == width:
+            return Strip(segments, width)  # the usual case: no second strip to crop into
+        return Strip(segments).crop_extend(0, width, base)
 
     def on_focus(self) -> None:
         self._cache.clear()
