@@ -158,6 +158,17 @@ async def test_the_recorded_era_unless_overridden(tmp_path: Path) -> None:
     assert report["era"] == "legacy" and report["offeredVersion"] != "2026-07-28", stderr
 
 
+async def test_a_server_of_the_other_era_gets_a_hint(tmp_path: Path) -> None:
+    path = tmp_path / "modern.jsonl"
+    await record_demo_session(path, "modern")
+    legacy_only = ["--", PYTHON, str(SERVERS / "hostile.py"), "--mode", "hostile-text"]
+    code, _report, stderr = replay(str(path), *legacy_only)
+    assert code in (exitcodes.PROTOCOL_ERROR, exitcodes.CANNOT_CONNECT), stderr
+    assert "--era auto" in stderr and "modern era" in stderr, stderr
+    code, report, stderr = replay(str(path), "--era", "auto", *legacy_only)
+    assert report["era"] == "legacy", stderr
+
+
 def test_era_override_and_a_recording_that_names_no_server(tmp_path: Path) -> None:
     path = tmp_path / "v1.jsonl"
     result = inspector("list", "tools", "--json", "--record", str(path), "--", PYTHON, VERSIONED, "--release", "1")

@@ -93,6 +93,13 @@ def run_replay(args: argparse.Namespace, named: ServerSpec | None) -> int:
 
         code, message, _detail = failure(exc)
         print(f"inspector: {visible(message)}", file=sys.stderr)
+        if code in (exitcodes.CANNOT_CONNECT, exitcodes.PROTOCOL_ERROR) and not getattr(args, "era", None):
+            # The recorded era is pinned; a server of the other era refuses it.
+            print(
+                f"inspector: the recording was made in the {plan.era} era ({plan.protocol_version}); "
+                "--era auto lets this server choose",
+                file=sys.stderr,
+            )
         return code
     compared = [o for o in outcomes if o.status in ("match", "differs")]
     failed = [o for o in outcomes if o.status in ("differs", "failed")]
