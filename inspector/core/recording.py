@@ -78,6 +78,8 @@ _HARMLESS_HEADERS = frozenset(
 )
 _HARMLESS_VALUE = re.compile(r"(?i)(true|false|yes|no|on|off|null|none|debug|info|warn|warning|error|[0-9.+-]+)")
 _SHELL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
 def mark_secret(spec: ServerSpec, value: str, variable: str) -> None:
     """Treat `value` as a secret of this spec wherever it appears (a VS Code
     `password` input that ended up in the command's arguments, say);
