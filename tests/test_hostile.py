@@ -5,6 +5,8 @@ through the core (the traffic record)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import subprocess
 import sys
@@ -15,6 +17,7 @@ import pytest
 
 from inspector.commands import exitcodes
 from inspector.core import Client, ConnectError, ConnectionClosed, RequestTimeout, ServerSpec
+from inspector.core.errors import ConnectTimeout
 
 from .peers import SERVERS
 
@@ -48,16 +51,30 @@ def recorded(path: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
+NOISE = ("Traceback", "Future exception", "Task exception", "was never retrieved", "Task was destroyed")
+
+
+def assert_quiet(result: subprocess.CompletedProcess[str]) -> None:
+    """No traceback and no asyncio noise (an exception nobody retrieved)."""
+    for noise in NOISE:
+        assert noise not in result.stderr, result.stderr
+
+
 def assert_clean_failure(result: subprocess.CompletedProcess[str], code: int, needle: str) -> None:
     assert result.returncode == code, (result.returncode, result.stderr)
-    assert "Traceback" not in result.stderr
+    assert_quiet(result)
     assert needle in result.stderr, result.stderr
+
+
+def process_events(frames: list[dict[str, object]]) -> list[str]:
+    return [str(f.get("note")) for f in frames if f["kind"] == "process"]
 
 
 def test_junk_on_stdout_is_flagged_and_the_call_still_works(tmp_path: Path) -> None:
     record = tmp_path / "junk.jsonl"
     result = call_echo("junk-stdout", record=record)
     assert result.returncode == exitcodes.OK, result.stderr
+    assert_quiet(result)
     assert json.loads(result.stdout)["content"][0]["text"] == "hi"
     invalid = [r for r in recorded(record) if r["kind"] == "invalid"]
     assert invalid, "junk lines must be recorded"
@@ -84,18 +101,34 @@ def test_invalid_utf8_is_kept_byte_exact(tmp_path: Path) -> None:
     assert "UTF-8" in str(invalid[0]["error"])
 
 
-def test_crash_mid_request_reports_the_exit_and_stderr() -> None:
-    result = call_echo("crash")
+def test_crash_mid_request_reports_the_exit_and_stderr(tmp_path: Path) -> None:
+    record = tmp_path / "crash.jsonl"
+    result = call_echo("crash", record=record)
     assert_clean_failure(result, exitcodes.CANNOT_CONNECT, "exited with code 3")
     assert "simulated crash" in result.stderr
+    frames = recorded(record)
+    call = [f for f in frames if f.get("method") == "tools/call" and f["dir"] == "out"]
+    assert call, "the request that crashed the server is recorded"
+    assert any("simulated crash" in str(f.get("raw")) for f in frames if f["kind"] == "stderr")
+    assert any("exited with code 3" in note for note in process_events(frames))
+    assert any("connection lost" in str(f.get("note")) for f in frames)
 
 
-def test_hang_ends_at_the_timeout() -> None:
+def test_hang_ends_at_the_timeout(tmp_path: Path) -> None:
+    record = tmp_path / "hang.jsonl"
     started = time.monotonic()
-    result = call_echo("hang", timeout="1.5")
+    result = call_echo("hang", timeout="1.5", record=record)
     elapsed = time.monotonic() - started
     assert_clean_failure(result, exitcodes.TIMEOUT, "no response within 1.5 s")
     assert elapsed < 15
+    frames = recorded(record)
+    call = next(f for f in frames if f.get("method") == "tools/call" and f["dir"] == "out")
+    expired = [f for f in frames if isinstance(f.get("meta"), dict) and f["meta"].get("timeout") == call["id"]]  # type: ignore[attr-defined]
+    assert expired and "no response within 1.5 s" in str(expired[0]["note"])
+    cancel = [f for f in frames if f.get("method") == "notifications/cancelled"]
+    assert cancel and json.loads(str(cancel[0]["raw"]))["params"]["requestId"] == call["id"]
+    # The inspector ended the server itself (it never exits on its own).
+    assert any("exited" in note or "killed" in note for note in process_events(frames))
 
 
 def test_wrong_id_is_recorded_and_the_request_times_out(tmp_path: Path) -> None:
@@ -106,17 +139,49 @@ def test_wrong_id_is_recorded_and_the_request_times_out(tmp_path: Path) -> None:
     assert any("unknown request id" in str(r["problems"]) for r in responses)
 
 
-def test_exit_at_once_shows_stderr() -> None:
-    result = run_cli("info", "--", *hostile("exit-at-once"))
+def test_exit_at_once_shows_stderr(tmp_path: Path) -> None:
+    record = tmp_path / "exit.jsonl"
+    result = run_cli("info", "--record", str(record), "--", *hostile("exit-at-once"))
     assert_clean_failure(result, exitcodes.CANNOT_CONNECT, "exited with code 1")
     assert "cannot open database" in result.stderr
+    frames = recorded(record)
+    assert any("cannot open database" in str(f.get("raw")) for f in frames if f["kind"] == "stderr")
+    assert any("spawned" in note for note in process_events(frames))
+    assert any("exited with code 1" in note for note in process_events(frames))
 
 
-def test_silent_server_initialize_times_out() -> None:
+def test_silent_server_initialize_times_out(tmp_path: Path) -> None:
+    """A server that never answers: the timeout's exit code, within about
+    the probe budget plus --timeout, and no asyncio noise from the era
+    probe that was never answered either."""
+    record = tmp_path / "silent.jsonl"
     started = time.monotonic()
-    result = run_cli("info", "--timeout", "1.5", "--", *hostile("silent"))
-    assert_clean_failure(result, exitcodes.CANNOT_CONNECT, "did not answer")
+    result = run_cli("info", "--timeout", "1.5", "--record", str(record), "--", *hostile("silent"))
+    assert_clean_failure(result, exitcodes.TIMEOUT, "did not answer initialize within 1.5 s")
     assert time.monotonic() - started < 15
+    frames = recorded(record)
+    sent = [f.get("method") for f in frames if f["dir"] == "out" and f["kind"] == "request"]
+    assert sent == ["server/discover", "initialize"]
+
+
+async def test_initialize_honours_a_long_timeout() -> None:
+    """--timeout above the old 30 s cap is used as given for initialize too."""
+    spec = ServerSpec(transport="stdio", command=sys.executable, args=[HOSTILE, "--mode", "silent"], timeout=45)
+    client = Client(spec)
+    connecting = asyncio.ensure_future(client.connect())
+    try:
+        for _ in range(200):
+            session = client.session
+            pending = [p for p in session._pending.values() if p.method == "initialize"] if session else []
+            if pending:
+                break
+            await asyncio.sleep(0.05)
+        assert pending and pending[0].timeout == 45
+    finally:
+        connecting.cancel()
+        with contextlib.suppress(BaseException):
+            await connecting
+        await client.close()
 
 
 def test_missing_command_is_a_connect_error() -> None:
@@ -124,11 +189,22 @@ def test_missing_command_is_a_connect_error() -> None:
     assert_clean_failure(result, exitcodes.CANNOT_CONNECT, "command not found")
 
 
-def test_huge_result_arrives_whole() -> None:
-    result = call_echo("huge", "--size-mb", "20", timeout="60")
+def test_huge_result_arrives_whole(tmp_path: Path) -> None:
+    """The issue's 100 MB message, end to end through `inspector call`, and
+    byte for byte in the --record file (a few seconds on this machine)."""
+    record = tmp_path / "huge.jsonl"
+    size = 100 * 1_000_000
+    result = call_echo("huge", "--size-mb", "100", timeout="60", record=record)
     assert result.returncode == exitcodes.OK, result.stderr[-2000:]
+    assert_quiet(result)
     text = json.loads(result.stdout)["content"][0]["text"]
-    assert len(text) == 20 * 1_000_000
+    assert len(text) == size and text[:10] == "0123456789" and text[-1] == "9"
+    del text, result
+    with record.open(encoding="utf-8") as lines:
+        big = [json.loads(line) for line in lines if len(line) > size]
+    assert len(big) == 1 and big[0]["kind"] == "response" and big[0]["method"] == "tools/call"
+    recorded_text = json.loads(big[0]["raw"])["result"]["content"][0]["text"]
+    assert len(recorded_text) == size
 
 
 async def test_core_keeps_what_a_crashing_server_sent() -> None:
@@ -159,9 +235,17 @@ async def test_core_timeout_then_session_still_usable() -> None:
         await client.close()
 
 
-async def test_core_connect_error_for_silent_server() -> None:
+async def test_core_connect_timeout_for_silent_server() -> None:
     spec = ServerSpec(transport="stdio", command=sys.executable, args=[HOSTILE, "--mode", "silent"], timeout=1)
     client = Client(spec)
-    with pytest.raises(ConnectError):
+    with pytest.raises(ConnectTimeout, match="did not answer initialize within 1 s"):
         await client.connect()
     assert client.state == "disconnected"
+
+
+async def test_core_connect_error_for_a_server_that_exits() -> None:
+    spec = ServerSpec(transport="stdio", command=sys.executable, args=[HOSTILE, "--mode", "exit-at-once"], timeout=5)
+    client = Client(spec)
+    with pytest.raises(ConnectError) as excinfo:
+        await client.connect()
+    assert "cannot open database" in (excinfo.value.detail or "")

@@ -4,6 +4,7 @@ a fresh one with the same spec, keeping observers and the traffic log."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Callable
 from dataclasses import replace
@@ -16,6 +17,7 @@ from .eras import Era, LegacyEra, ModernEra
 from .errors import (
     ConnectError,
     ConnectionClosed,
+    ConnectTimeout,
     EraFallback,
     InspectorError,
     JsonRpcError,
@@ -125,6 +127,8 @@ class Client:
         self.tasks = TaskTracker(self)
         self._notification_observers: list[NotificationObserver] = []
         self._state_observers: list[StateObserver] = []
+        # The one re-initialisation in progress after HTTP 404 on our session.
+        self._reinit_task: asyncio.Task[None] | None = None
 
     # -- observers -------------------------------------------------------------------
 
@@ -225,8 +229,12 @@ class Client:
         detail = "\n".join(tail[-20:]) if tail else None
         if isinstance(exc, ConnectionClosed):
             return ConnectError(f"the server went away while connecting: {exc}", detail=detail)
+        if isinstance(exc, ConnectTimeout):
+            return exc
         if isinstance(exc, RequestTimeout):
-            return ConnectError(f"the server did not answer: {exc}", detail=detail)
+            # A timeout, not a refusal: the scripting commands exit with the
+            # timeout code, as `--timeout` documents.
+            return ConnectTimeout(exc.method, exc.timeout, detail=detail)
         if isinstance(exc, JsonRpcError):
             return ConnectError(f"the server refused the connection: {exc}", detail=detail)
         return ConnectError(f"could not connect: {exc}", detail=detail)
@@ -240,6 +248,9 @@ class Client:
         session = Session(transport, self.traffic, default_timeout=self.spec.timeout)
         self.session = session
         self._install(session)
+        if hasattr(transport, "on_session_expired"):
+            # The GET stream may be the first to learn that the session is gone.
+            transport.on_session_expired = self._session_expired
         await transport.start()
         return await self._open_era(transport)
 
@@ -268,6 +279,7 @@ class Client:
             self.traffic.event("local", "transport", note=f"era probe: a legacy server ({fallback}); using initialize")
         session, _transport = self.require()
         session.prepare_params = None
+        session.inspect_result = None
         transport.modern = False
         transport.protocol_version = None
         self.era_impl = LegacyEra(self)
@@ -278,12 +290,18 @@ class Client:
             # refuses initialize: it was modern after all.
             late = await modern.late_answer()
             if late is None:
+                modern.forget_probe()
                 raise
             self.traffic.event(
                 "local", "transport", note=f"initialize refused ({refused}); the era probe's late answer says stateless"
             )
             self.era_impl = modern
             return await modern.adopt(late)
+        except BaseException:
+            # initialize timed out, the server went away, or we were cancelled:
+            # the probe will never be answered now; stop waiting for it quietly.
+            modern.forget_probe()
+            raise
         modern.forget_probe()
         return result
 
@@ -349,6 +367,11 @@ class Client:
                 await transport.close()
 
     async def reconnect(self) -> dict[str, Any]:
+        # End the old connection's subscriptions properly first; answers that
+        # still come for its requests are recognised as late, not blamed on
+        # the server.
+        for subscription in list(self._subscriptions.values()):
+            await subscription.close()
         await self._drop_connection()
         self._subscriptions.clear()
         self.subscription = None
@@ -388,14 +411,59 @@ class Client:
         operation = await self.start_request(method, params, timeout=timeout, on_progress=on_progress)
         return await operation.result()
 
-    async def reinitialize(self) -> None:
-        """A fresh handshake on the same transport (after HTTP 404 on our session)."""
+    async def reinitialize(self, expired: str | None = None) -> None:
+        """A fresh handshake on the same transport (after HTTP 404 on our session).
+
+        Several requests in flight may learn of the expiry at once: they share
+        one re-initialisation, and one that learns of it after the session was
+        already renewed (`expired` is no longer the current session) just
+        resends.
+        """
+        task = self._reinit_task
+        if task is not None and not task.done():
+            await asyncio.shield(task)
+            return
         _session, transport = self.require()
+        if expired is not None and getattr(transport, "session_id", None) != expired:
+            return
+        task = asyncio.get_running_loop().create_task(self._reinitialize(expired))
+        self._reinit_task = task
+        await asyncio.shield(task)
+
+    async def _reinitialize(self, expired: str | None) -> None:
+        session, transport = self.require()
+        what = f"session {expired}" if expired else "the session"
+        self.traffic.event("local", "transport", note=f"{what} expired (HTTP 404); initializing a new session")
         reset = getattr(transport, "reset_session", None)
         if reset is not None:
             reset()
         self.era_impl = LegacyEra(self)
         await self.era_impl.open()
+        # A new session has no subscriptions: renew the ones the person made.
+        for uri in sorted(self.resource_subscriptions):
+            with contextlib.suppress(InspectorError):
+                await session.request("resources/subscribe", {"uri": uri}, note="renewed in the new session")
+
+    async def wait_reinitialized(self) -> None:
+        """Until a re-initialisation in progress has finished (its failure is the caller's too)."""
+        task = self._reinit_task
+        if task is not None and not task.done() and task is not asyncio.current_task():
+            await asyncio.shield(task)
+
+    def _session_expired(self, expired: str | None) -> None:
+        """The transport saw HTTP 404 outside any request (the GET stream)."""
+        task = self._reinit_task
+        if task is not None and not task.done():
+            return
+        background = asyncio.get_running_loop().create_task(self.reinitialize(expired))
+        background.add_done_callback(self._note_background_reinit)
+
+    def _note_background_reinit(self, task: asyncio.Task[None]) -> None:
+        if task.cancelled():
+            return
+        error = task.exception()
+        if error is not None:
+            self.traffic.event("local", "transport", note=f"opening a new session failed: {error}")
 
     async def notify(self, method: str, params: Any = None) -> None:
         session, _transport = self.require()
@@ -440,34 +508,51 @@ class Client:
                 note=f"{LIST_METHODS[kind]} served from cache (age {cached.age:.1f} s, "
                 f"ttl {cached.ttl_ms} ms, scope {cached.scope})",
             )
+            if kind == "tools":
+                self._learn_tool_headers(listing.items)
             return listing
         listing = await self._fetch_list(kind, max_pages, on_page)
+        if kind == "tools":
+            self._apply_tool_headers(listing)
         if listing.pages:
             listing.ttl_ms, listing.cache_scope = cache_hint(listing.pages[0])
             if listing.ttl_ms:
                 self.cache.put(kind, "", listing, listing.ttl_ms, listing.cache_scope)
-        if kind == "tools":
-            self._apply_tool_headers(listing)
         return listing
+
+    def _modern_http(self) -> Transport | None:
+        transport = self.transport
+        if transport is None or not transport.modern or transport.kind != "http":
+            return None
+        return transport
 
     def _apply_tool_headers(self, listing: ListResult) -> None:
         """Stateless HTTP: learn each tool's x-mcp-header paths; exclude invalid tools."""
-        transport = self.transport
-        if transport is None or not transport.modern or transport.kind != "http":
+        if self._modern_http() is None:
             return
-        headers: dict[str, dict[str, tuple[str, ...]]] = {}
         kept = []
         for item in listing.items:
-            paths, problem = tool_header_paths(item.data.get("inputSchema"))
+            _paths, problem = tool_header_paths(item.data.get("inputSchema"))
             if problem is not None:
                 item.problems.append(f"excluded: {problem}")
                 listing.excluded.append(item)
                 continue
-            headers[item.key] = paths
             kept.append(item)
         listing.items = kept
         if listing.excluded:
             listing.problems.append(f"{len(listing.excluded)} tool(s) excluded for invalid x-mcp-header annotations")
+        self._learn_tool_headers(kept)
+
+    def _learn_tool_headers(self, items: list[Item]) -> None:
+        """The header paths the transport mirrors into `Mcp-Param-*`, from these (valid) tools."""
+        transport = self._modern_http()
+        if transport is None:
+            return
+        headers: dict[str, dict[str, tuple[str, ...]]] = {}
+        for item in items:
+            paths, problem = tool_header_paths(item.data.get("inputSchema"))
+            if problem is None:
+                headers[item.key] = paths
         transport.tool_headers = headers  # type: ignore[attr-defined]
 
     async def _fetch_list(self, kind: str, max_pages: int, on_page: PageObserver | None = None) -> ListResult:
@@ -675,4 +760,18 @@ class Client:
         return self.subscription
 
     async def roots_changed(self) -> None:
+        """Tell the server the roots changed (handshake era only).
+
+        The stateless era has no such notification: a server that needs the
+        roots asks for them in an `input_required` answer, so the new roots
+        travel with the next request that needs them.
+        """
+        if self.modern is not None:
+            self.traffic.event(
+                "local",
+                "transport",
+                note="roots changed; 2026-07-28 has no notifications/roots/list_changed: "
+                "servers get the new roots when they next ask (inputRequests)",
+            )
+            return
         await self.notify("notifications/roots/list_changed")

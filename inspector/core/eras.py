@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import ConnectError, EraFallback, InspectorError, JsonRpcError, ProtocolError, RequestTimeout
 from .handlers import capabilities_for
 from .modern import SERVER_INFO_KEY, UNSUPPORTED_VERSION, envelope
+from .operation import result_type_problems
 from .versions import HANDSHAKE_VERSIONS, KNOWN_VERSIONS, LATEST_HANDSHAKE, LATEST_MODERN, MODERN_VERSIONS
 
 if TYPE_CHECKING:
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
 
 __all__ = ["PROBE_TIMEOUT_STDIO", "Era", "LegacyEra", "ModernEra", "modern_capabilities"]
 
+# The opening request's timeout when the spec sets none; `--timeout` (the
+# spec's `timeout`) is honoured as given, however long.
 INITIALIZE_TIMEOUT = 30.0
 # How long the stdio era probe may take before the server counts as legacy.
 # A legacy stdio server may ignore requests it does not know (the spec allows
@@ -55,6 +58,11 @@ def _discover_problem(result: Any) -> str | None:
     if not isinstance(result.get("capabilities"), dict):
         return "the result has no capabilities object"
     return None
+
+
+def _quiet(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled():
+        future.exception()
 
 
 class Era:
@@ -113,7 +121,7 @@ class LegacyEra(Era):
             "capabilities": capabilities_for(client.handlers, offered),
             "clientInfo": client.client_info,
         }
-        timeout = min(client.spec.timeout or INITIALIZE_TIMEOUT, INITIALIZE_TIMEOUT)
+        timeout = client.spec.timeout or INITIALIZE_TIMEOUT
         result = await session.request("initialize", params, timeout=timeout)
         if not isinstance(result, dict):
             raise ProtocolError(f"initialize returned {type(result).__name__}, not an object")
@@ -195,6 +203,7 @@ class ModernEra(Era):
     def _engage(self) -> None:
         session, transport = self.client.require()
         session.prepare_params = self.prepare
+        session.inspect_result = result_type_problems
         transport.modern = True
         transport.protocol_version = self.protocol_version
 
@@ -210,11 +219,10 @@ class ModernEra(Era):
         return None
 
     def forget_probe(self) -> None:
-        """The server is legacy: stop waiting for the probe, quietly."""
+        """The server is legacy (or gone): stop waiting for the probe, quietly."""
         pending, self.unanswered = self.unanswered, None
-        if pending is not None:
-            session, _transport = self.client.require()
-            session.abandon(pending)
+        if pending is not None and pending.session is not None:
+            pending.session.abandon(pending)
 
     async def adopt(self, result: dict[str, Any]) -> dict[str, Any]:
         """Take a discover result as this connection's opening."""
@@ -242,6 +250,9 @@ class ModernEra(Era):
         pending = await session.start_request("server/discover", None, note=note, timeout=False)
         done, _ = await asyncio.wait({pending.future}, timeout=PROBE_TIMEOUT_STDIO)
         if not done:
+            # Whatever becomes of the connection, this future's end is no
+            # error of anybody's (no "exception was never retrieved").
+            pending.future.add_done_callback(_quiet)
             self.unanswered = pending
             raise EraFallback(f"no answer to server/discover within {PROBE_TIMEOUT_STDIO:g} s")
         return pending.future.result()

@@ -13,6 +13,7 @@ __all__ = [
     "URL_ELICITATION_REQUIRED",
     "CancelledError",
     "ConnectError",
+    "ConnectTimeout",
     "ConnectionClosed",
     "EraFallback",
     "HttpError",
@@ -67,6 +68,12 @@ class EraFallback(InspectorError):
 class SessionExpired(InspectorError):
     """Streamable HTTP answered 404 for our session id: the session is gone."""
 
+    def __init__(self, message: str, session_id: str | None = None) -> None:
+        super().__init__(message)
+        # The session that expired: a request that learns of it after the
+        # session was already renewed resends without starting another one.
+        self.session_id = session_id
+
 
 class ProtocolError(InspectorError):
     """The server answered something the protocol does not allow (bad version, bad shape)."""
@@ -79,6 +86,20 @@ class RequestTimeout(InspectorError):
         super().__init__(f"{method}: no response within {timeout:g} s")
         self.method = method
         self.timeout = timeout
+
+
+class ConnectTimeout(RequestTimeout):
+    """The server never answered the request that opens the connection.
+
+    A timeout (exit code 6 in the scripting commands), not a refusal: the
+    server was started or reached and then stayed silent.  `detail` holds
+    the last lines of its stderr, like `ConnectError.detail`.
+    """
+
+    def __init__(self, method: str, timeout: float, *, detail: str | None = None) -> None:
+        super().__init__(method, timeout)
+        self.args = (f"the server did not answer {method} within {timeout:g} s",)
+        self.detail = detail
 
 
 class CancelledError(InspectorError):

@@ -83,11 +83,19 @@ async def run_rounds(
     first_frame: Frame | None,
     send: Callable[[str, dict[str, Any], Frame | None, str], Awaitable[tuple[Any, Frame | None]]],
     stepper: RoundStepper | None = None,
+    *,
+    original: int | None = None,
 ) -> Any:
-    """Answer rounds until the result is no longer `input_required`."""
+    """Answer rounds until the result is no longer `input_required`.
+
+    `first_frame` is the request whose answer is `result`; `original` the
+    sequence number of the operation's very first request (named in each
+    round's note), by default `first_frame`'s.
+    """
     number = 0
     frame = first_frame
-    original = first_frame.seq if first_frame is not None else None
+    if original is None and first_frame is not None:
+        original = first_frame.seq
     while isinstance(result, dict) and result.get("resultType") == "input_required":
         number += 1
         if number > MAX_ROUNDS:

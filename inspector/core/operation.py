@@ -17,9 +17,17 @@ from .traffic import Frame
 if TYPE_CHECKING:
     from .client import Client
 
-__all__ = ["KNOWN_RESULT_TYPES", "Operation"]
+__all__ = ["KNOWN_RESULT_TYPES", "Operation", "result_type_problems"]
 
 KNOWN_RESULT_TYPES = frozenset({"complete", "input_required", "task"})
+
+
+def result_type_problems(method: str, result: Any) -> list[str]:
+    """A stateless-era result whose `resultType` nobody defined: shown as a problem, used as is."""
+    kind = result.get("resultType") if isinstance(result, dict) else None
+    if kind is None or kind in KNOWN_RESULT_TYPES:
+        return []
+    return [f"unknown resultType {kind!r} (shown as is)"]
 
 
 class Operation:
@@ -38,6 +46,9 @@ class Operation:
         self.timeout = timeout
         self.on_progress = on_progress
         self.current: PendingRequest | None = None
+        # What the request in flight carries: the original params, or a
+        # round's params with its inputResponses and requestState.
+        self.current_params: Any = params
         self.first_frame: Frame | None = None
         self.rounds = 0
         self.version_retries = 0
@@ -46,18 +57,25 @@ class Operation:
     def id(self) -> Any:
         return self.current.id if self.current is not None else None
 
-    async def _send(self, params: Any, note: str | None = None, related: Frame | None = None) -> PendingRequest:
-        session, _transport = self.client.require()
+    async def _send(self, params: Any, note: str | None = None, *, retry: bool = False) -> PendingRequest:
+        """Send (or resend) the request; a resend is linked to the first one."""
+        client = self.client
+        # A new session is being opened (HTTP 404): wait for it, so the
+        # request goes out with the new session id.
+        await client.wait_reinitialized()
+        session, _transport = client.require()
+        first = self.first_frame
         pending = await session.start_request(
             self.method,
             params,
             timeout=self.timeout,
             on_progress=self.on_progress,
             note=note,
-            related=related.seq if related is not None else None,
+            retry_of=first.seq if retry and first is not None else None,
         )
         self.current = pending
-        if self.first_frame is None:
+        self.current_params = params
+        if first is None:
             self.first_frame = pending.frame
         return pending
 
@@ -70,23 +88,29 @@ class Operation:
             await self.current.cancel(reason)
 
     async def _await_current(self) -> Any:
+        """The answer of the request in flight, after the recoveries the spec asks for."""
         assert self.current is not None
         client = self.client
+        params = self.current_params
         try:
             return await self.current.future
-        except SessionExpired:
-            # The spec: a 404 for our session means start a new one.
-            client.traffic.event("local", "transport", note="session expired; initializing a new session")
-            await client.reinitialize()
-            pending = await self._send(self.params, note="resent after the session expired")
+        except SessionExpired as exc:
+            # The spec: a 404 for our session means start a new one.  Several
+            # requests may learn of it at once; the client opens one session.
+            await client.reinitialize(exc.session_id)
+            pending = await self._send(params, note="resent after the session expired", retry=True)
             return await pending.future
         except JsonRpcError as exc:
             if client.modern is None:
                 raise
-            return await self._modern_retry(exc)
+            return await self._modern_retry(exc, params)
 
-    async def _modern_retry(self, exc: JsonRpcError) -> Any:
-        """The two stateless-era errors the spec says to recover from."""
+    async def _modern_retry(self, exc: JsonRpcError, params: Any) -> Any:
+        """The two stateless-era errors the spec says to recover from.
+
+        `params` are those of the request that failed: a round's retry keeps
+        its inputResponses and requestState.
+        """
         client = self.client
         era = client.modern
         assert era is not None
@@ -99,12 +123,13 @@ class Operation:
             era.protocol_version = chosen
             _session, transport = client.require()
             transport.protocol_version = chosen
-            pending = await self._send(self.params, note=f"retry with protocol {chosen}", related=self.first_frame)
+            pending = await self._send(params, note=f"retry with protocol {chosen}", retry=True)
             return await pending.future
         if exc.code == HEADER_MISMATCH and self.method == "tools/call":
             client.traffic.event("local", "transport", note="-32020 header mismatch: re-listing tools, then retrying")
-            await client.list_all("tools", force=True)
-            pending = await self._send(self.params, note="retry after re-listing tools", related=self.first_frame)
+            # A real refresh: the cached list holds the stale header names.
+            await client.list_all("tools", force=True, refresh=True)
+            pending = await self._send(params, note="retry after re-listing tools", retry=True)
             return await pending.future
         raise exc
 
@@ -120,22 +145,19 @@ class Operation:
                 self.current.frame if self.current else None,
                 self._round,
                 client.mrtr_stepper,
+                original=self.first_frame.seq if self.first_frame is not None else None,
             )
-        if isinstance(result, dict) and client.modern is not None:
-            kind = result.get("resultType")
-            if kind is not None and kind not in KNOWN_RESULT_TYPES and self.current is not None:
-                partner = client.traffic.by_seq(self.current.frame.partner or 0)
-                if partner is not None:
-                    partner.problems.append(f"unknown resultType {kind!r} (shown as is)")
         return result
 
     async def _round(self, method: str, params: dict[str, Any], related: Frame | None, note: str) -> tuple[Any, Frame]:
+        """One multi round-trip retry: (its result, the frame of the request that got it)."""
         self.rounds += 1
-        pending = await self._send(params, note=note, related=self.first_frame or related)
+        pending = await self._send(params, note=note, retry=True)
         try:
             result = await pending.future
         except JsonRpcError as exc:
             if self.client.modern is None:
                 raise
-            result = await self._modern_retry(exc)
-        return result, pending.frame
+            result = await self._modern_retry(exc, params)
+        current = self.current or pending
+        return result, current.frame

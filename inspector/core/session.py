@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,6 +43,10 @@ __all__ = [
 
 DEFAULT_TIMEOUT = 60.0
 TICK_SECONDS = 0.05
+# Requests we stopped waiting for (cancelled, timed out, abandoned, closed),
+# remembered so that a late answer is recognised rather than blamed on the
+# server as an answer to an id nobody sent.
+ENDED_MEMORY = 1000
 
 ProgressCallback = Callable[[float, float | None, str | None], None]
 NotificationObserver = Callable[[str, Any, Frame], None]
@@ -114,10 +119,16 @@ class Session:
         self.request_handlers: dict[str, ServerRequestHandler] = {}
         self.notification_observers: list[NotificationObserver] = []
         self.prepare_params: Callable[[str, Any], Any] | None = None
+        # Era-specific checks of a result before its frame is recorded
+        # (the stateless era flags an unknown `resultType`); returns problems.
+        self.inspect_result: Callable[[str, Any], list[str]] | None = None
         self.closed_reason: str | None = None
         self._pending: dict[Any, PendingRequest] = {}
         self._by_token: dict[Any, PendingRequest] = {}
         self._server_requests: dict[Any, tuple[ServerRequest, asyncio.Task[None]]] = {}
+        # id -> (why we stopped waiting, the request's frame seq, its method)
+        self._ended: OrderedDict[Any, tuple[str, int, str]] = OrderedDict()
+        self._cancelling: set[asyncio.Task[None]] = set()
         self._next_id = 0
         self._loop = asyncio.get_running_loop()
         self._lost_observers: list[Callable[[str], None]] = []
@@ -143,10 +154,16 @@ class Session:
         timeout: float | bool | None = True,
         on_progress: ProgressCallback | None = None,
         note: str | None = None,
-        related: int | None = None,
+        retry_of: int | None = None,
         cancel_on_timeout: bool = True,
     ) -> PendingRequest:
-        """Send a request and return its pending handle without waiting."""
+        """Send a request and return its pending handle without waiting.
+
+        `retry_of` is the sequence number of the request this one repeats (a
+        multi round-trip round, a retry after -32022/-32020, a resend after
+        the session expired); it is kept in the frame's `meta["retry_of"]`,
+        apart from `partner`, which links the request to its response.
+        """
         if self.closed_reason is not None:
             raise ConnectionClosed(self.closed_reason)
         request_id = self.next_id()
@@ -169,7 +186,7 @@ class Session:
             method=method,
             id=request_id,
             note=note,
-            partner=related,
+            meta={"retry_of": retry_of} if retry_of is not None else None,
         )
         effective: float | None
         if timeout is True:
@@ -284,7 +301,7 @@ class Session:
         """Cancel an in-flight request: tell the server, then fail the waiter."""
         if pending.future.done():
             return
-        self._finish(pending)
+        self._finish(pending, "was cancelled")
         pending.future.set_exception(CancelledError(f"{pending.method}: {reason}"))
         if self.transport.cancel_request(pending.id):
             return
@@ -293,11 +310,16 @@ class Session:
                 "notifications/cancelled", {"requestId": pending.id, "reason": reason}, note="cancellation"
             )
 
-    def _finish(self, pending: PendingRequest) -> None:
+    def _finish(self, pending: PendingRequest, ended: str | None = None) -> None:
+        """Stop tracking a request; `ended` says why, when it got no answer."""
         self._pending.pop(pending.id, None)
         if pending.progress_token is not None:
             self._by_token.pop(pending.progress_token, None)
         pending.deadline = None
+        if ended is not None:
+            self._ended[pending.id] = (ended, pending.frame.seq, pending.method)
+            if len(self._ended) > ENDED_MEMORY:
+                self._ended.popitem(last=False)
 
     def _ensure_ticker(self) -> None:
         # One coarse timer checks every deadline, instead of a timer handle
@@ -322,7 +344,7 @@ class Session:
     def _expire(self, pending: PendingRequest) -> None:
         if pending.future.done():
             return
-        self._finish(pending)
+        self._finish(pending, "had timed out")
         error = RequestTimeout(pending.method, pending.timeout or 0)
         if pending.invalid_seen:
             error.args = (
@@ -335,7 +357,9 @@ class Session:
         # The spec asks a client that gives up on a request to say so.
         if pending.cancel_on_timeout and not self.transport.cancel_request(pending.id):
             task = self._loop.create_task(self._quiet_notify_cancel(pending.id, "request timed out"))
-            task.add_done_callback(lambda _t: None)
+            # Kept until sent: closing right after a timeout still tells the server.
+            self._cancelling.add(task)
+            task.add_done_callback(self._cancelling.discard)
 
     async def _quiet_notify_cancel(self, request_id: Any, reason: str) -> None:
         with contextlib.suppress(Exception):
@@ -406,6 +430,7 @@ class Session:
         latency: float | None = None,
         partner: int | None = None,
         problems: list[str] | None = None,
+        note: str | None = None,
     ) -> Frame:
         if batch is not None and raw is None:
             raw = _encode(message)
@@ -420,6 +445,7 @@ class Session:
             latency=latency,
             partner=partner,
             meta=meta,
+            note=note,
             problems=problems,
         )
 
@@ -440,6 +466,13 @@ class Session:
             if pending is not None:
                 problem = f"response id {msg_id!r} is a string but the request id was the number {msg_id}"
         if pending is None:
+            ended = self._ended.pop(msg_id, None) if isinstance(msg_id, (int, str)) else None
+            if ended is not None:
+                # Not the server's fault: we stopped waiting first.
+                why, request_seq, method = ended
+                note = f"late answer to request #{request_seq}, which {why}; ignored"
+                self._record(raw, kind, message, method, msg_id, meta, batch, partner=request_seq, note=note)
+                return
             if msg_id is None and is_error:
                 problem = "error response without an id (the server could not parse a request)"
             else:
@@ -447,6 +480,12 @@ class Session:
             self._record(raw, kind, message, None, msg_id, meta, batch, problems=[problem])
             return
         self._finish(pending)
+        problems = [problem] if problem else []
+        if not is_error and self.inspect_result is not None:
+            try:
+                problems.extend(self.inspect_result(pending.method, message["result"]))
+            except Exception as exc:  # a check must never break the session  # noqa: BLE001
+                problems.append(f"result check failed: {exc!r}")
         frame = self._record(
             raw,
             kind,
@@ -457,7 +496,7 @@ class Session:
             batch,
             latency=time.perf_counter() - pending.started,
             partner=pending.frame.seq,
-            problems=[problem] if problem else None,
+            problems=problems or None,
         )
         pending.frame.partner = frame.seq
         if pending.future.done():
@@ -615,8 +654,8 @@ class Session:
 
     def abandon(self, pending: PendingRequest) -> None:
         """Stop waiting for a request without telling the server (its late
-        answer, if any, is recorded as an answer to an unknown id)."""
-        self._finish(pending)
+        answer, if any, is recorded with a note, not as a problem)."""
+        self._finish(pending, "was abandoned")
         if not pending.future.done():
             pending.future.cancel()
 
@@ -664,10 +703,13 @@ class Session:
         if self._ticker is not None:
             self._ticker.cancel()
             self._ticker = None
+        if self._cancelling and self.closed_reason is None:
+            # notifications/cancelled for requests that just timed out go first.
+            await asyncio.wait(set(self._cancelling), timeout=1.0)
         if self.closed_reason is None:
             self.closed_reason = "closed by the client"
             for pending in list(self._pending.values()):
-                self._finish(pending)
+                self._finish(pending, "was still open when the client closed the connection")
                 if not pending.future.done():
                     pending.future.set_exception(ConnectionClosed(f"{pending.method}: connection closed"))
             for _request, task in list(self._server_requests.values()):

@@ -17,6 +17,12 @@ otherwise.  Standard library only, so it starts fast and runs anywhere.
     silent          reads stdin, never answers anything (not even initialize)
     hostile-text    every server-supplied string carries markup and escapes
     stderr-chatter  stderr lines at start-up and on every call
+    ping-back       tools/call first sends the client a `ping` and reports its answer
+    counter-offer   initialize answers with --answer-version (default 2025-03-26),
+                    whatever was offered (a revision the client may not know)
+    paged           tools/list never ends: every page offers the next cursor
+    bad-tool        tools/list holds one broken tool between two good ones
+    crlf            every line ends with CR LF, and a blank (CR LF) line comes before each
 """
 
 from __future__ import annotations
@@ -327,6 +333,69 @@ class StderrChatter(Server):
         super().call(message_id, params)
 
 
+class PingBack(Server):
+    """The server asks the client a question of its own in the middle of a call."""
+
+    def call(self, message_id: Any, params: dict[str, Any]) -> None:
+        send({"jsonrpc": "2.0", "id": "server-ping-1", "method": "ping"})
+        for line in sys.stdin.buffer:
+            try:
+                message = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(message, dict) and message.get("id") == "server-ping-1" and "method" not in message:
+                answer = json.dumps(message.get("result", message.get("error")))
+                result(message_id, {"content": [{"type": "text", "text": f"ping answered: {answer}"}]})
+                return
+            if isinstance(message, dict):
+                self.handle(message)
+
+
+class CounterOffer(Server):
+    def initialize(self, message_id: Any, params: dict[str, Any]) -> None:
+        answer = {
+            "protocolVersion": self.options.answer_version,
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": self.name, "version": "1.0.0"},
+        }
+        result(message_id, answer)
+
+
+class Paged(Server):
+    def handle(self, message: dict[str, Any]) -> None:
+        if message.get("method") != "tools/list" or "id" not in message:
+            super().handle(message)
+            return
+        cursor = (message.get("params") or {}).get("cursor") or "page-0"
+        number = int(str(cursor).removeprefix("page-")) + 1
+        page = [{**ECHO_TOOL, "name": f"echo_{number}"}]
+        result(message["id"], {"tools": page, "nextCursor": f"page-{number}"})
+
+
+class BadTool(Server):
+    tools = [
+        ECHO_TOOL,
+        {"name": 42, "description": ["not", "text"], "inputSchema": "nope"},
+        {"name": "second", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}},
+    ]
+
+
+class Crlf(Server):
+    def run(self) -> int:
+        global OUT
+        real = OUT
+
+        class CrlfOut:
+            def write(self, data: bytes) -> int:
+                return real.write(b"\r\n" + data.replace(b"\n", b"\r\n"))
+
+            def flush(self) -> None:
+                real.flush()
+
+        OUT = CrlfOut()
+        return super().run()
+
+
 def exit_at_once(options: argparse.Namespace) -> int:
     ERR.write("error: cannot open database /nonexistent.db\n")
     ERR.flush()
@@ -345,6 +414,11 @@ MODES: dict[str, type[Server] | Callable[[argparse.Namespace], int]] = {
     "silent": Silent,
     "hostile-text": HostileText,
     "stderr-chatter": StderrChatter,
+    "ping-back": PingBack,
+    "counter-offer": CounterOffer,
+    "paged": Paged,
+    "bad-tool": BadTool,
+    "crlf": Crlf,
 }
 
 
@@ -352,6 +426,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mode", choices=sorted(MODES), required=True)
     parser.add_argument("--size-mb", type=float, default=100.0, help="size of the huge mode's text (default 100)")
+    parser.add_argument("--answer-version", default="2025-03-26", help="counter-offer: the version initialize answers")
     options = parser.parse_args()
     mode = MODES[options.mode]
     if isinstance(mode, type):

@@ -32,7 +32,12 @@ CLOSE_STEP_SECONDS = 2.0
 
 
 class _LineSplitter:
-    """Splits a byte stream on b"\\n" with no size cap; strips a trailing \\r."""
+    """Splits a byte stream on b"\\n" with no size cap.
+
+    The line is handed on exactly as it arrived, without its b"\\n" (a
+    trailing b"\\r" stays: JSON parses it as whitespace, and the traffic
+    record keeps the raw bytes exact).
+    """
 
     __slots__ = ("_chunks", "_emit")
 
@@ -51,8 +56,6 @@ class _LineSplitter:
                 self._chunks.clear()
             else:
                 line = data[start:idx]
-            if line.endswith(b"\r"):
-                line = line[:-1]
             self._emit(line)
             start = idx + 1
             idx = find(b"\n", start)
@@ -224,12 +227,17 @@ class StdioTransport(Transport):
     # -- callbacks from the pipes ------------------------------------------------------
 
     def _on_stdout_line(self, line: bytes) -> None:
-        if not line.strip():
+        # isspace() stops at the first other byte; strip() would copy a
+        # 100 MB line just to look at it.
+        if not line or line.isspace():
+            # Harmless between messages, but not a message either: shown, not flagged.
+            self.traffic.add("in", "transport", raw=line, note="an empty line on the server's stdout (ignored)")
             return
         self.receiver.feed(line)
 
     def _on_stderr_line(self, line: bytes) -> None:
-        text = line.decode("utf-8", errors="replace")
+        # The frame keeps the exact bytes; the tail quoted in messages drops a CRLF's \r.
+        text = line.decode("utf-8", errors="replace").removesuffix("\r")
         self._stderr_tail.append(text)
         self.traffic.add("in", "stderr", raw=line)
 

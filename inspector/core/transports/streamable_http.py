@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import httpx2
@@ -49,6 +49,11 @@ class StreamableHttpTransport(HttpTransportBase):
         # cancellation by closing the response stream.
         self.tool_headers: dict[str, dict[str, tuple[str, ...]]] = {}
         self._request_tasks: dict[Any, asyncio.Task[Any]] = {}
+        self._get_task: asyncio.Task[Any] | None = None
+        # Called with the expired session id when the GET stream gets 404:
+        # the client opens a new session (once, shared with any request that
+        # learns the same).
+        self.on_session_expired: Callable[[str], None] | None = None
 
     def describe(self) -> str:
         return f"Streamable HTTP: {self.url}"
@@ -134,8 +139,11 @@ class StreamableHttpTransport(HttpTransportBase):
                 raise EraFallback(f"server/discover answered HTTP {status} without a modern error")
             if is_init and self.allow_fallback and status in (400, 404, 405) and not is_jsonrpc_error:
                 raise TransportFallback(f"POST {self.url} answered {status}")
-            if status == 404 and self.session_id and not is_init:
-                raise SessionExpired(f"the server no longer knows session {self.session_id} (HTTP 404)")
+            sent_session = headers.get("Mcp-Session-Id")
+            if status == 404 and sent_session and not is_init:
+                raise SessionExpired(
+                    f"the server no longer knows session {sent_session} (HTTP 404)", session_id=sent_session
+                )
             if is_jsonrpc_error and isinstance(parsed, dict) and parsed.get("id") is not None:
                 self.receiver.feed(body.encode("utf-8"), {"http_status": status})
                 return
@@ -218,8 +226,15 @@ class StreamableHttpTransport(HttpTransportBase):
         return True
 
     async def session_ready(self) -> None:
-        if self.open_get_stream and not self.modern:
-            self.spawn(self._get_stream())
+        if not self.open_get_stream or self.modern:
+            return
+        # One GET stream per session: after a re-initialisation the old one
+        # (still on the old session id, or waiting to retry) is replaced.
+        previous, self._get_task = self._get_task, None
+        if previous is not None and not previous.done():
+            previous.cancel()
+            self.traffic.event("local", "sse", note="GET stream restarted for the new session")
+        self._get_task = self.spawn(self._get_stream())
 
     async def _get_stream(self) -> None:
         """The optional server-to-client stream, kept open and resumed."""
@@ -234,6 +249,18 @@ class StreamableHttpTransport(HttpTransportBase):
                     self.record_response("GET", self.url, response, headers, stream="server")
                     if response.status_code == 405:
                         self.traffic.event("local", "sse", note="the server offers no GET stream (405); not retrying")
+                        return
+                    sent_session = headers.get("Mcp-Session-Id")
+                    if response.status_code == 404 and sent_session:
+                        await response.aread()
+                        self.traffic.event(
+                            "local",
+                            "sse",
+                            note=f"GET stream: the server no longer knows session {sent_session} (404); "
+                            "it restarts once a new session is open",
+                        )
+                        if self.on_session_expired is not None:
+                            self.on_session_expired(sent_session)
                         return
                     if response.status_code >= 400:
                         failures += 1
@@ -267,9 +294,15 @@ class StreamableHttpTransport(HttpTransportBase):
         await self.close_client()
 
     def reset_session(self) -> None:
-        """Forget the session id, before a fresh `initialize`."""
+        """Forget the session id, before a fresh `initialize`.
+
+        The GET stream's event ids belonged to the old session: the new
+        session's stream starts without a `Last-Event-ID`.
+        """
         self.session_id = None
         self.protocol_version = None
+        # A new dict: the old stream, until it is replaced, writes to its own.
+        self.get_stream_state = {}
 
 
 def _modern_error(parsed: Any) -> bool:

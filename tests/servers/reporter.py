@@ -1,0 +1,113 @@
+"""A handshake-era server whose one tool, `report`, tells what it was given:
+its environment, working directory and command line, and (over HTTP) the
+headers of the request that called it.  Standard library only.
+
+    python tests/servers/reporter.py [ARGS...]          # stdio
+    python tests/servers/reporter.py --http PORT        # Streamable HTTP at /mcp
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+REPORT_TOOL = {"name": "report", "description": "What this server was given.", "inputSchema": {"type": "object"}}
+
+
+def handle(message: dict[str, Any], headers: dict[str, str] | None) -> dict[str, Any] | None:
+    method = message.get("method")
+    if "id" not in message:
+        return None
+    message_id = message["id"]
+
+    def result(value: Any) -> dict[str, Any]:
+        return {"jsonrpc": "2.0", "id": message_id, "result": value}
+
+    if method == "initialize":
+        offered = (message.get("params") or {}).get("protocolVersion")
+        return result(
+            {
+                "protocolVersion": offered if str(offered).startswith("2025") else "2025-11-25",
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "reporter", "version": "1.0.0"},
+            }
+        )
+    if method == "tools/list":
+        return result({"tools": [REPORT_TOOL]})
+    if method == "ping":
+        return result({})
+    if method == "tools/call":
+        report = {"env": dict(os.environ), "cwd": os.getcwd(), "argv": sys.argv[1:], "headers": headers}
+        return result({"content": [{"type": "text", "text": json.dumps(report)}]})
+    return {"jsonrpc": "2.0", "id": message_id, "error": {"code": -32601, "message": f"Method not found: {method}"}}
+
+
+def serve_stdio() -> int:
+    for line in sys.stdin.buffer:
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        answer = handle(message, None) if isinstance(message, dict) else None
+        if answer is not None:
+            sys.stdout.write(json.dumps(answer) + "\n")
+            sys.stdout.flush()
+    return 0
+
+
+def serve_http(port: int) -> int:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+        def _send(self, status: int, body: Any = None, extra: dict[str, str] | None = None) -> None:
+            data = json.dumps(body).encode() if body is not None else b""
+            self.send_response(status)
+            if body is not None:
+                self.send_header("Content-Type", "application/json")
+            for name, value in (extra or {}).items():
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_POST(self) -> None:
+            if self.path != "/mcp":
+                self._send(404)
+                return
+            length = int(self.headers.get("Content-Length") or 0)
+            message = json.loads(self.rfile.read(length))
+            if not isinstance(message, dict) or (
+                message.get("method") not in ("initialize", None) and not self.headers.get("Mcp-Session-Id")
+            ):
+                self._send(400, {"jsonrpc": "2.0", "id": None, "error": {"code": -32000, "message": "no session"}})
+                return
+            answer = handle(message, dict(self.headers.items()))
+            if answer is None:
+                self._send(202)
+                return
+            extra = {"Mcp-Session-Id": uuid.uuid4().hex} if message.get("method") == "initialize" else None
+            self._send(200, answer, extra)
+
+        def do_GET(self) -> None:
+            self._send(405 if self.path == "/mcp" else 404)
+
+        def do_DELETE(self) -> None:
+            self._send(200 if self.path == "/mcp" else 404)
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    httpd.daemon_threads = True
+    httpd.serve_forever()
+    return 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--http"]:
+        sys.exit(serve_http(int(sys.argv[2])))
+    sys.exit(serve_stdio())
