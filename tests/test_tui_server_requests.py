@@ -15,11 +15,12 @@ from inspector.core import demo_spec
 from inspector.core.errors import JsonRpcError
 from inspector.tui.app import InspectorApp
 from inspector.tui.handlers import RequestScreen
+from inspector.tui.panes.bottom import BottomPanel, TrafficPane
 from inspector.tui.screens import elicitation as elicitation_module
 from inspector.tui.screens.elicitation import ElicitationScreen
 from inspector.tui.screens.sampling import SamplingScreen
 
-from .tui_helpers import field_row, fill, type_into, wait_connected, wait_for
+from .tui_helpers import field_row, fill, focus, type_into, wait_connected, wait_for
 
 SIZE = (150, 50)
 
@@ -223,3 +224,16 @@ async def test_accepting_a_filled_elicitation_form() -> None:
         assert "Thanks, Grace! You are 41" in text, text
         # Fields left alone keep their defaults.
         assert "like green" in text and "wear Medium" in text
+        # The stateless era answers through a retry of the call; the traffic
+        # detail names the request it repeats, and `o` goes there.
+        assert app.client.era == "modern"
+        retry = next(f for f in app.traffic if f.direction == "out" and (f.meta or {}).get("retry_of"))
+        original = retry.meta["retry_of"]  # type: ignore[index]
+        app.query_one(BottomPanel).sync()
+        pane = app.query_one(TrafficPane)
+        await focus(pilot, pane.table)
+        assert pane.table.select_seq(retry.seq)
+        await wait_for(pilot, lambda: f"retry of frame #{original}" in shown_text(app), "the retry line")
+        await pilot.press("o")
+        await wait_for(pilot, lambda: pane.table.selected_frame is not None, "a selection")
+        assert pane.table.selected_frame is not None and pane.table.selected_frame.seq == original

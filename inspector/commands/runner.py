@@ -130,7 +130,7 @@ def failure(exc: BaseException) -> tuple[int, str, str | None]:
     if isinstance(exc, ConnectionClosed):
         return exitcodes.CANNOT_CONNECT, f"connection lost: {exc}", None
     if isinstance(exc, RequestTimeout):
-        return exitcodes.TIMEOUT, f"timeout: {exc}", None
+        return exitcodes.TIMEOUT, f"timeout: {exc}", getattr(exc, "detail", None)
     if isinstance(exc, JsonRpcError):
         text = f"the server answered with an error: {exc.message} (code {exc.code})"
         return exitcodes.PROTOCOL_ERROR, text, None

@@ -108,6 +108,9 @@ def frame_detail(frame: Frame) -> list[Any]:
         head.append(f"  {frame.size} bytes", style="dim")
     if frame.partner is not None:
         head.append(f"  partner frame #{frame.partner} (p jumps there)", style="magenta")
+    retry_of = frame.meta.get("retry_of") if isinstance(frame.meta, dict) else None
+    if isinstance(retry_of, int):
+        head.append(f"  retry of frame #{retry_of} (o jumps there)", style="magenta")
     parts: list[Any] = [Static(head)]
     for problem in frame.problems:
         parts.append(Static(plain(f"⚠ {problem}", style="bold red")))
@@ -226,6 +229,7 @@ class TrafficPane(Horizontal):
     BINDINGS = [
         Binding("slash", "focus_filter", "Filter traffic", key_display="/", id="traffic_filter"),
         Binding("p", "partner", "Partner", id="traffic_partner"),
+        Binding("o", "original", "Original request", id="traffic_original", show=False),
         Binding("c", "copy", "Copy", id="traffic_copy"),
         Binding("e", "toggle_errors", "Errors only", id="traffic_errors"),
         Binding("r", "resend", "Edit & resend", id="traffic_resend"),
@@ -279,6 +283,15 @@ class TrafficPane(Horizontal):
         frame = self.table.selected_frame
         if frame is not None and frame.partner is not None and not self.table.select_seq(frame.partner):
             self.app.notify("the partner frame is hidden by the filter", severity="warning")
+
+    def action_original(self) -> None:
+        """From a retry (MRTR round, version or header retry, 404 resend) to the request it repeats."""
+        frame = self.table.selected_frame
+        retry_of = frame.meta.get("retry_of") if frame is not None and isinstance(frame.meta, dict) else None
+        if not isinstance(retry_of, int):
+            self.app.notify("this frame is not a retry", severity="warning")
+        elif not self.table.select_seq(retry_of):
+            self.app.notify("the original request is hidden by the filter", severity="warning")
 
     def action_copy(self) -> None:
         frame = self.table.selected_frame
