@@ -252,3 +252,17 @@ async def test_answers_for_the_old_connection_are_not_problems() -> None:
     finally:
         await client.close()
     assert not [(f.seq, f.problems) for f in client.traffic if f.problems]
+
+
+@pytest.mark.parametrize(("revision", "titled"), [("2024-11-05", False), ("2025-03-26", False), ("2025-06-18", True)])
+async def test_client_info_holds_only_what_the_offered_revision_defines(revision: str, titled: bool) -> None:
+    spec = demo_spec()
+    spec.era = "legacy"
+    spec.protocol_version = revision
+    client = await connected(spec)
+    try:
+        sent = next(f for f in client.traffic if f.direction == "out" and f.method == "initialize")
+        assert ("title" in sent.message["params"]["clientInfo"]) is titled
+        assert not [f for f in client.traffic if f.direction == "out" and f.findings]
+    finally:
+        await client.close()

@@ -119,7 +119,7 @@ class LegacyEra(Era):
         params = {
             "protocolVersion": offered,
             "capabilities": capabilities_for(client.handlers, offered),
-            "clientInfo": client.client_info,
+            "clientInfo": _client_info_for(client.client_info, offered),
         }
         timeout = client.spec.timeout or INITIALIZE_TIMEOUT
         result = await session.request("initialize", params, timeout=timeout)
@@ -297,3 +297,11 @@ class ModernEra(Era):
             assert isinstance(result, dict)
             return result
         raise ProtocolError("the server rejected every protocol version offered")
+
+
+def _client_info_for(info: dict[str, Any], revision: str) -> dict[str, Any]:
+    """What of our Implementation the offered revision defines: `title` came
+    in 2025-06-18, and a validator of an older peer would flag it."""
+    if revision < "2025-06-18":
+        return {key: value for key, value in info.items() if key != "title"}
+    return info
