@@ -17,6 +17,7 @@ from inspector.commands import exitcodes
 from inspector.core import (
     Client,
     ClientHandlers,
+    InspectorError,
     ProtocolError,
     RequestTimeout,
     ServerRequest,
@@ -266,3 +267,13 @@ async def test_client_info_holds_only_what_the_offered_revision_defines(revision
         assert not [f for f in client.traffic if f.direction == "out" and f.findings]
     finally:
         await client.close()
+
+
+@pytest.mark.parametrize("mode", ["exit-at-once", "silent"])
+async def test_a_failed_connect_leaves_nothing_negotiated(mode: str) -> None:
+    client = Client(hostile(mode, timeout=1))
+    with pytest.raises(InspectorError):
+        await client.connect()
+    assert client.state == "disconnected"
+    assert client.protocol_version is None and client.offered_version is None and client.modern is None
+    assert client.initialize_result == {}

@@ -205,6 +205,9 @@ class Client:
         except InspectorError as exc:
             error = self._describe_connect_failure(exc)
             await self._drop_connection()
+            # Nothing was negotiated: no revision, no era to report or to
+            # shape requests (a log level, say) by.
+            self.era_impl = None
             self._set_state("disconnected", str(error))
             raise error from exc
         self._set_state("connected", None)
