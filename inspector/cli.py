@@ -187,6 +187,13 @@ def build_parser() -> argparse.ArgumentParser:
             default=argparse.SUPPRESS if target is tui else None,
             help="TUI: restart the stdio server when files under PATH change (repeatable)",
         )
+        target.add_argument(
+            "--answer-timeout",
+            type=float,
+            metavar="SECONDS",
+            default=argparse.SUPPRESS if target is tui else None,
+            help="TUI: how long a sampling or elicitation request waits for you before it is refused (default 600)",
+        )
     command("info", "server info, capabilities, negotiated revision, instructions")
     p = command("list", "list tools, resources, templates or prompts (every page)")
     p.add_argument("kind", choices=("tools", "resources", "templates", "prompts"))

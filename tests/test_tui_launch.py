@@ -50,3 +50,25 @@ def test_multiplexers_are_not_asked_about_graphics(
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     assert graphics._multiplexed() is multiplexed
+
+
+@pytest.mark.parametrize(("argv", "expected"), [(["--answer-timeout", "5"], 5.0), ([], 600.0)])
+def test_the_answer_timeout_reaches_the_handlers(
+    argv: list[str], expected: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from inspector.cli import build_parser
+    from inspector.core import demo_spec
+    from inspector.tui import launch
+    from inspector.tui.app import InspectorApp
+
+    seen: list[float] = []
+
+    def run(app: InspectorApp, *args: object, **kwargs: object) -> None:
+        seen.append(app.handlers.answer_timeout)
+
+    monkeypatch.setattr(InspectorApp, "run", run)
+    monkeypatch.setattr(launch, "exit_code", lambda app: 0)
+    for prefix in ([], ["tui"]):
+        args = build_parser().parse_args([*prefix, *argv])
+        assert launch.run_tui(demo_spec(), args) == 0
+    assert seen == [expected, expected]

@@ -22,6 +22,9 @@ def run_tui(spec: ServerSpec, args: argparse.Namespace) -> int:
     detect()
 
     app = InspectorApp(spec, record=getattr(args, "record", None), watch=getattr(args, "watch", None) or [])
+    answer_timeout = getattr(args, "answer_timeout", None)
+    if answer_timeout:
+        app.handlers.answer_timeout = answer_timeout
     roots = getattr(args, "root", None)
     if roots:
         app.handlers.roots = [{"uri": Path(os.path.abspath(r)).as_uri(), "name": Path(r).name or r} for r in roots]
