@@ -1,34 +1,40 @@
 """Spec links checked against the spec itself: the page exists in that revision's
 tree and the anchor is one of the page's headings.
 
-The spec sources are the project's shared copy (``shared/spec`` beside the
-repository, or ``$INSPECTOR_SPEC_DIR``): ``specification/<rev>/<page>.mdx`` or
-``<page>/index.mdx``.  Anchors are the heading slugs the spec's own site makes:
-lower case, punctuation (and ``_``) dropped, spaces to hyphens, so
+The checks read `tests/spec_index.json`, an index of every page and heading of
+every revision (and a digest of each revision's schema.json), built from the
+spec's sources by `python scripts/spec_index.py` so the suite does not need
+the sources at hand.  Where the sources are (``shared/spec`` beside the
+repository, or ``$INSPECTOR_SPEC_DIR``), a test rebuilds the index and
+compares.  Pages are ``specification/<rev>/<page>.mdx`` or
+``<page>/index.mdx``.  Anchors are the heading slugs the spec's own site
+makes: lower case, punctuation (and ``_``) dropped, spaces to hyphens, so
 ``### `_meta``` is ``#meta`` and ``#### Tool Names`` is ``#tool-names`` (the
 spec's own cross-links use exactly these).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from inspector.core.problems import SPEC_BASE
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC_DIR = Path(os.environ.get("INSPECTOR_SPEC_DIR", ROOT.parent / "shared" / "spec"))
+INDEX = ROOT / "tests" / "spec_index.json"
 
 
-def specification() -> Path:
-    """The spec's page tree; a missing copy is a set-up failure, never a silent skip."""
-    tree = SPEC_DIR / "specification"
-    if not tree.is_dir():
-        raise FileNotFoundError(f"{tree} is missing: set INSPECTOR_SPEC_DIR to the spec repository's copy")
-    return tree
+@cache
+def index() -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(INDEX.read_text("utf-8"))
+    return loaded
 
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -41,14 +47,7 @@ def slug(heading: str) -> str:
     return text.replace(" ", "-")
 
 
-def page_file(revision: str, page: str) -> Path | None:
-    base = specification() / revision
-    candidates = [base / f"{page}.mdx", base / page / "index.mdx"] if page else [base / "index.mdx"]
-    return next((c for c in candidates if c.is_file()), None)
-
-
-@cache
-def anchors(path: Path) -> frozenset[str]:
+def _headings(path: Path) -> list[str]:
     found: set[str] = set()
     fenced = False
     for line in path.read_text("utf-8").splitlines():
@@ -58,17 +57,39 @@ def anchors(path: Path) -> frozenset[str]:
         match = None if fenced else _HEADING.match(line)
         if match:
             found.add(slug(match.group(2)))
-    return frozenset(found)
+    return sorted(found)
+
+
+def canonical_digest(document: Any) -> str:
+    return hashlib.sha256(json.dumps(document, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def build_index(spec_dir: Path) -> dict[str, Any]:
+    """Every page (as `spec_url` names them: "server/tools", "basic", "") and
+    its anchors, per revision; and the digest of each revision's schema.json."""
+    tree = spec_dir / "specification"
+    built: dict[str, Any] = {"pages": {}, "schemas": {}}
+    for revision_dir in sorted(p for p in tree.iterdir() if p.is_dir()):
+        pages: dict[str, list[str]] = {}
+        for path in sorted(revision_dir.rglob("*.mdx")):
+            name = path.relative_to(revision_dir).with_suffix("").as_posix()
+            page = "" if name == "index" else name.removesuffix("/index")
+            pages[page] = _headings(path)
+        built["pages"][revision_dir.name] = pages
+        schema = spec_dir / "schema" / revision_dir.name / "schema.json"
+        if schema.is_file():
+            built["schemas"][revision_dir.name] = canonical_digest(json.loads(schema.read_text("utf-8")))
+    return built
 
 
 def pages(revision: str) -> set[str]:
-    """Every page of a revision, as `spec_url` names them ("server/tools", "basic", "")."""
-    root = specification() / revision
-    out = set()
-    for path in root.rglob("*.mdx"):
-        name = path.relative_to(root).with_suffix("").as_posix()
-        out.add("" if name == "index" else name.removesuffix("/index"))
-    return out
+    return set(index()["pages"].get(revision, {}))
+
+
+def page_anchors(revision: str, page: str) -> frozenset[str] | None:
+    """The anchors of a page, or None when the revision has no such page."""
+    found = index()["pages"].get(revision, {}).get(page)
+    return frozenset(found) if found is not None else None
 
 
 def link_problem(url: str) -> str | None:
@@ -77,10 +98,10 @@ def link_problem(url: str) -> str | None:
         return f"not a spec link: {url}"
     where, _, anchor = url[len(SPEC_BASE) + 1 :].partition("#")
     revision, _, page = where.partition("/")
-    found = page_file(revision, page)
+    found = page_anchors(revision, page)
     if found is None:
         return f"no page {page or '(index)'} in {revision}: {url}"
-    if anchor and anchor not in anchors(found):
+    if anchor and anchor not in found:
         return f"no heading #{anchor} on {revision}/{page}: {url}"
     return None
 

@@ -16,7 +16,7 @@ from inspector.core.lint import all_rules
 from inspector.core.problems import PAGES, SPEC_BASE, spec_url
 from inspector.core.versions import KNOWN_VERSIONS
 
-from .spec_links import anchors, assert_links, link_problem, page_file, pages, slug
+from .spec_links import SPEC_DIR, assert_links, build_index, index, link_problem, page_anchors, pages, slug
 
 REVISIONS = (None, *KNOWN_VERSIONS)
 
@@ -25,12 +25,21 @@ def test_the_slugs_are_the_ones_the_spec_links_to() -> None:
     assert slug("`_meta`") == "meta"
     assert slug("Tool Names") == "tool-names"
     assert slug("Tool with default 2020-12 schema:") == "tool-with-default-2020-12-schema"
-    tools = page_file("2025-11-25", "server/tools")
-    assert tools is not None and {"tool-names", "tool", "output-schema", "list-changed-notification"} <= anchors(tools)
-    old_tools = page_file("2025-06-18", "server/tools")
-    assert old_tools is not None and "tool-names" not in anchors(old_tools)
-    basic = page_file("2025-11-25", "basic")
-    assert basic is not None and "meta" in anchors(basic)
+    tools = page_anchors("2025-11-25", "server/tools")
+    assert tools is not None and {"tool-names", "tool", "output-schema", "list-changed-notification"} <= tools
+    old_tools = page_anchors("2025-06-18", "server/tools")
+    assert old_tools is not None and "tool-names" not in old_tools
+    basic = page_anchors("2025-11-25", "basic")
+    assert basic is not None and "meta" in basic
+
+
+def test_the_index_is_the_specs_own() -> None:
+    """The committed index against the spec's sources, where they are here;
+    elsewhere at least every revision the client speaks must be indexed."""
+    stored = index()
+    assert set(KNOWN_VERSIONS) <= set(stored["pages"]) and all(stored["pages"][rev] for rev in KNOWN_VERSIONS)
+    if (SPEC_DIR / "specification").is_dir():
+        assert build_index(SPEC_DIR) == stored, "tests/spec_index.json is stale: run scripts/spec_index.py"
 
 
 def test_the_checker_catches_what_it_should() -> None:
