@@ -23,7 +23,7 @@ from inspector.tui.screens.composer import ComposerScreen
 from inspector.tui.widgets.item_list import ItemList
 
 from .peers import PYTHON, SERVERS
-from .tui_helpers import focus, wait_connected, wait_for
+from .tui_helpers import focus, select, wait_connected, wait_for
 
 VERSIONED = str(SERVERS / "versioned.py")
 SIZE = (150, 50)
@@ -89,8 +89,7 @@ async def test_open_a_recording_read_only(tmp_path: Path) -> None:
         app.query_one(BottomPanel).sync()
         assert len(app.query_one(TrafficPane).table.rows) == len(app.traffic.frames)
         before = len(app.traffic.frames)
-        app.select_item("tools", "search")
-        await pilot.pause(0.2)
+        await select(pilot, app, "tools", "search")
         await pilot.press("ctrl+enter")
         await pilot.pause(0.2)
         assert len(app.traffic.frames) == before, "a recording sends nothing"

@@ -27,7 +27,7 @@ from inspector.tui.widgets.result_view import ResultView
 from inspector.tui.widgets.schema_form import FieldRow
 
 from .peers import SERVERS
-from .tui_helpers import field_row, fill, focus, type_into, wait_connected, wait_for
+from .tui_helpers import field_row, fill, focus, select, type_into, wait_connected, wait_for
 
 SIZE = (150, 50)
 HOSTILE = str(SERVERS / "hostile.py")
@@ -42,8 +42,7 @@ async def test_nested_form_call_through_confirmation() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot, app)
         assert app.client.era == "modern"
-        app.select_item("tools", "plan_trip")
-        await pilot.pause(0.5)
+        await select(pilot, app, "tools", "plan_trip")
         paths = [row.node.path for row in app.query(FieldRow)]
         assert any(len(path) >= 2 for path in paths), paths  # nested objects are rows of their own
         editor = app.query_one(ArgumentsEditor)
@@ -78,8 +77,7 @@ async def test_media_result_and_reading_a_resource_link() -> None:
     app = InspectorApp(demo_spec())
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot, app)
-        app.select_item("tools", "media_gallery")
-        await pilot.pause(0.3)
+        await select(pilot, app, "tools", "media_gallery")
         await pilot.press("ctrl+enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
         await pilot.press("y")
@@ -97,8 +95,7 @@ async def test_resource_read_subscribe_and_update_mark() -> None:
     app = InspectorApp(demo_spec())
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot, app)
-        app.select_item("resources", "demo://notes")
-        await pilot.pause(0.2)
+        await select(pilot, app, "resources", "demo://notes")
         pane = app.query_one(ResourcesPane)
         await pilot.press("enter")
         await wait_for(pilot, lambda: len(app.query_one("#resource-contents").children) > 1, "contents")
@@ -122,8 +119,7 @@ async def test_template_with_completions_and_read() -> None:
     app = InspectorApp(demo_spec())
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot, app)
-        app.select_item("templates", "demo://users/{user_id}")
-        await pilot.pause(0.4)
+        await select(pilot, app, "templates", "demo://users/{user_id}")
         pane = app.query_one(TemplatesPane)
         field = next(f for f in app.query_one(TemplatesPane).query(CompletingField) if f.argument == "user_id")
         await type_into(pilot, field.query_one(Input), "a")
@@ -142,8 +138,7 @@ async def test_prompt_with_arguments() -> None:
     app = InspectorApp(demo_spec())
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot, app)
-        app.select_item("prompts", "greeting")
-        await pilot.pause(0.4)
+        await select(pilot, app, "prompts", "greeting")
         fields = {f.argument: f for f in app.query_one(PromptsPane).query(CompletingField)}
         assert fields
         first = next(iter(fields.values()))
@@ -278,8 +273,7 @@ async def test_hostile_text_is_inert() -> None:
         assert "[evil [bold red]ALERT" in text
 
         # The call result and the stderr it causes render inertly too.
-        app.select_item("tools", "echo")
-        await pilot.pause(0.2)
+        await select(pilot, app, "tools", "echo")
         await pilot.press("ctrl+enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
         on_screen("the confirmation")

@@ -15,9 +15,10 @@ from inspector.tui.screens.sampling import SamplingScreen
 from inspector.tui.widgets.content_view import BlockView
 from inspector.tui.widgets.item_list import ItemList
 from inspector.tui.widgets.result_view import ResultView
+from inspector.tui.widgets.schema_form import FieldRow
 from inspector.tui.widgets.traffic_table import TrafficTable
 
-from .tui_helpers import field_row, fill, focus, type_into, wait_connected, wait_for
+from .tui_helpers import field_row, fill, focus, select, type_into, wait_connected, wait_for
 
 SIZE = (150, 50)
 
@@ -52,8 +53,7 @@ async def test_every_pane_lists_the_server(app: InspectorApp) -> None:
 async def test_call_through_confirmation(app: InspectorApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot, app)
-        app.select_item("tools", "get-sum")
-        await pilot.pause(0.3)
+        await select(pilot, app, "tools", "get-sum")
         await type_into(pilot, field_row(app, ("a",)).query_one(Input), "5")
         await type_into(pilot, field_row(app, ("b",)).query_one(Input), "37")
         await pilot.press("ctrl+enter")
@@ -69,8 +69,7 @@ async def test_call_through_confirmation(app: InspectorApp) -> None:
 async def test_refusing_a_call_sends_nothing(app: InspectorApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot, app)
-        app.select_item("tools", "echo")
-        await pilot.pause(0.3)
+        await select(pilot, app, "tools", "echo")
         await fill(pilot, field_row(app, ("message",)), "never sent")
         await pilot.press("ctrl+enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
@@ -83,8 +82,7 @@ async def test_refusing_a_call_sends_nothing(app: InspectorApp) -> None:
 async def test_image_and_structured_results(app: InspectorApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot, app)
-        app.select_item("tools", "get-tiny-image")
-        await pilot.pause(0.3)
+        await select(pilot, app, "tools", "get-tiny-image")
         await pilot.press("ctrl+enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
         await pilot.press("y")
@@ -94,8 +92,7 @@ async def test_image_and_structured_results(app: InspectorApp) -> None:
         image_view = next(v for v in app.query(BlockView) if v.block.get("type") == "image")
         assert image_view.binary is not None and image_view.binary[1] == "image/png"
 
-        app.select_item("tools", "get-structured-content")
-        await pilot.pause(0.3)
+        await select(pilot, app, "tools", "get-structured-content")
         field = field_row(app, ("location",))
         selects = field.query("Select")
         assert selects, "location is an enum"
@@ -112,8 +109,7 @@ async def test_image_and_structured_results(app: InspectorApp) -> None:
 async def test_sampling_and_elicitation_answered_by_the_person(app: InspectorApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot, app)
-        app.select_item("tools", "trigger-sampling-request")
-        await pilot.pause(0.3)
+        await select(pilot, app, "tools", "trigger-sampling-request")
         await fill(pilot, field_row(app, ("prompt",)), "hello")
         await pilot.press("ctrl+enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
@@ -124,8 +120,7 @@ async def test_sampling_and_elicitation_answered_by_the_person(app: InspectorApp
         await wait_for(pilot, lambda: "OK" in status_text(app), "sampling result")
         assert "written by the person" in str(app.query_one(ResultView).last_result)
 
-        app.select_item("tools", "trigger-elicitation-request")
-        await pilot.pause(0.3)
+        await select(pilot, app, "tools", "trigger-elicitation-request")
         await pilot.press("ctrl+enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
         await pilot.press("y")
@@ -139,8 +134,7 @@ async def test_sampling_and_elicitation_answered_by_the_person(app: InspectorApp
 async def test_cancel_a_long_call(app: InspectorApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot, app)
-        app.select_item("tools", "trigger-long-running-operation")
-        await pilot.pause(0.3)
+        await select(pilot, app, "tools", "trigger-long-running-operation")
         await type_into(pilot, field_row(app, ("duration",)).query_one(Input), "20")
         await pilot.press("ctrl+enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
@@ -186,7 +180,8 @@ async def test_task_tool_runs_as_a_task_and_shows_in_the_tasks_pane(app: Inspect
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot, app)
         app.select_item("tools", "simulate-research-query")
-        await pilot.pause(0.3)
+        # The form is rebuilt a moment after the selection; under load, more than a moment.
+        await wait_for(pilot, lambda: any(r.node.path == ("topic",) for r in app.query(FieldRow)), "the topic field")
         checkbox = app.query_one("#as-task")
         assert checkbox.display and checkbox.value and checkbox.disabled  # taskSupport: required
         await fill(pilot, field_row(app, ("topic",)), "otters")

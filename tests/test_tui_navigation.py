@@ -34,7 +34,7 @@ from inspector.tui.widgets.schema_form import FieldRow
 from inspector.tui.widgets.status_bar import KeyBar, StatusBar
 
 from .peers import SERVERS
-from .tui_helpers import field_row, fill, focus, type_into, wait_connected, wait_for
+from .tui_helpers import field_row, fill, focus, select, type_into, wait_connected, wait_for
 
 HOSTILE = str(SERVERS / "hostile.py")
 
@@ -106,8 +106,7 @@ async def test_the_form_has_the_column_until_a_result_at_140x45() -> None:
     async with app.run_test(size=(140, 45)) as pilot:
         await wait_connected(pilot, app)
         assert "-tall" in app.screen.classes
-        app.select_item("tools", "register_user")
-        await pilot.pause(0.5)
+        await select(pilot, app, "tools", "register_user")
         tabs = app.query_one("#tool-tabs")
         before = tabs.region.height
         assert app.query_one(ResultView).region.height == 0

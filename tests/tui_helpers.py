@@ -63,3 +63,19 @@ async def fill(pilot: Pilot[int], row: FieldRow, text: str) -> None:
         await pilot.pause()
         return
     await type_into(pilot, row.query_one(Input), text)
+
+
+async def select(pilot: Pilot[int], app: InspectorApp, kind: str, key: str) -> None:
+    """Select an item as a person would and wait until its pane shows it (for a
+    tool: its form drawn), however long a loaded machine takes."""
+    from inspector.tui.widgets.arguments import ArgumentsEditor
+
+    app.select_item(kind, key)
+    if kind == "tools":
+
+        def drawn() -> bool:
+            editor = app.query_one(ArgumentsEditor)
+            return editor.key == key and not editor.form._rebuild_pending
+
+        await wait_for(pilot, drawn, f"the form of {key}")
+    await pilot.pause(0.1)
