@@ -19,8 +19,9 @@ _dumps = json.JSONEncoder(ensure_ascii=False).encode
 async def run_list(ctx: CommandContext) -> int:
     kind = ctx.args.kind
     encoded: list[str] = []
-    # JSON output is encoded page by page while the next page is on its way.
-    on_page = (lambda items: encoded.extend(_dumps(item.raw) for item in items)) if ctx.out.json else None
+    # JSON output is encoded page by page while the next page is on its way,
+    # each page in one call (a call per item costs twice as much).
+    on_page = (lambda items: encoded.append(_dumps([item.raw for item in items])[1:-1])) if ctx.out.json else None
     listing = await ctx.client.list_all(kind, max_pages=ctx.args.max_pages, on_page=on_page)
     for problem in listing.problems:
         print(f"inspector: {visible(problem)}", file=sys.stderr)
@@ -29,7 +30,7 @@ async def run_list(ctx: CommandContext) -> int:
         # Every item as received (tools the client excludes too: they were
         # sent), and the page fields that still mean something for the whole.
         tail = "".join(f", {_dumps(name)}: {_dumps(value)}" for name, value in _page_fields(listing))
-        ctx.out.write_text('{"' + key + '": [' + ", ".join(encoded) + "]" + tail + "}")
+        ctx.out.write_text('{"' + key + '": [' + ", ".join(page for page in encoded if page) + "]" + tail + "}")
     else:
         pages = len(listing.pages)
         ctx.out.line(f"{len(listing.items)} {kind} ({pages} page{'s' if pages != 1 else ''})")
