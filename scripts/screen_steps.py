@@ -342,6 +342,15 @@ async def tools_result_blocks(pilot: Pilot[Any]) -> None:
     app.query_one(ResultView).scroll_to_widget(audio, animate=False, top=True)
 
 
+async def tools_structured(pilot: Pilot[Any]) -> None:
+    """weather_report called: structuredContent as a tree, checked against the outputSchema."""
+    app = await select_tool(pilot, "weather_report")
+    await fill(pilot, ("city",), "Kyōto")
+    await call_and_wait(pilot)
+    tree = app.query_one("#structured-tree")
+    app.query_one(ResultView).scroll_to_widget(tree, animate=False, top=True)
+
+
 async def confirm_destructive(pilot: Pilot[Any]) -> None:
     """delete_remote_file: destructive and open-world by its own annotations."""
     await select_tool(pilot, "delete_remote_file")
@@ -499,6 +508,7 @@ SHOTS: tuple[Shot, ...] = (
     Shot("tools-form", tools_form),
     Shot("tools-result", tools_result),
     Shot("tools-result-blocks", tools_result_blocks),
+    Shot("tools-structured", tools_structured),
     Shot("confirm", confirm_destructive),
     Shot("confirm-no-hints", confirm_unannotated),
     Shot("resources", resources),

@@ -14,6 +14,7 @@ from inspector.tui.screens.elicitation import ElicitationScreen
 from inspector.tui.screens.sampling import SamplingScreen
 from inspector.tui.widgets.content_view import BlockView
 from inspector.tui.widgets.item_list import ItemList
+from inspector.tui.widgets.json_tree import JsonTree
 from inspector.tui.widgets.result_view import ResultView
 from inspector.tui.widgets.schema_form import FieldRow
 from inspector.tui.widgets.traffic_table import TrafficTable
@@ -104,6 +105,11 @@ async def test_image_and_structured_results(app: InspectorApp) -> None:
         await wait_for(pilot, lambda: "structuredContent" in str(app.query_one(ResultView).last_result), "structured")
         texts = " ".join(str(s.render()) for s in app.query_one(ResultView).query(Static))
         assert "matches the outputSchema" in texts
+        tree = app.query_one("#structured-tree", JsonTree)
+        structured = app.query_one(ResultView).last_result["structuredContent"]
+        key = next(iter(structured))
+        node = tree.node_at((key,))
+        assert node is not None and str(node.label).startswith(f"{key}: ")
 
 
 async def test_sampling_and_elicitation_answered_by_the_person(app: InspectorApp) -> None:

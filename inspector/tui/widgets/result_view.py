@@ -14,8 +14,9 @@ from ...core.errors import JsonRpcError
 from ...core.tasks import TaskInfo
 from ..safe import json_syntax, plain, plain_line
 from .content_view import ContentList
+from .json_tree import JsonTree
 
-__all__ = ["ResultView", "structured_check"]
+__all__ = ["ResultView", "structured_check", "structured_problems"]
 
 
 def structured_check(output_schema: dict[str, Any] | None, result: dict[str, Any]) -> Text | None:
@@ -37,6 +38,18 @@ def structured_check(output_schema: dict[str, Any] | None, result: dict[str, Any
         text.append_text(plain(violation.message))
         text.append("\n")
     return text
+
+
+def structured_problems(output_schema: dict[str, Any] | None, value: Any) -> dict[tuple[str | int, ...], list[str]]:
+    """outputSchema violations by the path in structuredContent they are about."""
+    if output_schema is None:
+        return {}
+    from ...forms import validate_value
+
+    found: dict[tuple[str | int, ...], list[str]] = {}
+    for violation in validate_value(output_schema, value):
+        found.setdefault(tuple(violation.path), []).append(violation.message)
+    return found
 
 
 class ResultView(VerticalScroll):
@@ -149,8 +162,14 @@ class ResultView(VerticalScroll):
             parts.append(Static(Text("content is not an array", style="bold red")))
         check = structured_check(output_schema, result)
         if "structuredContent" in result:
-            parts.append(Static(Text("structuredContent", style="bold")))
-            parts.append(Static(json_syntax(result["structuredContent"])))
+            parts.append(
+                JsonTree(
+                    result["structuredContent"],
+                    label="structuredContent ",
+                    problems=structured_problems(output_schema, result["structuredContent"]),
+                    id="structured-tree",
+                )
+            )
         if check is not None:
             parts.append(Static(check))
         for part in parts:

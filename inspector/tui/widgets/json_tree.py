@@ -1,0 +1,110 @@
+"""A JSON value as a tree you can fold: objects and arrays are branches with
+their size, scalars are leaves coloured by type.  Problems found at a path
+(a schema violation, say) are written on that node.
+
+Tree labels given as `str` are read as markup, and keys and values come
+from the server, so every label is built as a `rich.text.Text`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from rich.text import Text
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
+
+from ...core.safetext import one_line
+
+__all__ = ["JsonTree"]
+
+Path = tuple[str | int, ...]
+
+# Past this many children a branch shows the first ones and says how many more.
+MAX_CHILDREN = 200
+# Branches up to this depth start unfolded.
+OPEN_DEPTH = 2
+
+_SCALAR_STYLE = {str: "green", bool: "magenta", type(None): "magenta", int: "cyan", float: "cyan"}
+
+
+def _scalar(value: Any) -> Text:
+    return Text(one_line(json.dumps(value, ensure_ascii=False), 200), style=_SCALAR_STYLE.get(type(value), ""))
+
+
+def _key_text(key: str | int | None) -> Text:
+    if key is None:
+        return Text()
+    if isinstance(key, int):
+        return Text(f"[{key}] ", style="dim")
+    return Text.assemble(Text(one_line(key, 80), style="bold"), Text(": ", style="dim"))
+
+
+class JsonTree(Tree[Path]):
+    """`JsonTree(value, problems={path: [message, …]})`; the data of each node is its path."""
+
+    DEFAULT_CSS = """
+    JsonTree { height: auto; max-height: 24; background: transparent; padding: 0; }
+    """
+
+    def __init__(
+        self,
+        value: Any,
+        *,
+        label: str = "value",
+        problems: Mapping[Path, Iterable[str]] | None = None,
+        id: str | None = None,
+    ) -> None:
+        self.value = value
+        self.problems = {path: list(messages) for path, messages in (problems or {}).items()}
+        super().__init__(self._label(Text(label, style="bold"), value, ()), data=(), id=id)
+        self.show_root = True
+        self.guide_depth = 2
+        self._fill(self.root, value, (), 0)
+        self.root.expand()
+
+    def _label(self, key: Text, value: Any, path: Path) -> Text:
+        text = key.copy()
+        if isinstance(value, dict):
+            text.append(f"{{…}} {len(value)} key{'s' if len(value) != 1 else ''}", style="dim")
+        elif isinstance(value, list):
+            text.append(f"[…] {len(value)} item{'s' if len(value) != 1 else ''}", style="dim")
+        else:
+            text.append_text(_scalar(value))
+        for message in self.problems.get(path, ()):
+            text.append("  ✖ ", style="bold red")
+            text.append(one_line(message, 120), style="red")
+        return text
+
+    def _fill(self, node: TreeNode[Path], value: Any, path: Path, depth: int) -> None:
+        children: list[tuple[str | int, Any]]
+        if isinstance(value, dict):
+            children = list(value.items())
+        elif isinstance(value, list):
+            children = list(enumerate(value))
+        else:
+            return
+        for key, child in children[:MAX_CHILDREN]:
+            child_path = (*path, key)
+            label = self._label(_key_text(key), child, child_path)
+            if isinstance(child, (dict, list)) and child:
+                branch = node.add(label, data=child_path, expand=depth + 1 < OPEN_DEPTH)
+                self._fill(branch, child, child_path, depth + 1)
+            else:
+                node.add_leaf(label, data=child_path)
+        if len(children) > MAX_CHILDREN:
+            node.add_leaf(
+                Text(f"… {len(children) - MAX_CHILDREN} more (the traffic view has the whole value)", style="dim")
+            )
+
+    def node_at(self, path: Path) -> TreeNode[Path] | None:
+        """The node of a path (for tests and for jumping to a problem)."""
+        stack = [self.root]
+        while stack:
+            node = stack.pop()
+            if node.data == path:
+                return node
+            stack.extend(node.children)
+        return None

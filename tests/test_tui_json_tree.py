@@ -1,0 +1,54 @@
+"""The JSON tree of structuredContent: folded by depth, sizes on branches,
+problems written on the node they are about, and server text inert."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+
+from inspector.tui.widgets.json_tree import MAX_CHILDREN, JsonTree
+from inspector.tui.widgets.result_view import structured_problems
+
+VALUE = {
+    "[bold red]key[/]": "[link=https://evil.example]v[/link]",
+    "forecast": [{"day": 1, "high": 20}, {"day": 2, "high": "hot"}],
+    "many": list(range(MAX_CHILDREN + 5)),
+    "empty": {},
+}
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "forecast": {"type": "array", "items": {"type": "object", "properties": {"high": {"type": "integer"}}}}
+    },
+}
+
+
+class TreeApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield JsonTree(VALUE, label="structuredContent ", problems=structured_problems(SCHEMA, VALUE))
+
+
+async def test_the_tree_of_a_value() -> None:
+    app = TreeApp()
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        tree = app.query_one(JsonTree)
+        assert str(tree.root.label) == "structuredContent {…} 4 keys"
+        forecast = tree.node_at(("forecast",))
+        assert forecast is not None and str(forecast.label) == "forecast: […] 2 items" and forecast.is_expanded
+        # Deeper branches start folded; every leaf is still there.
+        second = tree.node_at(("forecast", 1))
+        assert second is not None and not second.is_expanded
+        bad = tree.node_at(("forecast", 1, "high"))
+        assert bad is not None and str(bad.label).startswith('high: "hot"  ✖ ') and "integer" in str(bad.label)
+        good = tree.node_at(("forecast", 0, "high"))
+        assert good is not None and str(good.label) == "high: 20"
+        many = tree.node_at(("many",))
+        assert many is not None and len(many.children) == MAX_CHILDREN + 1
+        assert str(many.children[-1].label).startswith("… 5 more")
+        empty = tree.node_at(("empty",))
+        assert empty is not None and not empty.allow_expand
+        # Keys and values from the server are text, never markup.
+        hostile = tree.node_at(("[bold red]key[/]",))
+        assert hostile is not None
+        assert str(hostile.label) == '[bold red]key[/]: "[link=https://evil.example]v[/link]"'
+        assert not [span for span in hostile.label.spans if "link" in str(span.style)]
