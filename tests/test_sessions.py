@@ -315,3 +315,40 @@ async def test_hot_restart_on_file_change(tmp_path: Path) -> None:
         )
         await wait_for(pilot, lambda: app.client.state == "connected", "reconnected")
         assert any("hot restart" in (f.note or "") for f in app.traffic)
+
+
+async def test_a_recording_shows_each_tools_last_call(tmp_path: Path) -> None:
+    from inspector.core import Client, JsonlRecorder, TrafficLog
+    from inspector.tui.widgets.arguments import ArgumentsEditor
+    from inspector.tui.widgets.result_view import ResultView
+
+    path = tmp_path / "calls.jsonl"
+    traffic = TrafficLog()
+    recorder = JsonlRecorder.open(str(path))
+    traffic.subscribe(recorder)
+    client = Client(demo_spec(), traffic=traffic)
+    await client.connect()
+    try:
+        await client.list_all("tools")
+        await client.call_tool("echo", {"message": "first"})
+        await client.call_tool("echo", {"message": "kept", "repeat": 2})
+        await client.call_tool("divide", {"dividend": 1, "divisor": 0})
+    finally:
+        await client.close()
+        recorder.close()
+    app = InspectorApp(ServerSpec(name=str(path)), recording=(str(path), load_recording(str(path))))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: "tools" in app.lists, "tools")
+        view = app.query_one(ResultView)
+        await select(pilot, app, "tools", "echo")
+        await wait_for(pilot, lambda: view.owner == "echo" and view.last_result is not None, "echo's recorded result")
+        assert "kept" in json.dumps(view.last_result) and "first" not in json.dumps(view.last_result)
+        assert "recorded: frames #" in str(view.border_subtitle)
+        await wait_for(pilot, lambda: app.query_one(ArgumentsEditor).form.value().get("repeat") == 2, "the arguments")
+        assert app.query_one(ArgumentsEditor).form.value()["message"] == "kept"
+        await select(pilot, app, "tools", "divide")
+        await wait_for(pilot, lambda: view.owner == "divide", "divide's recorded result")
+        await wait_for(pilot, lambda: "TOOL ERROR" in str(view.query_one("#status", Static).render()), "isError")
+        await select(pilot, app, "tools", "get_json")  # never called: nothing claims to be its result
+        await pilot.pause(0.2)
+        assert view.owner == "divide" and "not the selected tool" in str(view.border_subtitle)

@@ -12,11 +12,12 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Checkbox, Static, TabbedContent, TabPane
 
-from ...core.errors import CancelledError, InspectorError
+from ...core.errors import CancelledError, InspectorError, JsonRpcError
 from ...core.items import Item, ListResult
 from ...core.operation import Operation
 from ...core.safetext import one_line, safe_json
 from ...core.tasks import TaskInfo
+from ...core.traffic import Frame, TrafficLog
 from ..badges import hint_badges, tool_row
 from ..clipboard import copy_text
 from ..safe import json_syntax, plain, plain_line
@@ -160,6 +161,32 @@ class ToolsPane(Horizontal):
         )
         self.query_one("#tool-raw", Static).update(json_syntax(item.raw))
         self.query_one(ArgumentsEditor).load_schema(item.input_schema, key=item.key)
+        if self.inspector.recording is not None:
+            self._show_recorded_call(item)
+
+    @work(group="recorded-call", exclusive=True)
+    async def _show_recorded_call(self, item: Item) -> None:
+        """A recording: the last call of this tool it holds, its arguments in
+        the form and its answer in the result view, as they were."""
+        found = last_recorded_call(self.inspector.traffic, item.key)
+        if found is None:
+            return
+        request, response = found
+        params = request.message.get("params") if isinstance(request.message, dict) else None
+        arguments = params.get("arguments") if isinstance(params, dict) else None
+        if isinstance(arguments, dict):
+            self.query_one(ArgumentsEditor).form.load_value(arguments)
+        view = self.query_one(ResultView)
+        view.set_owner(item.key)
+        elapsed = response.latency if response is not None and response.latency is not None else 0.0
+        message = response.message if response is not None and isinstance(response.message, dict) else None
+        if message is None:
+            await view.show_error(RuntimeError(f"the recording holds no answer to frame #{request.seq}"), 0.0)
+        elif "error" in message:
+            await view.show_error(JsonRpcError.from_dict(message["error"]), elapsed)
+        else:
+            await view.show_result(message.get("result"), elapsed, item.output_schema)
+        view.border_subtitle = f"recorded: frames #{request.seq}" + (f"/#{response.seq}" if response else "")
 
     def refresh_task_option(self) -> None:
         """ "Run as a task" only where the connected server lets this tool be one."""
@@ -266,3 +293,15 @@ class ToolsPane(Horizontal):
     @on(BlockView.ReadLink)
     def _read_link(self, event: BlockView.ReadLink) -> None:
         self.inspector.open_resource(event.uri)
+
+
+def last_recorded_call(traffic: TrafficLog, tool: str) -> tuple[Frame, Frame | None] | None:
+    """The last `tools/call` of `tool` in a traffic log, and its answer if it has one."""
+    for frame in reversed(traffic.frames):
+        if frame.direction != "out" or frame.method != "tools/call" or not isinstance(frame.message, dict):
+            continue
+        params = frame.message.get("params")
+        if isinstance(params, dict) and params.get("name") == tool:
+            answer = traffic.by_seq(frame.partner) if frame.partner is not None else None
+            return frame, answer
+    return None
