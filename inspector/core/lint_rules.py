@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 from ..forms.paths import Path, format_path
@@ -28,18 +29,8 @@ __all__ = [
 ]
 
 
-def _rule(
-    id: str,
-    severity: str,
-    rationale: str,
-    page: str,
-    anchor: str = "",
-    since: str = "2024-11-05",
-    spec: str = "",
-    category: str = "lint",
-    anchor_before: tuple[tuple[str, str], ...] = (),
-) -> Rule:
-    return Rule(id, severity, rationale, page, anchor, since, spec, category, anchor_before)
+# Rule, with this module's category unless a rule names its own.
+_rule = partial(Rule, category="lint")
 
 
 LINT_RULES: dict[str, Rule] = {

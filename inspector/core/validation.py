@@ -46,6 +46,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from ..forms.paths import Path, format_path
@@ -64,17 +65,8 @@ __all__ = [
 ]
 
 
-def _rule(
-    id: str,
-    severity: str,
-    rationale: str,
-    page: str,
-    anchor: str = "",
-    since: str = "2024-11-05",
-    spec: str = "",
-    anchor_before: tuple[tuple[str, str], ...] = (),
-) -> Rule:
-    return Rule(id, severity, rationale, page, anchor, since, spec, category="wire", anchor_before=anchor_before)
+# Rule, with this module's category unless a rule names its own.
+_rule = partial(Rule, category="wire")
 
 
 # Every rule the wire validation can report.  Ids are stable: tests, the
