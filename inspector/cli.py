@@ -564,24 +564,19 @@ def _dispatch(argv: list[str]) -> int:
             # `auth login URL|NAME`: the positional names the server like --url / --server.
             apply_target(args)
         except ValueError as exc:
-            print(f"inspector: error: {exc}", file=sys.stderr)
-            return 2
+            return _usage_error(exc)
         try:
-            named = _names_a_server(args, server_command) or getattr(args, "server", None)
-            auth_spec = spec_from_args(args, server_command) if named else None
+            auth_spec = _spec_if_named(args, server_command)
         except UsageError as exc:
-            print(f"inspector: error: {exc}", file=sys.stderr)
-            return 2
+            return _usage_error(exc)
         return run_auth(args, auth_spec)
     if command == "replay":
         from .commands.replay import run_replay
 
         try:
-            named = _names_a_server(args, server_command) or getattr(args, "server", None)
-            replay_spec = spec_from_args(args, server_command) if named else None
+            replay_spec = _spec_if_named(args, server_command)
         except UsageError as exc:
-            print(f"inspector: error: {exc}", file=sys.stderr)
-            return 2
+            return _usage_error(exc)
         return run_replay(args, replay_spec)
     if command == "diff":
         from .commands.diff import run_diff
@@ -589,15 +584,13 @@ def _dispatch(argv: list[str]) -> int:
         try:
             sides = _diff_sides(args, server_command)
         except UsageError as exc:
-            print(f"inspector: error: {exc}", file=sys.stderr)
-            return 2
+            return _usage_error(exc)
         return run_diff(args, sides)
     try:
         spec = spec_from_args(args, server_command)
     except UsageError as exc:
         parser.print_usage(sys.stderr)
-        print(f"inspector: error: {exc}", file=sys.stderr)
-        return 2
+        return _usage_error(exc)
     if command == "tui" and getattr(args, "pick", False):
         from .tui.picker import pick_server
 
@@ -613,6 +606,18 @@ def _dispatch(argv: list[str]) -> int:
     from .commands.runner import run_command
 
     return run_command(command, spec, args, process=process)
+
+
+def _usage_error(exc: Exception) -> int:
+    print(f"inspector: error: {exc}", file=sys.stderr)
+    return 2
+
+
+def _spec_if_named(args: argparse.Namespace, server_command: list[str]) -> ServerSpec | None:
+    """The server the command line names, or None when it names none (the
+    command then finds one itself: a recording's, a stored login's)."""
+    named = _names_a_server(args, server_command) or getattr(args, "server", None)
+    return spec_from_args(args, server_command) if named else None
 
 
 def _early_spawn(spec: ServerSpec) -> Popen[bytes] | None:
