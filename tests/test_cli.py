@@ -4,16 +4,13 @@ real terminal, JSON without one, key=value conversion, exit codes."""
 from __future__ import annotations
 
 import json
-import os
-import pty
-import select
 import subprocess
 import sys
-import time
 
 from inspector.commands import exitcodes
 
 from .peers import EVERYTHING, NODE, SERVERS, require
+from .terminal import answer_on_terminal
 
 EVERYTHING_ARGS = ["--", NODE, str(require(EVERYTHING)), "stdio"]
 
@@ -25,33 +22,8 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def run_on_terminal(args: list[str], answer: str, timeout: float = 30) -> tuple[int, str]:
-    """Run with a pseudo-terminal as stdin/stdout/stderr; type `answer` at the prompt."""
-    controller, terminal = pty.openpty()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "inspector", *args], stdin=terminal, stdout=terminal, stderr=terminal, close_fds=True
-    )
-    os.close(terminal)
-    seen = b""
-    answered = False
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([controller], [], [], 0.1)
-        if ready:
-            try:
-                chunk = os.read(controller, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            seen += chunk
-        if not answered and b"Proceed? [y/N]" in seen:
-            os.write(controller, answer.encode() + b"\n")
-            answered = True
-        if process.poll() is not None and not ready:
-            break
-    process.wait(10)
-    os.close(controller)
-    return process.returncode, seen.decode(errors="replace")
+    """Run on a pseudo-terminal; type `answer` at the confirmation prompt."""
+    return answer_on_terminal([sys.executable, "-m", "inspector", *args], b"Proceed? [y/N]", answer, timeout=timeout)
 
 
 def test_confirmation_on_a_terminal_shows_hints_and_arguments() -> None:

@@ -7,12 +7,8 @@ from __future__ import annotations
 import io
 import json
 import os
-import pty
-import select
 import subprocess
 import sys
-import termios
-import time
 from pathlib import Path
 
 import pytest
@@ -23,6 +19,7 @@ from inspector.core.discovery import candidate_files, discover
 from inspector.core.recording import secret_refs, secret_values
 
 from .peers import PYTHON, ROOT
+from .terminal import answer_on_terminal
 
 ENTRY = {"command": "npx", "env": {"TOKEN": "${input:api-key}", "ZONE": "${input:zone}"}}
 INPUTS = {
@@ -100,40 +97,8 @@ def test_workspace_folder_is_the_folder_holding_vscode(tmp_path: Path) -> None:
 
 def _in_a_terminal(argv: list[str], cwd: Path, answer: str, timeout: float = 40) -> tuple[int, str]:
     """Run with a pseudo-terminal as the controlling terminal; type `answer` at the prompt."""
-    controller, terminal = pty.openpty()
-
-    def take_terminal() -> None:
-        os.setsid()
-        import fcntl
-
-        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-
     env = {k: v for k, v in os.environ.items() if not k.startswith("INSPECTOR_INPUT_")}
-    process = subprocess.Popen(
-        argv, stdin=terminal, stdout=terminal, stderr=terminal, cwd=cwd, env=env, preexec_fn=take_terminal
-    )
-    os.close(terminal)
-    seen = b""
-    answered = False
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([controller], [], [], 0.1)
-        if ready:
-            try:
-                chunk = os.read(controller, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            seen += chunk
-        if not answered and b"secret-word: " in seen:
-            os.write(controller, answer.encode() + b"\n")
-            answered = True
-        if process.poll() is not None and not ready:
-            break
-    process.wait(10)
-    os.close(controller)
-    return process.returncode, seen.decode(errors="replace")
+    return answer_on_terminal(argv, b"secret-word: ", answer, timeout=timeout, cwd=cwd, env=env, controlling=True)
 
 
 def test_a_person_is_asked_for_a_password_input_without_echo(tmp_path: Path) -> None:

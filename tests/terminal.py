@@ -1,0 +1,67 @@
+"""Running a command on a pseudo-terminal and typing an answer at its prompt,
+as a person would."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import subprocess
+import termios
+import time
+from pathlib import Path
+
+
+def _take_terminal() -> None:
+    # A session of its own with the pty as its controlling terminal, so that
+    # what reads /dev/tty (getpass) reads the pty too.
+    os.setsid()
+    import fcntl
+
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+def answer_on_terminal(
+    argv: list[str],
+    prompt: bytes,
+    answer: str,
+    *,
+    timeout: float,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    controlling: bool = False,
+) -> tuple[int, str]:
+    """Run `argv` with a pseudo-terminal as stdin, stdout and stderr; type
+    `answer` once `prompt` appears.  Returns the exit code and all it wrote."""
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen(
+        argv,
+        stdin=terminal,
+        stdout=terminal,
+        stderr=terminal,
+        cwd=cwd,
+        env=env,
+        preexec_fn=_take_terminal if controlling else None,
+    )
+    os.close(terminal)
+    seen = b""
+    answered = False
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([controller], [], [], 0.1)
+        if ready:
+            try:
+                chunk = os.read(controller, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+        if not answered and prompt in seen:
+            os.write(controller, answer.encode() + b"\n")
+            answered = True
+        if process.poll() is not None and not ready:
+            break
+    process.wait(10)
+    os.close(controller)
+    return process.returncode, seen.decode(errors="replace")
