@@ -74,3 +74,19 @@ def everything_http(mode: str) -> Iterator[str]:
     with serving([NODE, str(require(EVERYTHING)), mode], port, {"PORT": str(port)}):
         path = "/mcp" if mode == "streamableHttp" else "/sse"
         yield f"http://127.0.0.1:{port}{path}"
+
+
+def run_inspector(
+    *args: str, env: dict[str, str] | None = None, cwd: Path | str | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    """`python -m inspector ARGS` as a shell would run it, output captured;
+    `env` is added to this process's environment."""
+    return subprocess.run(
+        [PYTHON, "-m", "inspector", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+    )

@@ -39,7 +39,7 @@ from inspector.core.auth import (
 from inspector.core.auth.provider import MAX_STEP_UPS
 from inspector.core.auth.store import server_key
 
-from .peers import PYTHON, SERVERS, free_port, serving
+from .peers import PYTHON, SERVERS, free_port, run_inspector, serving
 
 
 @pytest.fixture(scope="module")
@@ -69,16 +69,7 @@ def stats(base: str) -> dict[str, Any]:
 def cli(
     config_dir: Path, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
 ) -> subprocess.CompletedProcess[str]:
-    full_env = {**os.environ, "INSPECTOR_CONFIG_DIR": str(config_dir), **(env or {})}
-    return subprocess.run(
-        [sys.executable, "-m", "inspector", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        env=full_env,
-        cwd=cwd,
-    )
+    return run_inspector(*args, env={"INSPECTOR_CONFIG_DIR": str(config_dir), **(env or {})}, cwd=cwd)
 
 
 def spec_for(base: str, config_dir: Path, **settings: Any) -> ServerSpec:

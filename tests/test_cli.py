@@ -9,16 +9,14 @@ import sys
 
 from inspector.commands import exitcodes
 
-from .peers import EVERYTHING, NODE, SERVERS, require
+from .peers import EVERYTHING, NODE, SERVERS, require, run_inspector
 from .terminal import answer_on_terminal
 
 EVERYTHING_ARGS = ["--", NODE, str(require(EVERYTHING)), "stdio"]
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "inspector", *args], capture_output=True, text=True, timeout=60, check=False
-    )
+    return run_inspector(*args)
 
 
 def run_on_terminal(args: list[str], answer: str, timeout: float = 30) -> tuple[int, str]:

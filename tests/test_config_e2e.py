@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,21 +20,14 @@ import pytest
 from inspector.commands import exitcodes
 from inspector.core.childproc import DEFAULT_INHERITED_ENV
 
-from .peers import PYTHON, SERVERS, free_port, serving
+from .peers import PYTHON, SERVERS, free_port, run_inspector, serving
 
 REPORTER = str(SERVERS / "reporter.py")
 OUTER_SECRET = "INSPECTOR_TEST_OUTER_SECRET"
 
 
 def inspector(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "inspector", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        env={**os.environ, OUTER_SECRET: "do-not-pass-me", **(env or {})},
-    )
+    return run_inspector(*args, env={OUTER_SECRET: "do-not-pass-me", **(env or {})})
 
 
 def report(*args: str, env: dict[str, str] | None = None) -> dict[str, Any]:

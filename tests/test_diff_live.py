@@ -6,20 +6,17 @@ from __future__ import annotations
 import json
 import shlex
 import subprocess
-import sys
 from pathlib import Path
 
 from inspector.commands import exitcodes
 
-from .peers import PYTHON, SERVERS, free_port, serving
+from .peers import PYTHON, SERVERS, free_port, run_inspector, serving
 
 VERSIONED = str(SERVERS / "versioned.py")
 
 
 def inspector(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "inspector", *args], capture_output=True, text=True, timeout=120, check=False, cwd=cwd
-    )
+    return run_inspector(*args, cwd=cwd, timeout=120)
 
 
 def release(number: int) -> str:

@@ -19,7 +19,7 @@ from inspector.commands import exitcodes
 from inspector.core import Client, ConnectError, ConnectionClosed, RequestTimeout, ServerSpec
 from inspector.core.errors import ConnectTimeout
 
-from .peers import SERVERS
+from .peers import SERVERS, run_inspector
 
 HOSTILE = str(SERVERS / "hostile.py")
 
@@ -29,13 +29,7 @@ def hostile(mode: str, *extra: str) -> list[str]:
 
 
 def run_cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "inspector", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
+    return run_inspector(*args, timeout=timeout)
 
 
 def call_echo(

@@ -6,9 +6,7 @@ inputs, and what the OAuth flow learns while the session runs."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 from inspector.core import Client, ServerSpec, TrafficLog, demo_spec
@@ -16,22 +14,14 @@ from inspector.core.auth.config import AuthConfig
 from inspector.core.recording import mask_traffic, secret_values
 from inspector.core.traffic import frame_to_record
 
-from .peers import PYTHON, ROOT, free_port, serving
+from .peers import PYTHON, ROOT, free_port, run_inspector, serving
 
 PAT = "ghp_TOPsecret-1234567890"
 DEMO_IGNORING_ARGUMENTS = "from inspector.demo.server import main; raise SystemExit(main([]))"
 
 
 def inspector(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "inspector", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        cwd=cwd,
-        env={**os.environ, **env},
-    )
+    return run_inspector(*args, cwd=cwd, env=env)
 
 
 def test_a_vscode_password_input_never_reaches_the_recording(tmp_path: Path) -> None:

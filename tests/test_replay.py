@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import uuid
 from pathlib import Path
 from typing import Any
@@ -21,15 +20,13 @@ from inspector.core.recordings import load_recording
 from inspector.core.replay import ReplayPlan, compare, normalise
 
 from .conftest import RecordingHandlers
-from .peers import PYTHON, SERVERS, free_port, serving
+from .peers import PYTHON, SERVERS, free_port, run_inspector, serving
 
 VERSIONED = str(SERVERS / "versioned.py")
 
 
 def inspector(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "inspector", *args], capture_output=True, text=True, timeout=120, check=False
-    )
+    return run_inspector(*args, timeout=120)
 
 
 async def record_demo_session(path: Path, era: str) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -22,7 +21,7 @@ from inspector.tui.panes.bottom import BottomPanel, TrafficPane
 from inspector.tui.screens.composer import ComposerScreen
 from inspector.tui.widgets.item_list import ItemList
 
-from .peers import PYTHON, SERVERS
+from .peers import PYTHON, SERVERS, run_inspector
 from .tui_helpers import focus, select, wait_connected, wait_for
 
 VERSIONED = str(SERVERS / "versioned.py")
@@ -32,17 +31,7 @@ SIZE = (150, 50)
 def inspector(
     *args: str, cwd: str | None = None, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    import os
-
-    return subprocess.run(
-        [sys.executable, "-m", "inspector", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        cwd=cwd,
-        env={**os.environ, **(env or {})},
-    )
+    return run_inspector(*args, cwd=cwd, env=env)
 
 
 def record(path: Path, release: int) -> None:
