@@ -10,13 +10,13 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Input, Static
+from textual.widgets import Static
 
 from ...core.errors import InspectorError
 from ...core.items import Item, ListResult
 from ...core.safetext import visible
 from ..safe import plain, plain_line
-from ..widgets.completing_field import CompletingField, ask_completion
+from ..widgets.completing_field import CompletingField, ask_completion, focus_first_field
 from ..widgets.content_view import BlockView
 from ..widgets.item_list import ItemList
 
@@ -128,10 +128,7 @@ class PromptsPane(Horizontal):
     @on(ItemList.Activated, "#prompt-list")
     def _activate(self, event: ItemList.Activated) -> None:
         """enter on the list: into the form; with nothing to fill, get the prompt at once."""
-        fields = list(self.query(CompletingField))
-        if fields:
-            fields[0].query_one(Input).focus()
-        elif self.current is not None:
+        if not focus_first_field(self) and self.current is not None:
             self.action_get()
 
     def values(self) -> dict[str, str]:

@@ -11,13 +11,13 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Input, Static
+from textual.widgets import Static
 
 from ...core.errors import InspectorError
 from ...core.items import Item, ListResult
 from ..badges import uri_row
 from ..safe import plain, plain_line
-from ..widgets.completing_field import CompletingField, ask_completion
+from ..widgets.completing_field import CompletingField, ask_completion, focus_first_field
 from ..widgets.item_list import ItemList
 from .resources import contents_widgets
 
@@ -110,10 +110,7 @@ class TemplatesPane(Horizontal):
     @on(ItemList.Activated, "#template-list")
     def _activate(self, event: ItemList.Activated) -> None:
         """enter on the list: into the form; with nothing to fill, read the URI at once."""
-        fields = list(self.query(CompletingField))
-        if fields:
-            fields[0].query_one(Input).focus()
-        elif self.current is not None:
+        if not focus_first_field(self) and self.current is not None:
             self.action_read()
 
     def values(self) -> dict[str, str]:

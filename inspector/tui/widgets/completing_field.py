@@ -15,13 +15,14 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
 from textual.suggester import Suggester
+from textual.widget import Widget
 from textual.widgets import Input, Label, Static
 
 from ...core.client import Client
 from ...core.errors import InspectorError
 from ...core.safetext import one_line, visible
 
-__all__ = ["CompletingField", "CompletionSource", "ask_completion"]
+__all__ = ["CompletingField", "CompletionSource", "ask_completion", "focus_first_field"]
 
 # (argument name, current value) -> (values, total, hasMore)
 CompletionSource = Callable[[str, str], Awaitable[tuple[list[str], int | None, bool]]]
@@ -117,3 +118,11 @@ class CompletingField(Vertical):
     def _changed(self, event: Input.Changed) -> None:
         event.stop()
         self.post_message(self.Changed(self, event.value))
+
+
+def focus_first_field(container: Widget) -> bool:
+    """Focus the first completing field in `container`; False when it has none."""
+    for field in container.query(CompletingField):
+        field.query_one(Input).focus()
+        return True
+    return False
