@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 
 from inspector.tui.widgets.json_tree import MAX_CHILDREN, JsonTree
-from inspector.tui.widgets.result_view import structured_problems
+from inspector.tui.widgets.result_view import problems_by_path, structured_violations
 
 VALUE = {
     "[bold red]key[/]": "[link=https://evil.example]v[/link]",
@@ -24,7 +24,11 @@ SCHEMA = {
 
 class TreeApp(App[None]):
     def compose(self) -> ComposeResult:
-        yield JsonTree(VALUE, label="structuredContent ", problems=structured_problems(SCHEMA, VALUE))
+        yield JsonTree(
+            VALUE,
+            label="structuredContent ",
+            problems=problems_by_path(structured_violations(SCHEMA, {"structuredContent": VALUE})),
+        )
 
 
 async def test_the_tree_of_a_value() -> None:

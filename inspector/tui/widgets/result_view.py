@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -16,10 +16,25 @@ from ..safe import json_syntax, plain, plain_line
 from .content_view import ContentList
 from .json_tree import JsonTree
 
-__all__ = ["ResultView", "structured_check", "structured_problems"]
+if TYPE_CHECKING:
+    from ...forms import Violation
+
+__all__ = ["ResultView", "problems_by_path", "structured_check", "structured_violations"]
 
 
-def structured_check(output_schema: dict[str, Any] | None, result: dict[str, Any]) -> Text | None:
+def structured_violations(output_schema: dict[str, Any] | None, result: dict[str, Any]) -> list[Violation]:
+    """structuredContent checked against the tool's outputSchema (once: the
+    summary and the tree both show the outcome)."""
+    if output_schema is None or "structuredContent" not in result:
+        return []
+    from ...forms import validate_value
+
+    return validate_value(output_schema, result["structuredContent"])
+
+
+def structured_check(
+    output_schema: dict[str, Any] | None, result: dict[str, Any], violations: list[Violation]
+) -> Text | None:
     """What validating structuredContent against the tool's outputSchema says."""
     if output_schema is None:
         return None
@@ -27,9 +42,6 @@ def structured_check(output_schema: dict[str, Any] | None, result: dict[str, Any
         if result.get("isError") is True:
             return Text("outputSchema declared; no structuredContent (an error result may omit it)", style="dim")
         return Text("⚠ the tool declares an outputSchema but returned no structuredContent", style="bold yellow")
-    from ...forms import validate_value
-
-    violations = validate_value(output_schema, result["structuredContent"])
     if not violations:
         return Text("✔ structuredContent matches the outputSchema", style="green")
     text = Text("✖ structuredContent does not match the outputSchema:\n", style="bold red")
@@ -40,14 +52,10 @@ def structured_check(output_schema: dict[str, Any] | None, result: dict[str, Any
     return text
 
 
-def structured_problems(output_schema: dict[str, Any] | None, value: Any) -> dict[tuple[str | int, ...], list[str]]:
-    """outputSchema violations by the path in structuredContent they are about."""
-    if output_schema is None:
-        return {}
-    from ...forms import validate_value
-
+def problems_by_path(violations: list[Violation]) -> dict[tuple[str | int, ...], list[str]]:
+    """Violations by the path in the value they are about (for `JsonTree`)."""
     found: dict[tuple[str | int, ...], list[str]] = {}
-    for violation in validate_value(output_schema, value):
+    for violation in violations:
         found.setdefault(tuple(violation.path), []).append(violation.message)
     return found
 
@@ -160,13 +168,14 @@ class ResultView(VerticalScroll):
             parts.append(ContentList(content, id=None))
         elif "content" in result:
             parts.append(Static(Text("content is not an array", style="bold red")))
-        check = structured_check(output_schema, result)
+        violations = structured_violations(output_schema, result)
+        check = structured_check(output_schema, result, violations)
         if "structuredContent" in result:
             parts.append(
                 JsonTree(
                     result["structuredContent"],
                     label="structuredContent ",
-                    problems=structured_problems(output_schema, result["structuredContent"]),
+                    problems=problems_by_path(violations),
                     id="structured-tree",
                 )
             )
