@@ -106,7 +106,7 @@ async def run_rounds(
         state = result.get("requestState")
         if state is not None and not isinstance(state, str):
             raise ProtocolError(f"{method}: requestState is not a string")
-        response_frame = client.traffic.by_seq(frame.partner) if frame is not None and frame.partner else None
+        response_frame = client.traffic.partner_of(frame) if frame is not None else None
         answers = await answer_input_requests(client, requests, response_frame or frame or _blank(client))
         this_round = Round(number, method, requests, state, response_frame, answers)
         if stepper is not None and not await stepper(this_round):

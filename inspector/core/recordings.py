@@ -10,7 +10,7 @@ from typing import Any
 from .items import KIND_FIELDS, LIST_METHODS, ListResult, parse_item
 from .traffic import Frame, TrafficLog, frame_from_record
 
-__all__ = ["RecordingError", "lists_from_traffic", "load_recording", "opening"]
+__all__ = ["RecordingError", "last_call", "lists_from_traffic", "load_recording", "opening"]
 
 
 class RecordingError(ValueError):
@@ -71,17 +71,13 @@ def _damaged(path: str, number: int, exc: Exception) -> RecordingError:
     return RecordingError(f"{path}:{number}: not a recorded frame ({exc}); only a damaged last line can be skipped")
 
 
-def _answer(traffic: TrafficLog, request: Frame) -> Frame | None:
-    return traffic.by_seq(request.partner) if request.partner is not None else None
-
-
 def opening(traffic: TrafficLog) -> tuple[str, dict[str, Any]]:
     """("legacy" | "modern" | "unknown", the initialize or discover result)."""
     found: tuple[str, dict[str, Any]] = ("unknown", {})
     for frame in traffic:
         if frame.direction != "out" or frame.kind != "request" or frame.method not in ("initialize", "server/discover"):
             continue
-        answer = _answer(traffic, frame)
+        answer = traffic.partner_of(frame)
         if answer is None or answer.kind != "response" or not isinstance(answer.message, dict):
             continue
         result = answer.message.get("result")
@@ -105,7 +101,7 @@ def lists_from_traffic(traffic: TrafficLog) -> dict[str, ListResult]:
                 current = ListResult(kind)
             if current is None:
                 continue
-            answer = _answer(traffic, frame)
+            answer = traffic.partner_of(frame)
             result = answer.message.get("result") if answer is not None and isinstance(answer.message, dict) else None
             if not isinstance(result, dict):
                 current.problems.append(f"page {len(current.pages) + 1} has no result in the recording")
@@ -117,3 +113,14 @@ def lists_from_traffic(traffic: TrafficLog) -> dict[str, ListResult]:
             if "nextCursor" not in result:
                 lists[kind] = current
     return lists
+
+
+def last_call(traffic: TrafficLog, tool: str) -> tuple[Frame, Frame | None] | None:
+    """The last `tools/call` of `tool` the recording holds, and its answer if it has one."""
+    for frame in reversed(traffic.frames):
+        if frame.direction != "out" or frame.method != "tools/call" or not isinstance(frame.message, dict):
+            continue
+        params = frame.message.get("params")
+        if isinstance(params, dict) and params.get("name") == tool:
+            return frame, traffic.partner_of(frame)
+    return None

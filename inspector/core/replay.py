@@ -234,7 +234,7 @@ class ReplayPlan:
                 if version is None and isinstance(meta.get(PROTOCOL_VERSION_KEY), str):
                     version = meta[PROTOCOL_VERSION_KEY]
             if frame.kind in ("response", "error"):
-                request = traffic.by_seq(frame.partner) if frame.partner is not None else None
+                request = traffic.partner_of(frame)
                 if request is not None and request.direction == "in" and request.method:
                     params_in = request.message.get("params") if isinstance(request.message, dict) else None
                     answers.append(RecordedAnswer(request.method, params_in, message))
@@ -242,7 +242,7 @@ class ReplayPlan:
             if frame.method in HANDSHAKE_METHODS:
                 continue
             if frame.kind == "request":
-                answer = traffic.by_seq(frame.partner) if frame.partner is not None else None
+                answer = traffic.partner_of(frame)
                 steps.append(Step(frame, answer if answer is not None and answer.direction == "in" else None))
             elif frame.kind == "notification":
                 steps.append(Step(frame))

@@ -187,6 +187,10 @@ class TrafficLog:
         """Record a transport event (no JSON-RPC payload)."""
         return self.add(direction, kind, note=note, meta=meta)
 
+    def partner_of(self, frame: Frame) -> Frame | None:
+        """A request's answer, or an answer's request (None when it has none)."""
+        return self.by_seq(frame.partner) if frame.partner is not None else None
+
     def by_seq(self, seq: int) -> Frame | None:
         # Sequence numbers start at 1 and are dense unless frames were loaded
         # from a recording, so try the direct index first.

@@ -15,9 +15,9 @@ from textual.widgets import Checkbox, Static, TabbedContent, TabPane
 from ...core.errors import CancelledError, InspectorError, JsonRpcError
 from ...core.items import Item, ListResult
 from ...core.operation import Operation
+from ...core.recordings import last_call
 from ...core.safetext import one_line, safe_json
 from ...core.tasks import TaskInfo
-from ...core.traffic import Frame, TrafficLog
 from ..badges import hint_badges, tool_row
 from ..clipboard import copy_text
 from ..safe import json_syntax, plain, plain_line
@@ -168,7 +168,7 @@ class ToolsPane(Horizontal):
     async def _show_recorded_call(self, item: Item) -> None:
         """A recording: the last call of this tool it holds, its arguments in
         the form and its answer in the result view, as they were."""
-        found = last_recorded_call(self.inspector.traffic, item.key)
+        found = last_call(self.inspector.traffic, item.key)
         if found is None:
             return
         request, response = found
@@ -293,15 +293,3 @@ class ToolsPane(Horizontal):
     @on(BlockView.ReadLink)
     def _read_link(self, event: BlockView.ReadLink) -> None:
         self.inspector.open_resource(event.uri)
-
-
-def last_recorded_call(traffic: TrafficLog, tool: str) -> tuple[Frame, Frame | None] | None:
-    """The last `tools/call` of `tool` in a traffic log, and its answer if it has one."""
-    for frame in reversed(traffic.frames):
-        if frame.direction != "out" or frame.method != "tools/call" or not isinstance(frame.message, dict):
-            continue
-        params = frame.message.get("params")
-        if isinstance(params, dict) and params.get("name") == tool:
-            answer = traffic.by_seq(frame.partner) if frame.partner is not None else None
-            return frame, answer
-    return None
