@@ -470,3 +470,21 @@ async def test_roots_editor_sends_list_changed() -> None:
         await pilot.press("enter")
         await wait_for(pilot, lambda: out_frames(app, "notifications/roots/list_changed"), "notification sent")
         assert any(r["uri"].endswith("/tmp/a-new-root") for r in app.handlers.roots)
+
+
+async def test_lists_change_underneath_a_modal() -> None:
+    """A list changes while the help screen is on top: the pane underneath
+    is updated all the same."""
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=(150, 50)) as pilot:
+        await wait_connected(pilot, app)
+        app.push_screen(HelpScreen())
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), "help screen")
+        before = len(app.lists["tools"].items)
+        await app.client.call_tool("toggle_extras", {"kind": "tool"})
+        await wait_for(pilot, lambda: len(app.lists["tools"].items) == before + 1, "the re-listed tools")
+        assert isinstance(app.screen, HelpScreen) and app.is_running
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen), "help closed")
+        tools = app.query_one("#tool-list", ItemList)
+        assert tools.border_title == f"Tools ({before + 1})"

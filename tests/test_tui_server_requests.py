@@ -199,6 +199,7 @@ async def test_url_elicitation_refuses_to_open_a_non_http_url(monkeypatch: pytes
     opened = never_open_a_browser(monkeypatch)
     app = InspectorApp(demo_spec())
     async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
         notes = record_notifications(app)
         params = {"mode": "url", "message": "m", "url": "file:///etc/passwd", "elicitationId": "x"}
         app.push_screen(ElicitationScreen(params))
