@@ -214,6 +214,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--strict", action="store_true", help="fail on warnings too, not only on errors")
     p.add_argument("--rules", action="store_true", help="list every rule (id, severity, rationale, spec link)")
     p.add_argument("--max-pages", type=int, default=50, help="call a list endless after this many pages")
+    p.add_argument(
+        "--all-capabilities",
+        action="store_true",
+        help="declare roots, sampling and elicitation (some servers show more tools to such clients); "
+        "nobody answers them: sampling is refused, elicitation declined",
+    )
     _add_recording_commands(sub, command)
     _add_auth_command(sub, command)
     p = sub.add_parser("demo-server", help="run the embedded demo server (stdio by default)")
@@ -223,7 +229,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_recording_commands(sub: Any, command: Any) -> None:
-    command("servers", "list the MCP servers configured for other clients (Claude, VS Code, Cursor, ...)")
+    help_text = "list the MCP servers configured for other clients (Claude, VS Code, Cursor, ...)"
+    p = sub.add_parser("servers", help=help_text, description=help_text)
+    p.add_argument(
+        "--config", action="append", metavar="FILE", help="list this config file's servers instead (repeatable)"
+    )
+    out = p.add_argument_group("output")
+    out.add_argument("--json", action="store_true", help="print JSON (default when not a terminal)")
+    out.add_argument("--human", action="store_true", help="print text even when not a terminal")
     p = sub.add_parser("open", help="reopen a --record file in the TUI, read-only", description="reopen a recording")
     p.add_argument("file", metavar="FILE")
     p = command(

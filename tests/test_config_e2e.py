@@ -169,3 +169,32 @@ def test_transport_http_forced_never_falls_back(reporter_http: int, tmp_path: Pa
     # The right URL works with the transport forced.
     right = info("--url", f"http://127.0.0.1:{reporter_http}/mcp", "--transport", "http")
     assert right["era"] == "legacy"
+
+
+def test_servers_lists_the_named_config_file(config: Path) -> None:
+    listed = inspector("servers", "--config", str(config), "--json")
+    assert listed.returncode == 0, listed.stderr
+    value = json.loads(listed.stdout)
+    assert value["files"] == [{"client": "config", "path": str(config)}]
+    names = {entry["name"]: entry for entry in value["servers"]}
+    assert set(names) == {"local", "remote", "demo-legacy", "demo-pinned", "demo-modern"}
+    assert all(entry["path"] == str(config) for entry in value["servers"])
+    human = inspector("servers", "--config", str(config), "--human")
+    assert human.returncode == 0, human.stderr
+    assert "demo-modern" in human.stdout
+    assert f"inspector --config {config} --server NAME" in human.stdout
+
+
+def test_servers_with_a_missing_config_file_is_a_usage_error(tmp_path: Path) -> None:
+    result = inspector("servers", "--config", str(tmp_path / "nope.json"))
+    assert result.returncode == exitcodes.USAGE
+    assert "no such config file" in result.stderr
+
+
+def test_servers_help_offers_only_what_applies() -> None:
+    result = inspector("servers", "--help")
+    assert result.returncode == 0
+    for option in ("--config", "--json", "--human"):
+        assert option in result.stdout
+    for foreign in ("--record", "--bearer", "--client-id", "--url", "--timeout"):
+        assert foreign not in result.stdout

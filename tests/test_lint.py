@@ -68,7 +68,7 @@ EXPECTED: list[tuple[str, str, str, str | None, str]] = [
         "-1",
     ),
     ("schema-required-undefined", "warning", 'tool "required_ghost"', "inputSchema", '"ghost"'),
-    ("schema-property-no-description", "warning", 'tool "undescribed"', "inputSchema.properties.bare", '"bare"'),
+    ("schema-property-no-description", "info", 'tool "undescribed"', "inputSchema.properties.bare", '"bare"'),
     ("schema-default-invalid", "error", 'tool "contradictions"', "inputSchema.properties.color", '"blue"'),
     ("schema-enum-type", "error", 'tool "contradictions"', "inputSchema.properties.count", '"two"'),
     ("schema-unsatisfiable", "error", 'tool "contradictions"', "inputSchema.properties.size", "minimum 10"),
@@ -262,6 +262,7 @@ def test_text_output() -> None:
     lines = done.stdout.splitlines()
     assert lines[0].startswith("inspector lint: broken 1.0.0 (protocol 2025-06-18, legacy era, stdio:")
     assert lines[1] == "listed: 17 tools, 3 resources, 6 templates, 5 prompts"
+    assert lines[2] == "client capabilities declared: none (--all-capabilities declares them all)"
     assert 'error    tool-name-duplicate  tool "dup"' in lines
     assert (
         "    not JSON on stdout: Broken server starting... (this banner belongs on stderr)  (write logs to stderr)"
@@ -371,3 +372,17 @@ def test_server_everything() -> None:
 )
 def test_rfc_6570_templates(template: str, valid: bool) -> None:
     assert (template_errors(template) == []) is valid
+
+
+def test_all_capabilities_shows_the_tools_kept_for_richer_clients() -> None:
+    # server-everything registers some tools only for clients that declare
+    # roots, sampling or elicitation: lint says what it declared, and
+    # --all-capabilities declares them all.
+    server = ["--", NODE, str(require(EVERYTHING)), "stdio"]
+    _code, plain = lint_json(*server)
+    _code, every = lint_json("--all-capabilities", *server)
+    assert plain["clientCapabilities"] == {}
+    assert set(every["clientCapabilities"]) == {"roots", "sampling", "elicitation"}
+    assert every["listed"]["tools"] > plain["listed"]["tools"]
+    human = run("--human", "--all-capabilities", *server)
+    assert "client capabilities declared: roots, sampling, elicitation" in human.stdout.splitlines()

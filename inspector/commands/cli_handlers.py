@@ -11,10 +11,11 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import JsonRpcError
 from ..core.handlers import ClientHandlers
 from ..core.session import ServerRequest
 
-__all__ = ["CliHandlers", "RootsHandlers"]
+__all__ = ["CliHandlers", "DeclareAllHandlers", "RootsHandlers"]
 
 
 class CliHandlers(ClientHandlers):
@@ -29,3 +30,17 @@ class RootsHandlers(CliHandlers):
 
     async def list_roots(self, request: ServerRequest) -> list[dict[str, Any]]:
         return [{"uri": root.as_uri(), "name": root.name or str(root)} for root in self.roots]
+
+
+class DeclareAllHandlers(RootsHandlers):
+    """`lint --all-capabilities`: declare roots, sampling and elicitation, so a
+    server shows every tool it keeps for such clients.  Nobody is there to
+    answer: sampling is refused, elicitation declined."""
+
+    supports_url_elicitation = True
+
+    async def create_message(self, request: ServerRequest) -> dict[str, Any]:
+        raise JsonRpcError(-32603, "inspector lint declares sampling to see every tool; it does not sample")
+
+    async def elicit(self, request: ServerRequest) -> dict[str, Any]:
+        return {"action": "decline"}

@@ -37,6 +37,9 @@ async def run_lint(ctx: CommandContext) -> int:
     )
     listed = ", ".join(f"{count} {kind}" for kind, count in report.listed.items())
     out.line(f"listed: {listed}")
+    declared = ", ".join(report.client_capabilities) or "none"
+    hint = "" if getattr(args, "all_capabilities", False) else " (--all-capabilities declares them all)"
+    out.line(f"client capabilities declared: {declared}{hint}")
     for finding in report.findings:
         _print_finding(out, finding)
     summary = report.summary()

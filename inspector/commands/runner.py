@@ -49,10 +49,12 @@ class CommandContext:
 
 
 def _handlers_for(args: argparse.Namespace) -> Any:
-    from .cli_handlers import CliHandlers, RootsHandlers
+    from .cli_handlers import CliHandlers, DeclareAllHandlers, RootsHandlers
 
     interactive = sys.stdin.isatty() and sys.stderr.isatty()
     roots = getattr(args, "root", None)
+    if getattr(args, "all_capabilities", False):
+        return DeclareAllHandlers(roots or [], interactive)
     return RootsHandlers(roots, interactive) if roots else CliHandlers(interactive)
 
 

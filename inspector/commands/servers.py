@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 
 from ..core.discovery import candidate_files, discover
 from . import exitcodes
@@ -13,11 +15,17 @@ __all__ = ["run_servers"]
 
 def run_servers(args: argparse.Namespace) -> int:
     out = Output.for_args(args)
-    found = discover()
+    files = list(args.config or [])
+    missing = [path for path in files if not os.path.isfile(path)]
+    if missing:
+        print(f"inspector servers: no such config file: {missing[0]}", file=sys.stderr)
+        return exitcodes.USAGE
+    found = discover(files=files or None)
     if out.json:
+        listed = [("config", path) for path in files] if files else candidate_files()
         out.json_value(
             {
-                "files": [{"client": client, "path": path} for client, path in candidate_files()],
+                "files": [{"client": client, "path": path} for client, path in listed],
                 "servers": [
                     {
                         "client": entry.client,
@@ -37,11 +45,17 @@ def run_servers(args: argparse.Namespace) -> int:
             }
         )
         return exitcodes.OK
+    if not found and files:
+        out.line(f"no servers in {', '.join(files)} (looked for mcpServers and servers)")
+        return exitcodes.OK
     if not found:
         out.line("no MCP client config files found (looked for Claude Desktop, Claude Code, VS Code, Cursor, Windsurf)")
         return exitcodes.OK
     for entry in found:
         out.line(f"{entry.name:<24} {entry.client:<15} {entry.summary}")
         out.line(f"{'':<24} {'':<15} {entry.path}")
-    out.line("use one with: inspector --server NAME   (or --config FILE --server NAME)")
+    if files:
+        out.line(f"use one with: inspector --config {files[0]} --server NAME")
+    else:
+        out.line("use one with: inspector --server NAME   (or --config FILE --server NAME)")
     return exitcodes.OK

@@ -143,33 +143,41 @@ def discover(
     home: str | None = None,
     platform: str | None = None,
     environ: Mapping[str, str] | None = None,
+    files: list[str] | None = None,
 ) -> list[Discovered]:
+    """Every server entry of the config files found, or of `files` alone when given."""
     environ = os.environ if environ is None else environ
     here = cwd or os.getcwd()
+    where = [("config", path) for path in files] if files else candidate_files(here, home, platform, environ)
     found: list[Discovered] = []
-    for client, path in candidate_files(here, home, platform, environ):
+    for client, path in where:
+        found.extend(_entries_of(client, path, here, environ))
+    return found
+
+
+def _entries_of(client: str, path: str, here: str, environ: Mapping[str, str]) -> list[Discovered]:
+    try:
+        data = load_config(path)
+    except ConfigError as exc:
+        return [Discovered(client, path, "(file)", None, str(exc))]
+    entries = dict(servers_in(data))
+    if os.path.basename(path) == ".claude.json":
+        entries.update(claude_code_projects(data, here))
+    inputs = inputs_in(data)
+    workspace = workspace_for(path)
+    found: list[Discovered] = []
+    for name, entry in entries.items():
         try:
-            data = load_config(path)
+            # Listing never asks anybody anything: inputs are asked for
+            # when a server is chosen (`Discovered.resolve`).
+            spec = spec_from_entry(name, entry, environ, workspace=workspace, inputs=inputs)
         except ConfigError as exc:
-            found.append(Discovered(client, path, "(file)", None, str(exc)))
+            found.append(
+                Discovered(client, path, name, None, str(exc), exc.inputs, exc.partial, entry, environ, inputs)
+            )
             continue
-        entries = dict(servers_in(data))
-        if os.path.basename(path) == ".claude.json":
-            entries.update(claude_code_projects(data, here))
-        inputs = inputs_in(data)
-        workspace = workspace_for(path)
-        for name, entry in entries.items():
-            try:
-                # Listing never asks anybody anything: inputs are asked for
-                # when a server is chosen (`Discovered.resolve`).
-                spec = spec_from_entry(name, entry, environ, workspace=workspace, inputs=inputs)
-            except ConfigError as exc:
-                found.append(
-                    Discovered(client, path, name, None, str(exc), exc.inputs, exc.partial, entry, environ, inputs)
-                )
-                continue
-            spec.config_path = path
-            found.append(Discovered(client, path, name, spec, entry=entry, environ=environ, file_inputs=inputs))
+        spec.config_path = path
+        found.append(Discovered(client, path, name, spec, entry=entry, environ=environ, file_inputs=inputs))
     return found
 
 

@@ -33,10 +33,12 @@ from typing import TYPE_CHECKING, Any
 
 from .client import CAPABILITY_OF_KIND
 from .errors import ConnectionClosed, InspectorError, JsonRpcError
+from .handlers import capabilities_for
 from .items import KIND_FIELDS, LIST_METHODS, Item, parse_item
 from .lint_rules import LINT_RULES, check_prompts, check_resources, check_templates, check_tools
 from .problems import Problem, Rule, severity_rank, spec_url
 from .validation import WIRE_RULES, FrameValidator
+from .versions import LATEST_HANDSHAKE
 
 if TYPE_CHECKING:
     from .client import Client
@@ -69,6 +71,9 @@ class LintReport:
     transport: str
     findings: list[Problem] = field(default_factory=list)
     listed: dict[str, int] = field(default_factory=dict)
+    # What the client declared: a server may hide tools from a client
+    # without sampling or elicitation, so the listing depends on it.
+    client_capabilities: dict[str, Any] = field(default_factory=dict)
 
     def count(self, severity: str) -> int:
         return sum(1 for finding in self.findings if finding.severity == severity)
@@ -86,6 +91,7 @@ class LintReport:
             "era": self.era,
             "transport": self.transport,
             "listed": self.listed,
+            "clientCapabilities": self.client_capabilities,
             "summary": self.summary(),
             "ok": not self.failed(strict),
             "findings": [finding.to_dict() for finding in self.findings],
@@ -97,6 +103,7 @@ async def lint_server(client: Client, *, max_pages: int = DEFAULT_MAX_PAGES, pro
     revision = client.protocol_version
     transport = client.transport.describe() if client.transport is not None else client.transport_kind
     report = LintReport(dict(client.server_info), revision, client.era, str(transport))
+    report.client_capabilities = capabilities_for(client.handlers, revision or LATEST_HANDSHAKE)
     findings: list[Problem] = []
     listings: dict[str, list[Item]] = {}
     for kind in KINDS:

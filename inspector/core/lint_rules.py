@@ -85,8 +85,10 @@ LINT_RULES: dict[str, Rule] = {
         ),
         _rule(
             "schema-property-no-description",
-            "warning",
-            "a tool argument (a top-level input property) without a description leaves the model guessing",
+            "info",
+            "a tool argument (a top-level input property) with no description or title, on itself, its $ref "
+            "target or any anyOf/oneOf variant, leaves the model guessing (good practice; the spec does not "
+            "require it)",
             "server/tools",
             "tool",
             spec="inputSchema: JSON Schema defining expected parameters.",
@@ -439,16 +441,28 @@ def _schema_rules(
     return out
 
 
-def _has_description(schema: dict[str, Any], root: dict[str, Any]) -> bool:
-    if isinstance(schema.get("description"), str) and schema["description"].strip():
-        return True
+def _has_description(schema: dict[str, Any], root: dict[str, Any], depth: int = 0) -> bool:
+    """A description or a title counts, on the property, its $ref target or any of its variants."""
+    if depth > 8:
+        return False
+    for key in ("description", "title"):
+        text = schema.get(key)
+        if isinstance(text, str) and text.strip():
+            return True
     ref = schema.get("$ref")
     if isinstance(ref, str) and ref.startswith("#/"):
         target: Any = root
         for part in ref[2:].split("/"):
             part = part.replace("~1", "/").replace("~0", "~")
             target = target.get(part) if isinstance(target, dict) else None
-        return isinstance(target, dict) and isinstance(target.get("description"), str) and bool(target["description"])
+        if isinstance(target, dict) and _has_description(target, root, depth + 1):
+            return True
+    for key in ("anyOf", "oneOf"):
+        variants = schema.get(key)
+        if isinstance(variants, list) and any(
+            isinstance(variant, dict) and _has_description(variant, root, depth + 1) for variant in variants
+        ):
+            return True
     return False
 
 

@@ -97,7 +97,18 @@ BROKEN_TOOLS_PAGES = [
             "required_ghost", {"type": "object", "properties": {"a": described("string")}, "required": ["a", "ghost"]}
         ),
         # schema-property-no-description
-        tool("undescribed", {"type": "object", "properties": {"bare": {"type": "string"}}}),
+        # (a title, or a description on an anyOf variant, counts as documentation)
+        tool(
+            "undescribed",
+            {
+                "type": "object",
+                "properties": {
+                    "bare": {"type": "string"},
+                    "titled": {"type": "string", "title": "Titled"},
+                    "variant": {"anyOf": [{"type": "string", "description": "As text."}, {"type": "null"}]},
+                },
+            },
+        ),
     ],
     [
         # schema-default-invalid, schema-enum-type, schema-unsatisfiable
