@@ -28,7 +28,7 @@ from mcp import Client
 from mcp.client.sse import sse_client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.subscriptions import ResourceUpdated, ToolsListChanged
-from mcp.shared.exceptions import MCPDeprecationWarning
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
 from .peers import free_port, wait_for_port
 
@@ -454,6 +454,25 @@ async def test_prompts(demo: Demo) -> None:
     review = await demo.client.get_prompt("code_review", {"language": "Python"})
     assert {message.role for message in review.messages} == {"user", "assistant"}
     assert {message.content.type for message in review.messages} >= {"text", "resource", "image"}
+
+    # The spec's code for an unknown prompt and for a missing required argument.
+    with pytest.raises(MCPError) as unknown:
+        await demo.client.get_prompt("no_such_prompt", {})
+    assert unknown.value.error.code == types.INVALID_PARAMS
+    with pytest.raises(MCPError) as missing:
+        await demo.client.get_prompt("greeting", {})
+    assert missing.value.error.code == types.INVALID_PARAMS
+    assert "name" in missing.value.error.message
+
+
+async def test_descriptions_have_no_source_indentation(demo: Demo) -> None:
+    described = [tool.description for tool in (await demo.client.list_tools()).tools]
+    described += [prompt.description for prompt in (await demo.client.list_prompts()).prompts]
+    described += [resource.description for resource in (await demo.client.list_resources()).resources]
+    multi_line = [text for text in described if text and "\n" in text]
+    assert multi_line, "the demo has multi-line docstrings: this check would prove nothing"
+    for text in multi_line:
+        assert "\n " not in text, text
 
 
 # --- change notifications --------------------------------------------------------------------

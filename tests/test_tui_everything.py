@@ -148,7 +148,8 @@ async def test_cancel_a_long_call(app: InspectorApp) -> None:
         await wait_for(pilot, lambda: "progress" in status_text(app), "progress")
         app.query_one(ToolsPane).focus()
         await pilot.press("ctrl+x")
-        await wait_for(pilot, lambda: "Cancelled" in status_text(app), "cancelled status")
+        await wait_for(pilot, lambda: "✖ cancelled: tools/call" in status_text(app), "cancelled status")
+        assert "Error" not in status_text(app)
         cancels = [f for f in app.traffic if f.method == "notifications/cancelled" and f.direction == "out"]
         assert cancels
 

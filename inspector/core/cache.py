@@ -9,7 +9,16 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["CacheEntry", "ResultCache", "cache_hint"]
+__all__ = ["CacheEntry", "ResultCache", "cache_hint", "duration_text"]
+
+
+def duration_text(ms: float | None) -> str:
+    """One way to write a TTL or an age everywhere: "850 ms", "5 s", "1.5 s"."""
+    if ms is None:
+        return "?"
+    if ms < 1000:
+        return f"{ms:.0f} ms"
+    return f"{ms / 1000:.3g} s" if ms < 100_000 else f"{ms / 1000:.0f} s"
 
 
 def cache_hint(result: Any) -> tuple[int | None, str | None]:

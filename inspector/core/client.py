@@ -12,7 +12,7 @@ from subprocess import Popen
 from typing import Any
 
 from .. import __version__
-from .cache import CacheEntry, ResultCache, cache_hint
+from .cache import CacheEntry, ResultCache, cache_hint, duration_text
 from .eras import Era, LegacyEra, ModernEra
 from .errors import (
     ConnectError,
@@ -508,8 +508,8 @@ class Client:
             self.traffic.event(
                 "local",
                 "transport",
-                note=f"{LIST_METHODS[kind]} served from cache (age {cached.age:.1f} s, "
-                f"ttl {cached.ttl_ms} ms, scope {cached.scope})",
+                note=f"{LIST_METHODS[kind]} served from cache (age {duration_text(cached.age * 1000)}, "
+                f"ttl {duration_text(cached.ttl_ms)}, scope {cached.scope})",
             )
             if kind == "tools":
                 self._learn_tool_headers(listing.items)

@@ -36,9 +36,13 @@ URL_ELICITATION_REQUIRED = -32042
 class InspectorError(Exception):
     """Base of every error the core raises on purpose."""
 
+    label = "error"
+
 
 class ConnectError(InspectorError):
     """The server could not be reached or started, or it went away during set-up."""
+
+    label = "cannot connect"
 
     def __init__(self, message: str, *, detail: str | None = None) -> None:
         super().__init__(message)
@@ -48,9 +52,13 @@ class ConnectError(InspectorError):
 class ConnectionClosed(InspectorError):
     """The connection ended while a request was waiting (process exit, stream end)."""
 
+    label = "connection closed"
+
 
 class HttpError(InspectorError):
     """An HTTP status the transport cannot turn into a JSON-RPC answer."""
+
+    label = "HTTP error"
 
     def __init__(self, status: int, reason: str, body: str = "") -> None:
         text = f"HTTP {status} {reason}".rstrip()
@@ -78,9 +86,13 @@ class SessionExpired(InspectorError):
 class ProtocolError(InspectorError):
     """The server answered something the protocol does not allow (bad version, bad shape)."""
 
+    label = "protocol error"
+
 
 class RequestTimeout(InspectorError):
     """No answer within the request's timeout."""
+
+    label = "timed out"
 
     def __init__(self, method: str, timeout: float) -> None:
         super().__init__(f"{method}: no response within {timeout:g} s")
@@ -104,6 +116,8 @@ class ConnectTimeout(RequestTimeout):
 
 class CancelledError(InspectorError):
     """The request was cancelled by the client."""
+
+    label = "cancelled"
 
 
 class TransportFallback(InspectorError):

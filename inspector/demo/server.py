@@ -9,20 +9,23 @@ eras are served on every transport: handshake clients (2024-11-05 to 2025-11-25)
 from __future__ import annotations
 
 import argparse
+import inspect
 import logging
 import sys
 import warnings
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 from mcp.server.caching import CacheHint
 from mcp.server.lowlevel.helper_types import ReadResourceContents
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError
-from mcp.shared.exceptions import MCPDeprecationWarning
-from mcp_types import InputRequiredResult
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
+from mcp_types import INVALID_PARAMS, GetPromptResult, InputRequiredResult
+from mcp_types import Prompt as MCPPrompt
 from mcp_types import Resource as MCPResource
+from mcp_types import Tool as MCPTool
 from pydantic import AnyUrl
 
 from inspector import __version__
@@ -68,7 +71,14 @@ class DemoServer(MCPServer[Any]):
         return uri == EXTRA_RESOURCE and "resource" not in self.demo_state.extras
 
     async def list_resources(self) -> list[MCPResource]:
-        return [resource for resource in await super().list_resources() if not self._hidden(str(resource.uri))]
+        listed = [resource for resource in await super().list_resources() if not self._hidden(str(resource.uri))]
+        return _clean_descriptions(listed)
+
+    async def list_tools(self) -> list[MCPTool]:
+        return _clean_descriptions(await super().list_tools())
+
+    async def list_prompts(self) -> list[MCPPrompt]:
+        return _clean_descriptions(await super().list_prompts())
 
     async def read_resource(
         self, uri: AnyUrl | str, context: Context[Any, Any] | None = None
@@ -76,6 +86,31 @@ class DemoServer(MCPServer[Any]):
         if self._hidden(str(uri)):
             raise ResourceNotFoundError(f"Unknown resource: {uri}")
         return await super().read_resource(uri, context)
+
+    async def get_prompt(
+        self, name: str, arguments: dict[str, Any] | None = None, context: Context[Any, Any] | None = None
+    ) -> GetPromptResult | InputRequiredResult:
+        # The spec names -32602 (invalid params) for an unknown prompt and for a
+        # missing required argument; MCPServer answers both as a generic error.
+        known = {prompt.name: prompt for prompt in await self.list_prompts()}
+        prompt = known.get(name)
+        if prompt is None:
+            raise MCPError(INVALID_PARAMS, f"Unknown prompt: {name}")
+        missing = [arg.name for arg in prompt.arguments or [] if arg.required and arg.name not in (arguments or {})]
+        if missing:
+            raise MCPError(INVALID_PARAMS, f"Missing required argument(s) of {name}: {', '.join(missing)}")
+        return await super().get_prompt(name, arguments, context)
+
+
+_Described = TypeVar("_Described", MCPTool, MCPPrompt, MCPResource)
+
+
+def _clean_descriptions(items: list[_Described]) -> list[_Described]:
+    """Descriptions come from docstrings: without their source indentation."""
+    return [
+        item.model_copy(update={"description": inspect.cleandoc(item.description)}) if item.description else item
+        for item in items
+    ]
 
 
 def build_server() -> MCPServer[Any]:

@@ -13,6 +13,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static
 
+from ...core.cache import duration_text
 from ...core.errors import InspectorError
 from ...core.items import Item, ListResult
 from ..badges import uri_row
@@ -136,12 +137,15 @@ class ResourcesPane(Horizontal):
         elapsed = time.perf_counter() - started
         self.updated.discard(uri)
         if cached is not None:
-            note = f"served from cache ({cached.age:.1f} s old, ttl {cached.ttl_ms} ms); ctrl+g reads again"
+            note = (
+                f"served from cache ({duration_text(cached.age * 1000)} old, ttl {duration_text(cached.ttl_ms)}); "
+                "ctrl+g reads again"
+            )
         else:
             note = f"read in {elapsed * 1000:.1f} ms"
             ttl = result.get("ttlMs") if isinstance(result, dict) else None
             if isinstance(ttl, int):
-                note += f"; ttl {ttl} ms, scope {result.get('cacheScope')}"
+                note += f"; ttl {duration_text(ttl)}, scope {result.get('cacheScope')}"
         await area.mount(Static(Text(note, style="dim")))
         await area.mount_all(contents_widgets(result))
         self.query_one(ItemList).refresh_rows()

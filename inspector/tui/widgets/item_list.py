@@ -15,6 +15,7 @@ from textual.message import Message
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
+from ...core.cache import duration_text
 from ...core.items import Item, ListResult
 from ...core.safetext import one_line
 
@@ -226,9 +227,9 @@ class ItemList(FilterList[Item]):
         """A fresh listing: its items (excluded ones last) and its cache facts."""
         note = ""
         if listing.from_cache:
-            note = f"from cache, {listing.age:.0f}s old (R bypasses)"
+            note = f"from cache, {duration_text(listing.age * 1000)} old (R bypasses)"
         elif listing.ttl_ms:
-            note = f"ttl {listing.ttl_ms / 1000:g}s {listing.cache_scope or ''}".rstrip()
+            note = f"ttl {duration_text(listing.ttl_ms)} {listing.cache_scope or ''}".rstrip()
         self.cache_note = note
         self.set_items([*listing.items, *listing.excluded], listing.problems)
 

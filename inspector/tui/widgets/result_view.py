@@ -10,7 +10,7 @@ from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import ProgressBar, Static
 
-from ...core.errors import JsonRpcError
+from ...core.errors import InspectorError, JsonRpcError
 from ...core.tasks import TaskInfo
 from ..safe import json_syntax, plain, plain_line
 from .content_view import ContentList
@@ -198,7 +198,9 @@ class ResultView(VerticalScroll):
             if error.data is not None:
                 await self.mount(Static(json_syntax(error.data), classes="result-part"))
         else:
-            head = Text(f"✖ {error.__class__.__name__}: ", style="bold red")
+            # A person reads "cancelled", not the exception's class name.
+            label = error.label if isinstance(error, InspectorError) else error.__class__.__name__
+            head = Text(f"✖ {label}: ", style="bold red")
             head.append_text(plain(str(error)))
             head.append(f"  after {elapsed * 1000:.0f} ms", style="dim")
             self._status(head, error=True)
