@@ -45,7 +45,8 @@ each side is one of:
   config:FILE[#NAME]  a server of a client config file
   server:NAME         a server found in the config files on this machine
   live                the server named with -- CMD, --url or --config/--server
-                      (with --env, --header and the authorization options)
+                      (with --env, --header and the authorization options),
+                      or the embedded demo server when none is named
 --era, --protocol-version, --timeout and --root apply to every live side;
 --record FILE records the live side (two live sides: FILE-a.jsonl, FILE-b.jsonl).
 """
@@ -269,10 +270,7 @@ def _diff_side(name: str, text: str, args: argparse.Namespace, server_command: l
     from .commands.diff import Side
 
     if text == "live":
-        if not _names_a_server(args, server_command) and not getattr(args, "server", None):
-            raise UsageError(
-                "name the second side: a recording file, or a server (-- CMD, --url, --config; see diff --help)"
-            )
+        # With no server named, like every other command: the demo server.
         return Side(name, text, spec=spec_from_args(args, server_command))
     shared = {option: getattr(args, option, None) for option in _SHARED_LIVE_OPTIONS}
     inline = argparse.Namespace(**shared)

@@ -81,11 +81,23 @@ def test_side_mistakes_are_usage_errors(tmp_path: Path) -> None:
     assert one.returncode == exitcodes.USAGE and "only one side" in one.stderr
     unused = inspector("diff", release(1), release(2), "--", PYTHON, VERSIONED)
     assert unused.returncode == exitcodes.USAGE and "neither side is `live`" in unused.stderr
-    nothing = inspector("diff", release(1))
-    assert nothing.returncode == exitcodes.USAGE and "name the second side" in nothing.stderr
     empty = inspector("diff", "stdio:", release(1))
     assert empty.returncode == exitcodes.USAGE
     gone = inspector("diff", "--json", "stdio:/no/such/server", release(1))
     assert gone.returncode == exitcodes.CANNOT_CONNECT
     missing = inspector("diff", str(tmp_path / "missing.jsonl"), release(1))
     assert missing.returncode == exitcodes.USAGE and "cannot read" in missing.stderr
+
+
+def test_one_recording_is_compared_with_the_demo_server(tmp_path: Path) -> None:
+    # Like every other command, no server named means the embedded demo.
+    recorded = str(tmp_path / "demo.jsonl")
+    made = inspector("list", "tools", "--json", "--record", recorded)
+    assert made.returncode == exitcodes.OK, made.stderr
+    same = inspector("diff", "--json", recorded)
+    report = json.loads(same.stdout)
+    assert report["b"]["server"] == "inspector-demo", report["b"]
+    assert same.returncode == exitcodes.OK, same.stderr
+    assert report["tools"] == {"added": [], "removed": [], "changed": {}} and report["identical"]
+    other = inspector("diff", "--json", release(1))
+    assert other.returncode == exitcodes.DIFFERENCES, other.stderr
