@@ -1,0 +1,259 @@
+"""Every `inspector …` command the README shows, run as written.
+
+The commands are read from the README's `sh` blocks, so a command added
+there is tested here without anyone remembering to.  Each runs in a
+workspace that holds what the README's examples name: `my_server.py`,
+`server.py`, `v1.py`/`v2.py` (Python SDK servers), `server.js` (the
+reference TypeScript server), `./server`, `src/`, and the recordings
+`session.jsonl`, `before.jsonl`, `after.jsonl`; `python` is this
+interpreter and `npx` finds the reference server in the workspace's
+`node_modules` (no network).  Only what cannot exist on a machine without
+internet is replaced, and the table below says how: the example ports
+become free ports of real servers, and `https://mcp.example.com/mcp` (and
+the config entry `github`) become an OAuth-protected server on loopback,
+logged into through `$BROWSER` as a person's browser would.
+
+Scripting commands must exit 0 (or the exit code their comment names:
+lint's findings, diff's differences); TUI commands must draw their first
+screen in tmux and quit on ctrl+q.  (The polling loops wait for a state,
+bounded only against a hang.)
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from inspector.commands import exitcodes
+
+from .peers import EVERYTHING, NODE, PEERS, PYTHON, ROOT, SERVERS, free_port, require, serving, wait_for_port
+
+README = ROOT / "README.md"
+SCRIPTING = {"info", "list", "call", "read", "get", "lint", "servers", "auth", "diff", "replay", "demo-server"}
+# What a scripting command may exit with besides 0, by subcommand.
+ALSO_ACCEPTED = {"lint": {exitcodes.LINT_FINDINGS}, "diff": {exitcodes.DIFFERENCES}}
+
+SDK_SERVER = '''\
+"""A small server written with the official Python SDK, for the README's examples."""
+from mcp.server.mcpserver import MCPServer
+
+server = MCPServer(name="readme-example")
+
+
+@server.tool(description="Search the notes.")
+def search(query: str, limit: int = 10) -> list[str]:
+    return [f"{query} #{n}" for n in range(min(limit, 3))]
+
+
+@server.resource("notes://all", description="Every note.")
+def notes() -> str:
+    return "one note"
+
+
+@server.prompt(description="Say hello.")
+def hello(name: str) -> str:
+    return f"Hello {name}"
+
+
+server.run()
+'''
+
+
+def readme_commands() -> list[str]:
+    """Each `inspector …` line of the README's sh blocks, its comment cut off."""
+    text = README.read_text(encoding="utf-8")
+    commands = []
+    for block in re.findall(r"```sh\n(.*?)```", text, re.S):
+        for line in block.splitlines():
+            if line.startswith("inspector"):
+                commands.append(re.sub(r"\s+#.*$", "", line).strip())
+    return commands
+
+
+def expanded(command: str) -> list[str]:
+    """`[--http PORT | --sse PORT]` is a choice: each choice is a command."""
+    choice = re.search(r"\[([^\]]+)\]", command)
+    if choice is None:
+        return [command]
+    head, tail = command[: choice.start()], command[choice.end() :]
+    forms = [f"{head}{tail}".strip()]
+    forms += [f"{head}{option.strip()}{tail}".strip() for option in choice.group(1).split("|")]
+    return forms
+
+
+@dataclass
+class Workspace:
+    path: Path
+    env: dict[str, str]
+    everything_port: int
+    auth_url: str
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workspace]:
+    path = tmp_path_factory.mktemp("readme")
+    bin_dir = path / "bin"
+    bin_dir.mkdir()
+    # `python` in the examples is the person's interpreter: here, this one.
+    # (a wrapper, not a symlink: a symlink would lose the virtualenv).
+    (bin_dir / "python").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    (bin_dir / "python").chmod(0o755)
+    (bin_dir / "inspector").write_text(f'#!/bin/sh\nexec "{PYTHON}" -m inspector "$@"\n')
+    (bin_dir / "inspector").chmod(0o755)
+    for name in ("my_server.py", "server.py"):
+        (path / name).write_text(SDK_SERVER)
+    for release in (1, 2):
+        (path / f"v{release}.py").write_text(
+            "import runpy, sys\n"
+            f"sys.argv[1:] = ['--release', '{release}']\n"
+            f"runpy.run_path({str(SERVERS / 'versioned.py')!r}, run_name='__main__')\n"
+        )
+    (path / "server.js").write_text(
+        "// The reference TypeScript server, as a project's own server.js would start it.\n"
+        'process.argv.splice(2, process.argv.length, "stdio");\n'
+        f"import(require('url').pathToFileURL({json.dumps(str(require(EVERYTHING)))}).href);\n"
+    )
+    (path / "server").write_text('#!/bin/sh\nexec python my_server.py "$@"\n')
+    (path / "server").chmod(0o755)
+    (path / "src").mkdir()
+    (path / "node_modules").symlink_to(PEERS)
+    browser = path / "fake-browser"
+    browser.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{SERVERS / "fake_browser.py"}" "$@"\n')
+    browser.chmod(0o755)
+    env = {
+        **os.environ,
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+        "HOME": str(path / "home"),
+        "INSPECTOR_CONFIG_DIR": str(path / "config"),
+        "INSPECTOR_TOKEN_STORE": "file",
+        "BROWSER": str(browser),
+        "INSPECTOR_IMAGES": "cells",
+    }
+    (path / "home").mkdir()
+    everything_port, auth_port = free_port(), free_port()
+    auth_url = f"http://127.0.0.1:{auth_port}/mcp"
+    # A project config file: `servers`, `--pick` and `auth status github` find it.
+    (path / ".mcp.json").write_text(json.dumps({"mcpServers": {"github": {"type": "http", "url": auth_url}}}))
+    with (
+        serving([NODE, str(require(EVERYTHING)), "streamableHttp"], everything_port, {"PORT": str(everything_port)}),
+        serving([PYTHON, str(SERVERS / "auth_server.py"), "--port", str(auth_port)], auth_port),
+    ):
+        ws = Workspace(path, env, everything_port, auth_url)
+        for recording, argv in (
+            ("session.jsonl", ["call", "search", "query=x", "--yes", "--", "python", "server.py"]),
+            ("before.jsonl", ["list", "tools", "--", "python", "v1.py"]),
+            ("after.jsonl", ["list", "tools", "--", "python", "v2.py"]),
+        ):
+            made = run(ws, ["inspector", "--record", recording, *argv])
+            assert made.returncode == 0, made.stderr
+        yield ws
+
+
+def localised(command: str, ws: Workspace) -> str:
+    """The README's placeholders for machines this test cannot reach, made real."""
+    command = re.sub(r"(http://(?:127\.0\.0\.1|localhost)):3001/", rf"\1:{ws.everything_port}/", command)
+    return command.replace("https://mcp.example.com/mcp", ws.auth_url)
+
+
+def run(ws: Workspace, argv: list[str], stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        argv, cwd=ws.path, env=ws.env, input=stdin, capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def run_demo_server(ws: Workspace, argv: list[str]) -> None:
+    if "--http" in argv or "--sse" in argv:
+        port = free_port()
+        argv = [port_arg if port_arg != "PORT" else str(port) for port_arg in argv]
+        with subprocess.Popen(argv, cwd=ws.path, env=ws.env, stderr=subprocess.DEVNULL) as process:
+            try:
+                # A generous bound: the server imports the SDK and uvicorn first.
+                wait_for_port(port, process, timeout=90)
+            finally:
+                process.terminate()
+                process.wait(10)
+        return
+    # Over stdio: a client's initialize is answered, and end of input ends it.
+    hello = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+    }
+    done = run(ws, argv, stdin=json.dumps(hello) + "\n")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[0])["result"]["serverInfo"]["name"] == "inspector-demo"
+
+
+_RUNS = itertools.count()
+
+
+def run_tui(ws: Workspace, argv: list[str]) -> None:
+    """In tmux, as a person's terminal: the first screen is drawn (its key bar
+    offers Quit), and ctrl+q ends the program with exit 0."""
+    name = f"readme-{os.getpid()}-{next(_RUNS)}"
+    status = ws.path / f"{name}.status"
+    script = ws.path / f"{name}.sh"
+    exports = "".join(f"export {key}={shlex.quote(value)}\n" for key, value in ws.env.items() if key.isidentifier())
+    script.write_text(f"{exports}{shlex.join(argv)}\necho $? > {shlex.quote(str(status))}\n")
+    tmux = ["tmux", "-L", name]
+    size = ["-x", "100", "-y", "30"]
+    subprocess.run([*tmux, "new-session", "-d", *size, "-c", str(ws.path), "sh", str(script)], check=True)
+    try:
+        screen = ""
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and "Quit" not in screen:
+            shown = subprocess.run([*tmux, "capture-pane", "-p"], capture_output=True, text=True, check=False)
+            screen = shown.stdout
+            if status.exists():
+                break
+            time.sleep(0.2)
+        assert "Quit" in screen, screen
+        assert "Traceback" not in screen, screen
+        subprocess.run([*tmux, "send-keys", "C-q"], check=True)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not status.exists():
+            time.sleep(0.2)
+        assert status.exists() and status.read_text().strip() == "0", screen
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True, check=False)
+
+
+COMMANDS = [form for command in readme_commands() for form in expanded(command)]
+
+
+def test_the_readme_shows_commands() -> None:
+    # The extraction works: the README's command blocks are found.
+    assert len(COMMANDS) > 20
+    assert "inspector lint --rules" in COMMANDS
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_readme_command_works_as_written(command: str, workspace: Workspace) -> None:
+    argv = shlex.split(localised(command, workspace))
+    words = [word for word in argv[1:] if not word.startswith("-")]
+    subcommand = argv[1] if len(argv) > 1 and not argv[1].startswith("-") else None
+    if subcommand == "demo-server":
+        run_demo_server(workspace, argv)
+        return
+    if subcommand not in SCRIPTING:
+        # No subcommand (or `open`): the TUI.
+        assert subcommand in (None, "open", "tui"), words
+        run_tui(workspace, argv)
+        return
+    done = run(workspace, argv)
+    assert "Traceback" not in done.stderr, done.stderr
+    accepted = {exitcodes.OK} | ALSO_ACCEPTED.get(subcommand, set())
+    assert done.returncode in accepted, f"exit {done.returncode}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
