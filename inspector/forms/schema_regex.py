@@ -22,6 +22,7 @@ import contextlib
 import functools
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -99,12 +100,13 @@ class SchemaPattern:
         if self.engine == "re2":
             return self.compiled.search(text) is not None
         timeout = _budget_left()
-        if timeout <= 0:
+        if timeout <= 0 or _known_slow(self.source, text):
             raise PatternNotChecked(self.source, "too slow")
         started = time.monotonic()
         try:
             return self.compiled.search(text, timeout=timeout, concurrent=True) is not None
         except TimeoutError:
+            _remember_slow(self.source, text)
             raise PatternNotChecked(self.source, "too slow") from None
         finally:
             _spend(time.monotonic() - started)
@@ -140,8 +142,12 @@ def compile_pattern(pattern: str) -> SchemaPattern:
 
 
 def is_valid_pattern(pattern: str) -> bool:
-    """Whether *pattern* compiles (for ``format: regex``); compiling never runs a match."""
-    return compile_pattern(pattern).usable
+    """Whether *pattern* is a regular expression (for ``format: regex``); never runs a match.
+
+    One too large or too long to compile here is not known to be wrong.
+    """
+    compiled = compile_pattern(pattern)
+    return compiled.usable or not reason_is_invalid(compiled.error)
 
 
 def _re2_reason(exc: BaseException) -> str:
@@ -249,6 +255,29 @@ def _translate(pattern: str) -> tuple[str, str, int]:
     if len(stack) != 1:
         raise ValueError("missing closing parenthesis")
     return "".join(re2_out), "".join(bt_out), stack[0][0]
+
+
+# -- texts a pattern was too slow on --------------------------------------------------------
+
+# The same arguments are checked more than once (before sending, then in the
+# traffic log): a match that ran out of time is not tried again.
+_SLOW_MAX = 256
+_slow: OrderedDict[tuple[str, str], None] = OrderedDict()
+_slow_lock = threading.Lock()
+
+
+def _known_slow(pattern: str, text: str) -> bool:
+    with _slow_lock:
+        return (pattern, text) in _slow
+
+
+def _remember_slow(pattern: str, text: str) -> None:
+    if len(text) > 100_000:
+        return
+    with _slow_lock:
+        _slow[pattern, text] = None
+        if len(_slow) > _SLOW_MAX:
+            _slow.popitem(last=False)
 
 
 # -- a time budget per validation, per thread -------------------------------------------
