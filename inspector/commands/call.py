@@ -42,7 +42,12 @@ def build_arguments(tool: Item, assignments: list[str], args_json: str | None) -
 def check_arguments(tool: Item, arguments: dict[str, Any]) -> None:
     from ..forms import validate_value
 
-    violations = validate_value(tool.input_schema, arguments)
+    found = validate_value(tool.input_schema, arguments)
+    # A pattern too slow to apply says nothing about the value: warn, and send.
+    for warning in (v for v in found if v.unchecked and v.keyword != "schema"):
+        where = warning.display_path or "(arguments)"
+        print(f"inspector: warning: {visible(where)}: {visible(warning.message)}", file=sys.stderr)
+    violations = [v for v in found if not v.unchecked or v.keyword == "schema"]
     if violations:
         listed = "\n  ".join(f"{v.display_path or '(arguments)'}: {v.message}" for v in violations)
         raise CommandFailed(

@@ -118,6 +118,17 @@ LINT_RULES: dict[str, Rule] = {
             spec="JSON Schema: an instance must satisfy every keyword of its schema.",
         ),
         _rule(
+            "schema-pattern-backtracking",
+            "warning",
+            "a pattern that needs a backtracking engine (backreference, lookaround) or is too large for a "
+            "linear-time one: clients may refuse it or hang on it",
+            "basic",
+            "json-schema-usage",
+            since="2025-11-25",
+            spec="JSON Schema: for interoperability, patterns should keep to the common subset of ECMA-262 "
+            "regular expressions.",
+        ),
+        _rule(
             "form-unrenderable",
             "info",
             "a part of the input schema that the inspector's form shows as raw JSON (or checks without showing)",
@@ -430,6 +441,7 @@ def _schema_rules(
                 )
             )
         out.extend(_type_rules(schema, where, revision, subject))
+        out.extend(_pattern_rules(schema, where, revision, subject))
         if "default" in schema:
             if validator is None:
                 try:
@@ -438,6 +450,36 @@ def _schema_rules(
                     validator = False  # an unusable schema is reported by the metaschema check
             if validator:
                 out.extend(_default_rule(validator, schema, where, revision, subject))
+    return out
+
+
+def _pattern_rules(schema: dict[str, Any], where: str, revision: str | None, subject: str) -> list[Problem]:
+    from ..forms.schema_regex import compile_pattern, reason_is_invalid
+
+    found: list[tuple[str, str]] = []
+    if isinstance(schema.get("pattern"), str):
+        found.append(("pattern", schema["pattern"]))
+    keys = schema.get("patternProperties")
+    if isinstance(keys, dict):
+        found.extend(("patternProperties", key) for key in keys if isinstance(key, str))
+    out = []
+    for keyword, pattern in found:
+        compiled = compile_pattern(pattern)
+        if compiled.engine == "backtracking":
+            why = "needs a backtracking engine (a backreference or lookaround); the inspector gives it a time bound"
+        elif not compiled.usable and not reason_is_invalid(compiled.error):
+            why = f"is {compiled.error} to evaluate in linear time; values are not checked against it"
+        else:
+            continue  # linear-time, or not a regular expression (the metaschema check reports that)
+        out.append(
+            _problem(
+                "schema-pattern-backtracking",
+                f"{keyword} {short_json(pattern, 60)} {why}",
+                revision,
+                subject=subject,
+                path=where or "(root)",
+            )
+        )
     return out
 
 

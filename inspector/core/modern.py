@@ -118,6 +118,9 @@ def _subschemas(keyword: str, value: Any) -> list[Any]:
     return []
 
 
+_MAX_HEADER_DEPTH = 100
+
+
 def tool_header_paths(schema: Any) -> tuple[dict[str, tuple[str, ...]], str | None]:
     """The `x-mcp-header` annotations of an input schema: name -> property path.
 
@@ -127,8 +130,9 @@ def tool_header_paths(schema: Any) -> tuple[dict[str, tuple[str, ...]], str | No
     paths: dict[str, tuple[str, ...]] = {}
     seen: set[str] = set()
 
-    def visit(node: Any, path: tuple[str, ...], reachable: bool) -> str | None:
-        if not isinstance(node, dict):
+    def visit(node: Any, path: tuple[str, ...], reachable: bool, depth: int = 0) -> str | None:
+        # Past any real schema's depth: a server's schema must not exhaust the stack here.
+        if not isinstance(node, dict) or depth > _MAX_HEADER_DEPTH:
             return None
         if "x-mcp-header" in node:
             name = node["x-mcp-header"]
@@ -149,13 +153,13 @@ def tool_header_paths(schema: Any) -> tuple[dict[str, tuple[str, ...]], str | No
         for key, value in node.items():
             if key == "properties" and isinstance(value, dict):
                 for prop, sub in value.items():
-                    problem = visit(sub, (*path, str(prop)), reachable)
+                    problem = visit(sub, (*path, str(prop)), reachable, depth + 1)
                     if problem:
                         return problem
                 continue
             # Anywhere else a subschema is not statically reachable.
             for sub in _subschemas(key, value):
-                problem = visit(sub, path, False)
+                problem = visit(sub, path, False, depth + 1)
                 if problem:
                     return problem
         return None

@@ -623,6 +623,8 @@ def check_structured_content(
                 path=_join((*prefix, "structuredContent"), violation.path),
                 subject=subject,
                 seq=seq,
+                # A pattern too slow to apply proves nothing about the value.
+                severity="warning" if violation.unchecked else None,
             )
         )
     return out
@@ -761,6 +763,7 @@ def _check_arguments(checker: _Checker, params: Any) -> None:
             violation.message,
             path=_join(("params", "arguments"), violation.path),
             subject=f"tool {short_json(params['name'], 80)}",
+            severity="warning" if violation.unchecked else None,
         )
 
 

@@ -16,8 +16,10 @@ it, and get back the JSON value::
 
 Module map: `builder` (schema → nodes), `node_base` / `leaf_nodes` /
 `container_nodes` / `choice_nodes` (the node classes), `assignments` (CLI
-``key=value``), `validation` (jsonschema wrapper), `elicitation`, `refs`
-(local ``$ref``), `merge` (``allOf``), `text_conversion`, `paths`, `values`.
+``key=value``), `validation` (jsonschema wrapper), `schema_keywords` (its
+regex keywords), `schema_regex` (server patterns in bounded time), `limits`
+(depth and ``$ref`` cycles), `elicitation`, `refs` (local ``$ref``), `merge`
+(``allOf``), `text_conversion`, `paths`, `values`.
 """
 
 from .assignments import apply_assignments, format_assignments, parse_assignments

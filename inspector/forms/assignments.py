@@ -20,7 +20,6 @@ Every bad argument is reported, together, in one `AssignmentError`.
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +31,7 @@ from .errors import AssignmentError, AssignmentProblem, FormValueError
 from .leaf_nodes import BooleanNode, RawJsonNode, StringNode
 from .node_base import FormNode
 from .paths import APPEND, PathToken, format_path, parse_path
+from .schema_regex import PatternNotChecked, pattern_search
 from .text_conversion import infer_json
 from .values import UNSET, JSONValue, Schema, Unset, json_equal, json_text, json_type_name, parse_json_text
 
@@ -309,10 +309,10 @@ def _map_value_node(node: FormNode, key: str) -> FormNode | None:
     if isinstance(patterns, dict):
         for pattern, candidate in patterns.items():
             try:
-                if re.search(pattern, key):
+                if isinstance(pattern, str) and pattern_search(pattern, key):
                     sub = candidate
                     break
-            except (re.error, TypeError):
+            except PatternNotChecked:
                 continue
     if sub is None:
         sub = schema.get("additionalProperties")

@@ -167,6 +167,7 @@ def build_detached(subschema: Schema, *, root_schema: Schema, path: Path = ()) -
 
 def _expand(schema: Schema, ctx: _Ctx) -> tuple[dict[str, Any], _Ctx]:
     """Resolve top-level ``$ref`` and merge ``allOf`` until neither is left."""
+    expanded_here: set[str] = set()  # a $ref met twice without a descent is a cycle
     for _ in range(64):
         if schema is True:
             return {}, ctx
@@ -178,6 +179,9 @@ def _expand(schema: Schema, ctx: _Ctx) -> tuple[dict[str, Any], _Ctx]:
             ref = schema["$ref"]
             if not isinstance(ref, str):
                 raise _Fallback("$ref is not a string")
+            if ref in expanded_here:
+                raise _Fallback(f"$ref cycle through {ref!r} never reaches a schema; edit this part as JSON")
+            expanded_here.add(ref)
             if ctx.refs.count(ref) >= ctx.recursion_limit:
                 raise _Fallback(
                     f"recursive $ref {ref!r} nested more than {ctx.recursion_limit} times; edit this part as JSON"
@@ -480,7 +484,7 @@ def _object(schema: dict[str, Any], ctx: _Ctx, common: dict[str, Any]) -> FormNo
 
 def _array(schema: dict[str, Any], ctx: _Ctx, common: dict[str, Any]) -> FormNode:
     if "prefixItems" in schema or isinstance(schema.get("items"), list):
-        raise _Fallback("a tuple-style array (prefixItems) is edited as JSON")
+        raise _Fallback("a tuple-style array (prefixItems, or a list in 'items') is edited as JSON")
     items = schema.get("items", True)
     if isinstance(items, dict):
         try:

@@ -25,8 +25,11 @@ import referencing
 import referencing.exceptions
 
 from .dialects import dialect_of
+from .limits import MAX_SCHEMA_DEPTH, nested_deeper_than, ref_cycles
 from .paths import Path, format_path
 from .refs import RefError, RefResolver
+from .schema_keywords import UncheckedError, additional_keys, format_checker_for, safe_validator_class
+from .schema_regex import MATCH_TIMEOUT, regex_budget
 from .values import JSONValue, Schema, json_type_name, short_json
 
 __all__ = [
@@ -46,11 +49,14 @@ class Violation:
     ("type", "required", "format", …), or one of the forms layer's own:
     "schema" (the schema itself is unusable), "text" (a text entry that does
     not convert), "empty-item" (an array item left blank), "$schema", "$ref".
+    ``unchecked`` marks a keyword that could not be applied (a server's
+    pattern too slow to evaluate): a warning, not a verdict on the value.
     """
 
     path: Path
     message: str
     keyword: str = ""
+    unchecked: bool = False
 
     @property
     def display_path(self) -> str:
@@ -90,7 +96,7 @@ def _is_uri(value: object) -> bool:
 
 
 def _format_checker() -> Any:
-    checker = jsonschema.FormatChecker()
+    checker = format_checker_for(jsonschema.FormatChecker())
     # jsonschema checks these only when optional packages are installed;
     # they are the formats MCP elicitation names, so check them ourselves.
     if "date-time" not in checker.checkers:
@@ -108,7 +114,6 @@ _SCHEMA_FAILURES: tuple[type[BaseException], ...] = (
     jsonschema.exceptions.SchemaError,
     referencing.exceptions.Unresolvable,
     referencing.exceptions.NoSuchResource,
-    re.error,
     RecursionError,
     TypeError,
     AttributeError,
@@ -118,8 +123,9 @@ _SCHEMA_FAILURES: tuple[type[BaseException], ...] = (
 
 
 def make_validator(schema: Schema) -> Any:
-    """A jsonschema validator for *schema*: its dialect, format checking, no remote ``$ref``."""
-    cls = dialect_of(schema).validator_class
+    """A jsonschema validator for *schema*: its dialect, format checking, no remote ``$ref``,
+    server-supplied regular expressions applied in bounded time (`schema_regex`)."""
+    cls = safe_validator_class(dialect_of(schema).validator_class)
     # An explicit, empty registry: unresolvable references fail instead of
     # being fetched over the network.
     return cls(_without_false_subschemas(schema), format_checker=_FORMAT_CHECKER, registry=referencing.Registry())
@@ -159,15 +165,26 @@ def _without_false_subschemas(schema: Any, depth: int = 0) -> Any:
     return out
 
 
+VALIDATION_BUDGET = 2 * MATCH_TIMEOUT
+"""Seconds one validation may spend in backtracking pattern matches, all of them together."""
+
+
 def validate_value(schema: Schema, value: JSONValue) -> list[Violation]:
     """Check *value* against *schema*; an empty list means valid.
 
     Never raises for a bad schema: an unusable schema gives one violation with
-    keyword "schema" at the root.
+    keyword "schema" at the root.  Bounded in time whatever the schema holds
+    (patterns, depth, ``$ref`` cycles), and safe to call from a worker thread.
     """
+    unusable = _unusable(schema)
+    if unusable is not None:
+        return [Violation((), f"the schema cannot be used for validation: {unusable}", "schema")]
     try:
         validator = make_validator(schema)
-        errors = list(validator.iter_errors(value))
+        with regex_budget(VALIDATION_BUDGET):
+            errors = list(validator.iter_errors(value))
+    except RecursionError:
+        return [Violation((), _TOO_DEEP_TO_CHECK, "schema")]
     except _SCHEMA_FAILURES as exc:
         return [Violation((), f"the schema cannot be used for validation: {_exc_text(exc)}", "schema")]
     out: list[Violation] = []
@@ -176,10 +193,24 @@ def validate_value(schema: Schema, value: JSONValue) -> list[Violation]:
     return out
 
 
+_TOO_DEEP_TO_CHECK = "the value is nested too deeply to check against this schema"
+
+
+def _unusable(schema: Schema) -> str | None:
+    """Why *schema* cannot be handed to jsonschema at all (too deep, a ``$ref`` cycle), or None."""
+    if nested_deeper_than(schema, MAX_SCHEMA_DEPTH):
+        return f"schema nested deeper than {MAX_SCHEMA_DEPTH} levels"
+    cycles = ref_cycles(schema)
+    if cycles:
+        return cycles[0][1]
+    return None
+
+
 def is_valid_against(validator: Any, subschema: Schema, value: JSONValue) -> bool:
     """Whether *value* is valid against *subschema*, resolving ``$ref`` against the validator's root."""
     try:
-        return bool(validator.evolve(schema=subschema).is_valid(value))
+        with regex_budget(VALIDATION_BUDGET):
+            return bool(validator.evolve(schema=subschema).is_valid(value))
     except _SCHEMA_FAILURES:
         return False
 
@@ -193,6 +224,8 @@ def check_schema(schema: Schema) -> list[Violation]:
     """
     if not isinstance(schema, dict | bool):
         return [Violation((), f"a schema must be an object or a boolean, not {json_type_name(schema)}", "type")]
+    if nested_deeper_than(schema, MAX_SCHEMA_DEPTH):
+        return [Violation((), f"schema nested deeper than {MAX_SCHEMA_DEPTH} levels; it was not checked", "schema")]
     out: list[Violation] = []
     dialect = dialect_of(schema)
     if not dialect.known:
@@ -203,8 +236,8 @@ def check_schema(schema: Schema) -> list[Violation]:
                 "$schema",
             )
         )
-    cls = dialect.validator_class
-    meta = cls(cls.META_SCHEMA, format_checker=cls.FORMAT_CHECKER)
+    cls = safe_validator_class(dialect.validator_class)
+    meta = cls(cls.META_SCHEMA, format_checker=format_checker_for(dialect.validator_class.FORMAT_CHECKER))
     try:
         for error in meta.iter_errors(schema):
             out.append(Violation(tuple(error.absolute_path), _meta_message(error), str(error.validator)))
@@ -212,6 +245,7 @@ def check_schema(schema: Schema) -> list[Violation]:
         out.append(Violation((), f"the schema could not be checked: {_exc_text(exc)}", "schema"))
     if isinstance(schema, dict):
         out.extend(_check_refs(schema))
+        out.extend(Violation(path, message, "$ref") for path, message in ref_cycles(schema))
     return out
 
 
@@ -293,6 +327,9 @@ def _violations_from(error: Any) -> Iterator[Violation]:
     path: Path = tuple(error.absolute_path)
     kw = error.validator
     inst = error.instance
+    if isinstance(error, UncheckedError):
+        yield Violation(path, error.message, "schema" if error.invalid else str(kw), unchecked=True)
+        return
     if kw == "required" and isinstance(inst, dict) and isinstance(error.validator_value, list):
         for prop in error.validator_value:
             if isinstance(prop, str) and prop not in inst and error.message == f"{prop!r} is a required property":
@@ -300,24 +337,12 @@ def _violations_from(error: Any) -> Iterator[Violation]:
                 return
     if kw == "additionalProperties" and error.validator_value is False and isinstance(inst, dict):
         schema = error.schema if isinstance(error.schema, dict) else {}
-        declared = schema.get("properties") or {}
-        patterns = schema.get("patternProperties") or {}
-        extras = [k for k in inst if k not in declared and not _matches_any(patterns, k)]
+        extras = additional_keys(schema, inst)
         if extras:
             for key in extras:
                 yield Violation((*path, key), "property is not allowed by the schema", kw)
             return
     yield Violation(path, _message(error), str(kw) if kw is not None else "false")
-
-
-def _matches_any(patterns: Any, key: str) -> bool:
-    for pattern in patterns:
-        try:
-            if re.search(pattern, key):
-                return True
-        except (re.error, TypeError):
-            continue
-    return False
 
 
 def _meta_message(error: Any) -> str:
