@@ -228,7 +228,14 @@ class OAuthSession:
                 await _end_sessions(http, self.server_url, session_ids, probe_headers)
         failure = self.log.last_failure()
         if failure is not None and failure.seq > started.seq:
-            raise AuthError(f"login failed at {failure.step}: {failure.title}", step=failure.step)
+            message = f"login failed at {failure.step}: {failure.title}"
+            said = failure.http.response_body if failure.http is not None else None
+            if said and said.strip():
+                # The server's own reason ("Access is only allowed at ...") is often the answer.
+                from ..errors import body_excerpt
+
+                message += f"; the server said: {body_excerpt(said)}"
+            raise AuthError(message, step=failure.step)
         if not provider.context.is_token_valid():
             raise AuthError("login ended without a token", step="token")
         self.log.emit("login", "ok", f"logged in to {self.server_url} (issuer {provider.issuer})")
