@@ -194,6 +194,18 @@ def test_a_redirect_to_another_origin_is_refused_before_any_header_goes_there(
     assert all(SECRET not in json.dumps(e) for e in reached)
 
 
+def test_a_legacy_endpoint_on_another_origin_is_refused(hostile: Hostile, tmp_path: Path) -> None:
+    """Legacy HTTP+SSE: every POST goes to the URL of the `endpoint` event;
+    one on another origin would get the person's headers like a redirect."""
+    record = tmp_path / "endpoint.jsonl"
+    options = ["--transport", "sse", "--header", f"X-Api-Key: {SECRET}", "--timeout", "10"]
+    result = list_tools(hostile.url("endpoint-elsewhere"), *options, record=record)
+    target = f"http://127.0.0.1:{hostile.second_port}/ok"
+    assert_failure(result, exitcodes.CANNOT_CONNECT, f"named its message endpoint on another origin: {target}")
+    assert any((f.get("meta") or {}).get("refused") for f in recorded(record))
+    assert [e for e in hostile.log() if e["port"] == hostile.second_port] == []
+
+
 def test_a_redirect_within_the_origin_is_followed(hostile: Hostile, tmp_path: Path) -> None:
     record = tmp_path / "same.jsonl"
     result = list_tools(hostile.url("same-origin"), "--header", f"X-Api-Key: {SECRET}", "--json", record=record)

@@ -17,6 +17,9 @@ set-up normally and misbehaves on the requests after it (`tools/list`...).
   redirect     307 to /ok on the second port (another origin)
   same-origin  307 to /ok on this port
   forbidden    403 text/plain "Access is only allowed at localhost:8803"
+               (to the legacy transport's GET too)
+  endpoint-elsewhere  (legacy HTTP+SSE GET) an `endpoint` event naming
+               /ok on the second port
   error500     500 with a JSON body that is not JSON-RPC
 
 Both ports serve the same modes and share one log of every request they
@@ -105,9 +108,18 @@ class Handler(BaseHTTPRequestHandler):
             self._send(200, data, "application/json")
             return
         self._note("GET")
-        if self.path.strip("/").split("/")[0] == "forbidden":
-            # The legacy HTTP+SSE transport opens with a GET.
+        mode = self.path.strip("/").split("/")[0]
+        # The legacy HTTP+SSE transport opens with a GET.
+        if mode == "forbidden":
             self._send(403, FORBIDDEN_TEXT, "text/plain; charset=utf-8")
+            return
+        if mode == "endpoint-elsewhere":
+            self._open("text/event-stream")
+            self.wfile.write(f"event: endpoint\ndata: http://127.0.0.1:{self.second_port}/ok\n\n".encode())
+            try:
+                self._hold(lambda: self.wfile.write(b": keep-alive\n\n"), 0.5)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
             return
         self._send(405)
 

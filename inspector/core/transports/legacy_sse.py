@@ -6,11 +6,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
 import httpx2
 
-from ..errors import ConnectError, HttpError, InspectorError
+from ..errors import ConnectError, HttpError, InspectorError, RedirectRefused
 from ..traffic import TrafficLog
 from .httpbase import DEFAULT_MAX_MESSAGE_SIZE, HttpTransportBase
 
@@ -103,9 +103,24 @@ class LegacySseTransport(HttpTransportBase):
     def _on_event(self, event: httpx2.ServerSentEvent) -> None:
         if event.event == "endpoint":
             endpoint = urljoin(self.url, event.data.strip())
-            meta = {"sse_event": "endpoint", "endpoint": endpoint}
-            if urlsplit(endpoint)[:2] != urlsplit(self.url)[:2]:
-                meta["warning"] = "endpoint is on a different origin than the SSE URL"
+            meta: dict[str, Any] = {"sse_event": "endpoint", "endpoint": endpoint}
+            if not _same_origin(endpoint, self.url):
+                # Every POST would carry the person's headers there: the same
+                # refusal as a redirect to another origin.
+                meta["refused"] = True
+                self.traffic.event(
+                    "in", "sse", note=f"endpoint: {endpoint}: on another origin than {self.url}; refused", meta=meta
+                )
+                error = RedirectRefused(
+                    f"the SSE stream at {self.url} named its message endpoint on another origin: {endpoint}; "
+                    "not used, so that headers and credentials given for the SSE URL are not sent there. "
+                    "If you trust it, connect to that server directly",
+                    source=self.url,
+                    target=endpoint,
+                )
+                if self._endpoint_ready is not None and not self._endpoint_ready.done():
+                    self._endpoint_ready.set_exception(error)
+                return
             self.traffic.event("in", "sse", note=f"endpoint: {endpoint}", meta=meta)
             if self._endpoint_ready is not None and not self._endpoint_ready.done():
                 self._endpoint_ready.set_result(endpoint)
@@ -140,3 +155,10 @@ class LegacySseTransport(HttpTransportBase):
         self._closing = True
         await self.cancel_tasks()
         await self.close_client()
+
+
+def _same_origin(one: str, other: str) -> bool:
+    try:
+        return httpx2.URL(one).origin == httpx2.URL(other).origin
+    except httpx2.InvalidURL:
+        return False
