@@ -262,12 +262,11 @@ class HttpTransportBase(Transport):
                     self.max_message_size,
                 )
             chunks.append(chunk)
-            if not checked:
-                start = b"".join(chunks)
-                if start.strip():
-                    checked = True
-                    if not start.lstrip().startswith((b"{", b"[")):
-                        await self.wrong_body(response, start, stream, what, "JSON")
+            if not checked and chunk.strip():
+                # Whatever came before was whitespace: the first byte that counts is here.
+                checked = True
+                if not chunk.lstrip().startswith((b"{", b"[")):
+                    await self.wrong_body(response, b"".join(chunks), stream, what, _says(response, "JSON"))
         return b"".join(chunks)
 
     async def wrong_body(
@@ -276,7 +275,7 @@ class HttpTransportBase(Transport):
         start: bytes,
         more: AsyncIterator[bytes],
         what: str,
-        expected: str | None = None,
+        why: str,
     ) -> None:
         """Fail an answer whose body cannot be JSON-RPC: keep what arrived (its
         first bytes, collected for at most a second) in the traffic log, and
@@ -290,11 +289,6 @@ class HttpTransportBase(Transport):
                         break
         kept = bytes(body[:KEPT_PREFIX])
         content_type = response.headers.get("content-type") or "no content type"
-        if expected is None:
-            why = f"HTTP {response.status_code} with content type {content_type!r}, which is neither "
-            why += "application/json nor text/event-stream"
-        else:
-            why = f"HTTP {response.status_code} saying {content_type!r}, but the body is not {expected}"
         self.traffic.add(
             "in",
             "http",
@@ -330,6 +324,11 @@ class HttpTransportBase(Transport):
 
         `state` keeps `last_event_id` and `retry` (ms) across reconnections.
         """
+        content_type = response.headers.get("content-type", "").partition(";")[0].strip().lower()
+        if content_type != "text/event-stream":
+            await self.wrong_body(
+                response, b"", response.aiter_bytes(), origin, _not_expected(response, "an SSE stream")
+            )
         source = httpx2.EventSource(_SniffedStream(self, response, origin), max_event_size=self.max_message_size)  # type: ignore[arg-type]
         try:
             async for event in source.__aiter__():
@@ -378,6 +377,24 @@ class HttpTransportBase(Transport):
         self.receiver.feed(event.data.encode("utf-8", errors="surrogatepass"), meta)
 
 
+def _says(response: httpx2.Response, expected: str) -> str:
+    content_type = response.headers.get("content-type")
+    return f"HTTP {response.status_code} saying {content_type!r}, but the body is not {expected}"
+
+
+def _not_expected(response: httpx2.Response, expected: str) -> str:
+    content_type = response.headers.get("content-type") or "no content type"
+    return f"HTTP {response.status_code} with content type {content_type!r} where {expected} was expected"
+
+
+def neither_json_nor_sse(response: httpx2.Response) -> str:
+    content_type = response.headers.get("content-type") or "no content type"
+    return (
+        f"HTTP {response.status_code} with content type {content_type!r}, "
+        "which is neither application/json nor text/event-stream"
+    )
+
+
 def _prefix(chunks: list[bytes], limit: int) -> bytes:
     """The first `limit` bytes of `chunks`, without joining them all."""
     kept = bytearray()
@@ -418,13 +435,16 @@ class _SniffedStream:
             if sniffing:
                 seen += chunk
                 verdict = _sse_start(seen)
+                if verdict is None and len(seen) > SSE_SNIFF_CHARS:
+                    verdict = True  # nothing but empty lines so far: an event stream
                 if verdict is None:
                     continue
                 sniffing = False
                 if not verdict:
                     start = seen.encode("utf-8", errors="replace")
                     more = (text.encode("utf-8", errors="replace") async for text in stream)
-                    await self._transport.wrong_body(self._response, start, more, self._origin, "an event stream")
+                    why = _says(self._response, "an event stream")
+                    await self._transport.wrong_body(self._response, start, more, self._origin, why)
                 chunk, seen = seen, ""
             yield chunk
         if sniffing and seen:

@@ -27,7 +27,7 @@ from ..errors import (
 )
 from ..modern import MODERN_ERRORS, param_headers, standard_headers
 from ..traffic import TrafficLog
-from .httpbase import DEFAULT_MAX_MESSAGE_SIZE, KEPT_PREFIX, HttpTransportBase
+from .httpbase import DEFAULT_MAX_MESSAGE_SIZE, KEPT_PREFIX, HttpTransportBase, neither_json_nor_sse
 
 __all__ = ["StreamableHttpTransport"]
 
@@ -180,7 +180,7 @@ class StreamableHttpTransport(HttpTransportBase):
             await self._read_request_stream(response, request_id, label)
             return
         if content_type != "application/json":
-            await self.wrong_body(response, b"", response.aiter_bytes(), what)
+            await self.wrong_body(response, b"", response.aiter_bytes(), what, neither_json_nor_sse(response))
         body_bytes = await self.read_json_body(response, what)
         if not body_bytes.strip():
             raise HttpError(status, response.reason_phrase, "empty body where a JSON-RPC response was expected")
