@@ -258,3 +258,26 @@ async def test_the_tui_shows_the_403_body(hostile: Hostile, oauth: list[str]) ->
         await wait_for(pilot, lambda: FORBIDDEN_TEXT in shown(), "the server's reason on the error screen")
         if oauth:
             assert any(f.kind == "http" and f.raw == FORBIDDEN_TEXT.encode() for f in app.traffic)
+
+
+async def test_the_tui_refuses_a_redirect_to_another_origin(hostile: Hostile) -> None:
+    """The TUI checks for a login before connecting (its own probe POST):
+    that probe must not carry the person's headers to another origin either."""
+    from textual.widgets import Static
+
+    from inspector.cli import build_parser, spec_from_args
+    from inspector.tui.app import InspectorApp
+    from inspector.tui.screens.connect_error import ConnectErrorScreen
+
+    from .tui_helpers import wait_for
+
+    argv = ["--url", hostile.url("redirect"), "--header", f"X-Api-Key: {SECRET}", "--timeout", "10"]
+    app = InspectorApp(spec_from_args(build_parser().parse_args(argv), []))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ConnectErrorScreen), "error screen", timeout=40)
+
+        def shown() -> str:
+            return " ".join(str(s.render()) for s in app.screen.query(Static))
+
+        await wait_for(pilot, lambda: "on another origin" in shown(), "the refusal on the error screen")
+    assert [e for e in hostile.log() if e["port"] == hostile.second_port] == []

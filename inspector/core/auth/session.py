@@ -168,7 +168,13 @@ class OAuthSession:
             },
         }
         session_ids: list[str] = []
-        async with httpx2.AsyncClient(timeout=httpx2.Timeout(30.0), follow_redirects=True) as http:
+        from ..transports.httpbase import redirect_guard
+
+        # The probe carries the person's headers: not to another origin.
+        guard = redirect_guard(headers or {})
+        async with httpx2.AsyncClient(
+            timeout=httpx2.Timeout(30.0), follow_redirects=True, event_hooks={"response": [guard]}
+        ) as http:
             probe = http.build_request(
                 "POST", self.server_url, content=json.dumps(body).encode(), headers=probe_headers
             )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 import httpx2
@@ -24,7 +24,7 @@ from ..errors import (
 from ..traffic import TrafficLog
 from .base import Transport
 
-__all__ = ["DEFAULT_MAX_MESSAGE_SIZE", "HttpTransportBase", "mask_headers"]
+__all__ = ["DEFAULT_MAX_MESSAGE_SIZE", "HttpTransportBase", "mask_headers", "redirect_guard"]
 
 DEFAULT_MAX_MESSAGE_SIZE = 256 * 1024 * 1024
 # What is kept of a body that cannot be used (a login page, a body past the
@@ -113,13 +113,10 @@ class HttpTransportBase(Transport):
         gave those headers for one origin: a redirect elsewhere is an error
         they decide on, by connecting to the new URL themselves.
         """
-        if not response.has_redirect_location:
+        target = redirect_target(response)
+        if target is None:
             return
         request = response.request
-        try:
-            target = request.url.join(response.headers["location"])
-        except (httpx2.InvalidURL, KeyError):
-            return  # httpx reports the malformed Location itself
         move = f"{request.method} {request.url} → {response.status_code} {target}"
         if target.origin == request.url.origin:
             self.traffic.event(
@@ -131,23 +128,30 @@ class HttpTransportBase(Transport):
             | {name for name in ("Authorization", "Cookie") if name in request.headers}
             | ({"Mcp-Session-Id"} if "mcp-session-id" in request.headers else set())
         )
-        source_origin = _origin(request.url)
-        target_origin = _origin(target)
+        if not withheld and not self._is_mcp_request(request):
+            # The OAuth flow's own requests (metadata, registration, tokens)
+            # go through this client too; they carry nothing of the person's.
+            self.traffic.event(
+                "in",
+                "http",
+                note=f"{move}: redirect of an authorization request, followed",
+                meta={"redirect": str(target)},
+            )
+            return
         note = f"{move}: redirect to another origin refused"
         if withheld:
-            note += f" (it would carry {', '.join(withheld)} to {target_origin})"
+            note += f" (it would carry {', '.join(withheld)} to {_origin(target)})"
         self.traffic.event(
             "local",
             "http",
             note=note,
             meta={"redirect_refused": str(target), "from": str(request.url), "withheld_headers": withheld},
         )
-        message = (
-            f"{request.url} redirected to {target}, on another origin ({source_origin} → {target_origin}); "
-            f"not followed, so that headers and credentials given for {source_origin} are not sent to "
-            f"{target_origin}. If you trust it, connect to {target} directly"
-        )
-        raise RedirectRefused(message, source=str(request.url), target=str(target))
+        raise redirect_refused(request.url, target)
+
+    def _is_mcp_request(self, request: httpx2.Request) -> bool:
+        endpoints = {self.url, getattr(self, "endpoint", None)}
+        return "text/event-stream" in request.headers.get("accept", "") or str(request.url) in endpoints
 
     def spawn(self, coro: Any) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(coro)
@@ -375,6 +379,43 @@ class HttpTransportBase(Transport):
             )
             return
         self.receiver.feed(event.data.encode("utf-8", errors="surrogatepass"), meta)
+
+
+def redirect_target(response: httpx2.Response) -> httpx2.URL | None:
+    """Where a redirect points (None: not a redirect, or a Location httpx
+    itself reports as malformed)."""
+    if not response.has_redirect_location:
+        return None
+    try:
+        return response.request.url.join(response.headers["location"])
+    except (httpx2.InvalidURL, KeyError):
+        return None
+
+
+def redirect_refused(source: httpx2.URL, target: httpx2.URL) -> RedirectRefused:
+    source_origin, target_origin = _origin(source), _origin(target)
+    message = (
+        f"{source} redirected to {target}, on another origin ({source_origin} → {target_origin}); "
+        f"not followed, so that headers and credentials given for {source_origin} are not sent to "
+        f"{target_origin}. If you trust it, connect to {target} directly"
+    )
+    return RedirectRefused(message, source=str(source), target=str(target))
+
+
+def redirect_guard(header_names: Iterable[str]) -> Callable[[httpx2.Response], Awaitable[None]]:
+    """A response hook for other HTTP clients that send the person's headers
+    (the login probe): a redirect to another origin of a request carrying
+    one of them, or Authorization or a cookie, is refused."""
+    names = {name.lower() for name in header_names} | {"authorization", "cookie"}
+
+    async def guard(response: httpx2.Response) -> None:
+        target = redirect_target(response)
+        if target is None or target.origin == response.request.url.origin:
+            return
+        if any(name.lower() in names for name in response.request.headers):
+            raise redirect_refused(response.request.url, target)
+
+    return guard
 
 
 def _says(response: httpx2.Response, expected: str) -> str:
