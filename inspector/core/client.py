@@ -77,6 +77,9 @@ def make_transport(
     from .auth.session import http_auth
 
     auth = http_auth(spec, traffic)
+    from .transports.httpbase import DEFAULT_MAX_MESSAGE_SIZE
+
+    max_size: int = getattr(spec, "max_message_size", None) or DEFAULT_MAX_MESSAGE_SIZE
     if kind in ("http", "auto"):
         from .transports.streamable_http import StreamableHttpTransport
 
@@ -88,11 +91,21 @@ def make_transport(
             allow_fallback=(kind == "auto"),
             open_get_stream=spec.get_stream,
             auth=auth,
+            max_message_size=max_size,
+            request_timeout=spec.timeout,
         )
     if kind == "sse":
         from .transports.legacy_sse import LegacySseTransport
 
-        return LegacySseTransport(traffic, spec.url, spec.headers, spec.secret_names, auth=auth)
+        return LegacySseTransport(
+            traffic,
+            spec.url,
+            spec.headers,
+            spec.secret_names,
+            auth=auth,
+            max_message_size=max_size,
+            request_timeout=spec.timeout,
+        )
     raise ConnectError(f"unknown transport {kind!r} (use stdio, http or sse)")
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .safetext import visible
+
 __all__ = [
     "INTERNAL_ERROR",
     "INVALID_PARAMS",
@@ -19,10 +21,14 @@ __all__ = [
     "HttpError",
     "InspectorError",
     "JsonRpcError",
+    "MessageTooLarge",
     "ProtocolError",
+    "RedirectRefused",
     "RequestTimeout",
     "SessionExpired",
     "TransportFallback",
+    "UnusableAnswer",
+    "body_excerpt",
 ]
 
 PARSE_ERROR = -32700
@@ -31,6 +37,20 @@ METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 URL_ELICITATION_REQUIRED = -32042
+
+# How much of a server's body an error message quotes.
+EXCERPT_CHARS = 500
+
+
+def body_excerpt(body: bytes | str, limit: int = EXCERPT_CHARS) -> str:
+    """A server's body as one quotable line: control characters made visible
+    (the text is untrusted), cut at `limit` characters with the size said."""
+    text = body.decode("utf-8", errors="replace") if isinstance(body, bytes) else body
+    line = visible(text.strip(), keep_newlines=False)
+    if len(line) > limit:
+        size = len(body) if isinstance(body, bytes) else len(body.encode("utf-8", errors="replace"))
+        line = f"{line[:limit]}… ({size} bytes in all)"
+    return line
 
 
 class InspectorError(Exception):
@@ -62,11 +82,22 @@ class HttpError(InspectorError):
 
     def __init__(self, status: int, reason: str, body: str = "") -> None:
         text = f"HTTP {status} {reason}".rstrip()
-        if body:
-            text += f": {body[:300]}"
+        if body.strip():
+            text += f": {body_excerpt(body)}"
         super().__init__(text)
         self.status = status
         self.body = body
+
+
+class RedirectRefused(ConnectError):
+    """The server redirected the MCP endpoint to another origin; not followed,
+    so that the person's headers and credentials stay with the origin they
+    were given for."""
+
+    def __init__(self, message: str, *, source: str, target: str) -> None:
+        super().__init__(message)
+        self.source = source
+        self.target = target
 
 
 class EraFallback(InspectorError):
@@ -87,6 +118,20 @@ class ProtocolError(InspectorError):
     """The server answered something the protocol does not allow (bad version, bad shape)."""
 
     label = "protocol error"
+
+
+class UnusableAnswer(ProtocolError):
+    """A successful HTTP answer that cannot carry JSON-RPC: a content type that
+    is neither JSON nor an event stream, or a body that is not what its
+    content type says."""
+
+
+class MessageTooLarge(ProtocolError):
+    """One message (an HTTP body, an SSE event) is larger than the message size limit."""
+
+    def __init__(self, message: str, limit: int) -> None:
+        super().__init__(message)
+        self.limit = limit
 
 
 class RequestTimeout(InspectorError):

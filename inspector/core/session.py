@@ -214,7 +214,7 @@ class Session:
             pending.deadline = pending.started + pending.timeout
             self._ensure_ticker()
         try:
-            await self.transport.send(raw, message)
+            await self._send_by_deadline(pending, raw, message)
         except Exception as exc:
             self._finish(pending)
             # The connection may have failed this request already; the
@@ -230,6 +230,33 @@ class Session:
                 raise
             raise ConnectionClosed(reason) from exc
         return pending
+
+    async def _send_by_deadline(self, pending: PendingRequest, raw: bytes, message: dict[str, Any]) -> None:
+        """The transport's send, bounded by the request's deadline.
+
+        A transport may send and read in one go (HTTP reads the initialize
+        answer before anything else may go out): a server that never ends
+        that body must not hold the caller past --timeout.  The send is
+        cancelled when the request ends unanswered; once answered, the rest
+        of the body gets one more timeout at most.
+        """
+        if pending.deadline is None:
+            await self.transport.send(raw, message)
+            return
+        sending = self._loop.create_task(self.transport.send(raw, message))
+        try:
+            await asyncio.wait({sending, pending.future}, return_when=asyncio.FIRST_COMPLETED)
+            if not sending.done() and pending.frame.partner is not None:
+                # Answered while the body is still coming.
+                await asyncio.wait({sending}, timeout=pending.timeout)
+        finally:
+            if not sending.done():
+                sending.cancel()
+                await asyncio.wait({sending})
+                note = f"{pending.method}: the transport's send was stopped (the request ended before it finished)"
+                self.traffic.event("local", "transport", note=note)
+        if not sending.cancelled():
+            sending.result()
 
     async def request(
         self,

@@ -168,7 +168,13 @@ class OAuthSession:
             },
         }
         session_ids: list[str] = []
-        async with httpx2.AsyncClient(timeout=httpx2.Timeout(30.0), follow_redirects=True) as http:
+        from ..transports.httpbase import redirect_guard
+
+        # The probe carries the person's headers: not to another origin.
+        guard = redirect_guard(headers or {})
+        async with httpx2.AsyncClient(
+            timeout=httpx2.Timeout(30.0), follow_redirects=True, event_hooks={"response": [guard]}
+        ) as http:
             probe = http.build_request(
                 "POST", self.server_url, content=json.dumps(body).encode(), headers=probe_headers
             )
@@ -228,7 +234,14 @@ class OAuthSession:
                 await _end_sessions(http, self.server_url, session_ids, probe_headers)
         failure = self.log.last_failure()
         if failure is not None and failure.seq > started.seq:
-            raise AuthError(f"login failed at {failure.step}: {failure.title}", step=failure.step)
+            message = f"login failed at {failure.step}: {failure.title}"
+            said = failure.http.response_body if failure.http is not None else None
+            if said and said.strip():
+                # The server's own reason ("Access is only allowed at ...") is often the answer.
+                from ..errors import body_excerpt
+
+                message += f"; the server said: {body_excerpt(said)}"
+            raise AuthError(message, step=failure.step)
         if not provider.context.is_token_valid():
             raise AuthError("login ended without a token", step="token")
         self.log.emit("login", "ok", f"logged in to {self.server_url} (issuer {provider.issuer})")

@@ -1,20 +1,43 @@
 """What both HTTP transports share: the client, header masking, HTTP frames,
-and reading an SSE response into the session."""
+redirects, bounded body reads, and reading an SSE response into the session."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from typing import Any
 
 import httpx2
 
-from ..errors import ConnectError, HttpError, InspectorError
+from ..errors import (
+    ConnectError,
+    HttpError,
+    InspectorError,
+    MessageTooLarge,
+    RedirectRefused,
+    RequestTimeout,
+    UnusableAnswer,
+    body_excerpt,
+)
 from ..traffic import TrafficLog
 from .base import Transport
 
-__all__ = ["HttpTransportBase", "mask_headers"]
+__all__ = ["DEFAULT_MAX_MESSAGE_SIZE", "HttpTransportBase", "mask_headers", "redirect_guard"]
+
+DEFAULT_MAX_MESSAGE_SIZE = 256 * 1024 * 1024
+# What is kept of a body that cannot be used (a login page, a body past the
+# size limit): enough to see what it was, not enough to hurt.
+KEPT_PREFIX = 64 * 1024
+# A body of the wrong kind is quoted as it arrives; this long at most is
+# spent collecting its first bytes, so that a trickling one still fails at once.
+SNIFF_SECONDS = 1.0
+MAX_REDIRECTS = 5
+# An SSE stream's first line is a field (`data:`, `id:`, ...), a comment or
+# empty; anything else (JSON, HTML) means the body is not an event stream.
+_SSE_FIELD = re.compile(r"[A-Za-z_-]{1,64}")
+SSE_SNIFF_CHARS = 1024
 
 _SECRET_HEADER = re.compile(r"(?i)^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key)$")
 _SECRET_WORD = re.compile(r"(?i)(token|secret|password|api[-_]?key)")
@@ -48,12 +71,18 @@ class HttpTransportBase(Transport):
         secret_names: set[str] | None = None,
         connect_timeout: float = 10.0,
         auth: httpx2.Auth | None = None,
+        max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
+        request_timeout: float | None = None,
     ) -> None:
         super().__init__(traffic)
         self.url = url
         self.headers = dict(headers or {})
         self.secret_names = set(secret_names or ())
         self.connect_timeout = connect_timeout
+        self.max_message_size = max_message_size
+        # Bounds a POST that is not a request (a notification, our answer to
+        # the server): requests are bounded by their own deadline.
+        self.request_timeout = request_timeout
         # Authorization (inspector.core.auth): adds tokens, and answers the
         # server's 401/403 challenges with the OAuth flow.
         self.auth = auth
@@ -69,9 +98,60 @@ class HttpTransportBase(Transport):
             self._client = httpx2.AsyncClient(
                 timeout=httpx2.Timeout(30.0, connect=self.connect_timeout, read=None, pool=None),
                 follow_redirects=True,
+                max_redirects=MAX_REDIRECTS,
                 auth=self.auth,
+                event_hooks={"response": [self._vet_redirect]},
             )
         return self._client
+
+    async def _vet_redirect(self, response: httpx2.Response) -> None:
+        """Follow a redirect within the origin; refuse one to another origin.
+
+        httpx drops Authorization on a cross-origin redirect but keeps every
+        other header (an `X-Api-Key` from --header or a config file) and the
+        session id; and each later request is redirected again.  The person
+        gave those headers for one origin: a redirect elsewhere is an error
+        they decide on, by connecting to the new URL themselves.
+        """
+        target = redirect_target(response)
+        if target is None:
+            return
+        request = response.request
+        move = f"{request.method} {request.url} → {response.status_code} {target}"
+        if target.origin == request.url.origin:
+            self.traffic.event(
+                "in", "http", note=f"{move}: redirect within the origin, followed", meta={"redirect": str(target)}
+            )
+            return
+        withheld = sorted(
+            {name for name in self.headers}
+            | {name for name in ("Authorization", "Cookie") if name in request.headers}
+            | ({"Mcp-Session-Id"} if "mcp-session-id" in request.headers else set())
+        )
+        if not withheld and not self._is_mcp_request(request):
+            # The OAuth flow's own requests (metadata, registration, tokens)
+            # go through this client too; they carry nothing of the person's.
+            self.traffic.event(
+                "in",
+                "http",
+                note=f"{move}: redirect of an authorization request, followed",
+                meta={"redirect": str(target)},
+            )
+            return
+        note = f"{move}: redirect to another origin refused"
+        if withheld:
+            note += f" (it would carry {', '.join(withheld)} to {_origin(target)})"
+        self.traffic.event(
+            "local",
+            "http",
+            note=note,
+            meta={"redirect_refused": str(target), "from": str(request.url), "withheld_headers": withheld},
+        )
+        raise redirect_refused(request.url, target)
+
+    def _is_mcp_request(self, request: httpx2.Request) -> bool:
+        endpoints = {self.url, getattr(self, "endpoint", None)}
+        return "text/event-stream" in request.headers.get("accept", "") or str(request.url) in endpoints
 
     def spawn(self, coro: Any) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(coro)
@@ -112,7 +192,8 @@ class HttpTransportBase(Transport):
         self.traffic.event("in", "http", note=note, meta=meta)
 
     def http_failure(self, response: httpx2.Response, body: str) -> InspectorError:
-        """The error for a refused request; a 401/403 says what the server asked for."""
+        """The error for a refused request; a 401/403 says what the server asked
+        for, and every one quotes what the server said in its body."""
         if response.status_code not in (401, 403):
             return HttpError(response.status_code, response.reason_phrase, body)
         from ..auth.errors import AuthError
@@ -120,6 +201,8 @@ class HttpTransportBase(Transport):
         challenge = response.headers.get("www-authenticate")
         message = f"HTTP {response.status_code} {response.reason_phrase}".rstrip()
         message += f": the server requires authorization ({challenge})" if challenge else ": not authorized"
+        if body.strip():
+            message += f"; the server said: {body_excerpt(body)}"
         log = getattr(getattr(self.auth, "session", None), "log", None)
         last = log.events[-1] if log is not None and log.events and log.events[-1].failed else None
         if last is not None:
@@ -133,6 +216,107 @@ class HttpTransportBase(Transport):
         self.traffic.event("local", "transport", note=note)
         return ConnectError(f"cannot reach {url}: {exc}")
 
+    async def read_error_body(self, response: httpx2.Response, verb: str, url: str) -> str:
+        """The body of a 4xx/5xx answer, kept in the traffic log (bounded by
+        the message size limit) and returned as text for the error."""
+        body, cut = await self.read_bounded(response, self.max_message_size)
+        self.keep_error_body(response, verb, url, body, cut)
+        return body.decode("utf-8", errors="replace")
+
+    def keep_error_body(self, response: httpx2.Response, verb: str, url: str, body: bytes, cut: bool) -> None:
+        if not body:
+            return
+        note = f"body of the HTTP {response.status_code} answer to {verb} {url}: {len(body)} bytes"
+        if cut:
+            note += f", cut at the message size limit ({self.max_message_size} bytes)"
+        content_type = response.headers.get("content-type", "")
+        meta = {"http_body": response.status_code, "content_type": content_type, "truncated": cut}
+        self.traffic.add("in", "http", raw=body, note=note, meta=meta)
+
+    async def read_bounded(self, response: httpx2.Response, limit: int) -> tuple[bytes, bool]:
+        """Up to `limit` bytes of a body, counted as they arrive; True when
+        there was more (the rest is not read)."""
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in response.aiter_bytes():
+            size += len(chunk)
+            if size > limit:
+                chunks.append(chunk[: len(chunk) - (size - limit)])
+                return b"".join(chunks), True
+            chunks.append(chunk)
+        return b"".join(chunks), False
+
+    async def read_json_body(self, response: httpx2.Response, what: str) -> bytes:
+        """A JSON body, read with a running count: past the message size
+        limit the request fails, and a body that is plainly not JSON (HTML,
+        text) fails as soon as its first bytes are in."""
+        chunks: list[bytes] = []
+        size = 0
+        checked = False
+        stream = response.aiter_bytes()
+        async for chunk in stream:
+            size += len(chunk)
+            if size > self.max_message_size:
+                kept = _prefix([*chunks, chunk], KEPT_PREFIX)
+                note = f"{what}: body larger than the message size limit ({self.max_message_size} bytes); not read on"
+                self.traffic.add("in", "http", raw=kept, note=note, meta={"truncated": True, "read": size})
+                raise MessageTooLarge(
+                    f"{what}: the JSON body is larger than the message size limit of {self.max_message_size} bytes; "
+                    f"stopped reading after {size} bytes",
+                    self.max_message_size,
+                )
+            chunks.append(chunk)
+            if not checked and chunk.strip():
+                # Whatever came before was whitespace: the first byte that counts is here.
+                checked = True
+                if not chunk.lstrip().startswith((b"{", b"[")):
+                    await self.wrong_body(response, b"".join(chunks), stream, what, _says(response, "JSON"))
+        return b"".join(chunks)
+
+    async def wrong_body(
+        self,
+        response: httpx2.Response,
+        start: bytes,
+        more: AsyncIterator[bytes],
+        what: str,
+        why: str,
+    ) -> None:
+        """Fail an answer whose body cannot be JSON-RPC: keep what arrived (its
+        first bytes, collected for at most a second) in the traffic log, and
+        name the content type and the first bytes in the error."""
+        body = bytearray(start)
+        with contextlib.suppress(TimeoutError, httpx2.HTTPError):
+            async with asyncio.timeout(SNIFF_SECONDS):
+                async for chunk in more:
+                    body += chunk
+                    if len(body) >= KEPT_PREFIX:
+                        break
+        kept = bytes(body[:KEPT_PREFIX])
+        content_type = response.headers.get("content-type") or "no content type"
+        self.traffic.add(
+            "in",
+            "http",
+            raw=kept,
+            note=f"{what}: {why}",
+            meta={"unusable_body": True, "content_type": content_type, "truncated": len(body) > KEPT_PREFIX},
+        )
+        excerpt = body_excerpt(kept) or "(empty)"
+        raise UnusableAnswer(f"{what}: the server answered {why}; the body starts: {excerpt}")
+
+    async def bounded_post(self, post: Any, method: str) -> None:
+        """A POST that is not a request (a notification, our answer to the
+        server), bounded by the request timeout: nothing else bounds it."""
+        if self.request_timeout is None:
+            await post
+            return
+        try:
+            async with asyncio.timeout(self.request_timeout):
+                await post
+        except TimeoutError as exc:
+            note = f"POST of {method}: the server did not finish answering within {self.request_timeout:g} s"
+            self.traffic.event("local", "transport", note=note)
+            raise RequestTimeout(f"POST of {method}", self.request_timeout) from exc
+
     async def read_sse(
         self,
         response: httpx2.Response,
@@ -144,31 +328,183 @@ class HttpTransportBase(Transport):
 
         `state` keeps `last_event_id` and `retry` (ms) across reconnections.
         """
-        source = httpx2.EventSource(response, max_event_size=None)
-        async for event in source.__aiter__():
-            meta: dict[str, Any] = {"stream": origin}
-            if event.id:
-                state["last_event_id"] = event.id
-                meta["sse_id"] = event.id
-            if event.retry is not None:
-                state["retry"] = event.retry
-                meta["sse_retry"] = event.retry
-            if event.event != "message":
-                meta["sse_event"] = event.event
-            if not event.data.strip():
-                # A priming event (id and maybe retry, no data) or a keep-alive.
-                detail = ", ".join(f"{k}={v}" for k, v in meta.items() if k != "stream")
-                self.traffic.event("in", "sse", note=f"SSE event without data on {origin} ({detail})", meta=meta)
-                continue
-            if event.event not in ("message", ""):
-                if on_other is not None:
-                    on_other(event)
+        content_type = response.headers.get("content-type", "").partition(";")[0].strip().lower()
+        if content_type != "text/event-stream":
+            await self.wrong_body(
+                response, b"", response.aiter_bytes(), origin, _not_expected(response, "an SSE stream")
+            )
+        source = httpx2.EventSource(_SniffedStream(self, response, origin), max_event_size=self.max_message_size)  # type: ignore[arg-type]
+        try:
+            async for event in source.__aiter__():
+                self._on_sse_event(event, origin, state, on_other)
+        except httpx2.SSEError as exc:
+            note = f"{origin}: an SSE event larger than the message size limit ({self.max_message_size} bytes); "
+            note += "the stream is closed"
+            self.traffic.event("in", "sse", note=note, meta={"limit": self.max_message_size})
+            raise MessageTooLarge(
+                f"{origin}: an SSE event is larger than the message size limit of {self.max_message_size} bytes",
+                self.max_message_size,
+            ) from exc
+
+    def _on_sse_event(
+        self,
+        event: httpx2.ServerSentEvent,
+        origin: str,
+        state: dict[str, Any],
+        on_other: Callable[[httpx2.ServerSentEvent], None] | None,
+    ) -> None:
+        meta: dict[str, Any] = {"stream": origin}
+        if event.id:
+            state["last_event_id"] = event.id
+            meta["sse_id"] = event.id
+        if event.retry is not None:
+            state["retry"] = event.retry
+            meta["sse_retry"] = event.retry
+        if event.event != "message":
+            meta["sse_event"] = event.event
+        if not event.data.strip():
+            # A priming event (id and maybe retry, no data) or a keep-alive.
+            detail = ", ".join(f"{k}={v}" for k, v in meta.items() if k != "stream")
+            self.traffic.event("in", "sse", note=f"SSE event without data on {origin} ({detail})", meta=meta)
+            return
+        if event.event not in ("message", ""):
+            if on_other is not None:
+                on_other(event)
+                return
+            self.traffic.event(
+                "in",
+                "sse",
+                note=f"SSE event of type {event.event!r} on {origin}",
+                meta={**meta, "data": event.data},
+            )
+            return
+        self.receiver.feed(event.data.encode("utf-8", errors="surrogatepass"), meta)
+
+
+def redirect_target(response: httpx2.Response) -> httpx2.URL | None:
+    """Where a redirect points (None: not a redirect, or a Location httpx
+    itself reports as malformed)."""
+    if not response.has_redirect_location:
+        return None
+    try:
+        return response.request.url.join(response.headers["location"])
+    except (httpx2.InvalidURL, KeyError):
+        return None
+
+
+def redirect_refused(source: httpx2.URL, target: httpx2.URL) -> RedirectRefused:
+    source_origin, target_origin = _origin(source), _origin(target)
+    message = (
+        f"{source} redirected to {target}, on another origin ({source_origin} → {target_origin}); "
+        f"not followed, so that headers and credentials given for {source_origin} are not sent to "
+        f"{target_origin}. If you trust it, connect to {target} directly"
+    )
+    return RedirectRefused(message, source=str(source), target=str(target))
+
+
+def redirect_guard(header_names: Iterable[str]) -> Callable[[httpx2.Response], Awaitable[None]]:
+    """A response hook for other HTTP clients that send the person's headers
+    (the login probe): a redirect to another origin of a request carrying
+    one of them, or Authorization or a cookie, is refused."""
+    names = {name.lower() for name in header_names} | {"authorization", "cookie"}
+
+    async def guard(response: httpx2.Response) -> None:
+        target = redirect_target(response)
+        if target is None or target.origin == response.request.url.origin:
+            return
+        if any(name.lower() in names for name in response.request.headers):
+            raise redirect_refused(response.request.url, target)
+
+    return guard
+
+
+def _says(response: httpx2.Response, expected: str) -> str:
+    content_type = response.headers.get("content-type")
+    return f"HTTP {response.status_code} saying {content_type!r}, but the body is not {expected}"
+
+
+def _not_expected(response: httpx2.Response, expected: str) -> str:
+    content_type = response.headers.get("content-type") or "no content type"
+    return f"HTTP {response.status_code} with content type {content_type!r} where {expected} was expected"
+
+
+def neither_json_nor_sse(response: httpx2.Response) -> str:
+    content_type = response.headers.get("content-type") or "no content type"
+    return (
+        f"HTTP {response.status_code} with content type {content_type!r}, "
+        "which is neither application/json nor text/event-stream"
+    )
+
+
+def _prefix(chunks: list[bytes], limit: int) -> bytes:
+    """The first `limit` bytes of `chunks`, without joining them all."""
+    kept = bytearray()
+    for chunk in chunks:
+        kept += chunk[: limit - len(kept)]
+        if len(kept) >= limit:
+            break
+    return bytes(kept)
+
+
+def _origin(url: httpx2.URL) -> str:
+    origin = url.origin
+    default = {"http": 80, "https": 443}.get(origin.scheme)
+    port = f":{origin.port}" if origin.port is not None and origin.port != default else ""
+    return f"{origin.scheme}://{origin.host}{port}"
+
+
+class _SniffedStream:
+    """The response as `EventSource` reads it, after a look at its first line.
+
+    A body that says text/event-stream but starts with JSON or HTML would
+    otherwise be parsed as unknown fields and ignored, and the request would
+    wait for its deadline; here it fails at once, quoting what arrived.
+    """
+
+    def __init__(self, transport: HttpTransportBase, response: httpx2.Response, origin: str) -> None:
+        self._transport = transport
+        self._response = response
+        self._origin = origin
+        self.headers = response.headers
+        self.request = response.request
+
+    async def aiter_text(self) -> AsyncIterator[str]:
+        seen = ""
+        sniffing = True
+        stream = self._response.aiter_text()
+        async for chunk in stream:
+            if sniffing:
+                seen += chunk
+                verdict = _sse_start(seen)
+                if verdict is None and len(seen) > SSE_SNIFF_CHARS:
+                    verdict = True  # nothing but empty lines so far: an event stream
+                if verdict is None:
                     continue
-                self.traffic.event(
-                    "in",
-                    "sse",
-                    note=f"SSE event of type {event.event!r} on {origin}",
-                    meta={**meta, "data": event.data},
-                )
-                continue
-            self.receiver.feed(event.data.encode("utf-8", errors="surrogatepass"), meta)
+                sniffing = False
+                if not verdict:
+                    start = seen.encode("utf-8", errors="replace")
+                    more = (text.encode("utf-8", errors="replace") async for text in stream)
+                    why = _says(self._response, "an event stream")
+                    await self._transport.wrong_body(self._response, start, more, self._origin, why)
+                chunk, seen = seen, ""
+            yield chunk
+        if sniffing and seen:
+            yield seen
+
+
+def _sse_start(text: str) -> bool | None:
+    """Whether `text` starts like an event stream; None: too early to say."""
+    body = text.lstrip("\ufeff\r\n")
+    if not body:
+        return None
+    line, newline, _ = body.partition("\n")
+    line = line.rstrip("\r")
+    if line.startswith(":"):
+        return True
+    name, colon, _ = line.partition(":")
+    if colon:
+        return _SSE_FIELD.fullmatch(name) is not None
+    if newline or len(body) >= SSE_SNIFF_CHARS:
+        # A whole line with no colon, or a long start without one.
+        return False
+    return None if _SSE_FIELD.fullmatch(line) else False

@@ -6,13 +6,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
 import httpx2
 
-from ..errors import ConnectError, HttpError
+from ..errors import ConnectError, HttpError, InspectorError, RedirectRefused
 from ..traffic import TrafficLog
-from .httpbase import HttpTransportBase
+from .httpbase import DEFAULT_MAX_MESSAGE_SIZE, HttpTransportBase
 
 __all__ = ["LegacySseTransport"]
 
@@ -28,8 +28,18 @@ class LegacySseTransport(HttpTransportBase):
         secret_names: set[str] | None = None,
         endpoint_timeout: float = 10.0,
         auth: httpx2.Auth | None = None,
+        max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
+        request_timeout: float | None = None,
     ) -> None:
-        super().__init__(traffic, url, headers, secret_names, auth=auth)
+        super().__init__(
+            traffic,
+            url,
+            headers,
+            secret_names,
+            auth=auth,
+            max_message_size=max_message_size,
+            request_timeout=request_timeout,
+        )
         self.endpoint: str | None = None
         self.endpoint_timeout = endpoint_timeout
         self._endpoint_ready: asyncio.Future[str] | None = None
@@ -59,7 +69,7 @@ class LegacySseTransport(HttpTransportBase):
             async with self.client.stream("GET", self.url, headers=headers) as response:
                 self.record_response("GET", self.url, response, headers, stream="legacy SSE")
                 if response.status_code >= 400 or "text/event-stream" not in response.headers.get("content-type", ""):
-                    body = (await response.aread()).decode("utf-8", errors="replace")
+                    body = await self.read_error_body(response, "GET", self.url)
                     error = self.http_failure(response, body)
                     if not ready.done():
                         if not isinstance(error, HttpError):
@@ -76,6 +86,14 @@ class LegacySseTransport(HttpTransportBase):
             if not ready.done():
                 ready.set_exception(ConnectError(f"cannot reach {self.url}: {exc}"))
                 return
+        except InspectorError as exc:
+            # A refused redirect, an oversized event, a body that is no event stream.
+            if not ready.done():
+                ready.set_exception(exc)
+                return
+            if not self._closing:
+                self.receiver.connection_lost(str(exc))
+            return
         if not ready.done():
             ready.set_exception(ConnectError(f"the SSE stream at {self.url} ended before sending its endpoint"))
             return
@@ -85,9 +103,24 @@ class LegacySseTransport(HttpTransportBase):
     def _on_event(self, event: httpx2.ServerSentEvent) -> None:
         if event.event == "endpoint":
             endpoint = urljoin(self.url, event.data.strip())
-            meta = {"sse_event": "endpoint", "endpoint": endpoint}
-            if urlsplit(endpoint)[:2] != urlsplit(self.url)[:2]:
-                meta["warning"] = "endpoint is on a different origin than the SSE URL"
+            meta: dict[str, Any] = {"sse_event": "endpoint", "endpoint": endpoint}
+            if not _same_origin(endpoint, self.url):
+                # Every POST would carry the person's headers there: the same
+                # refusal as a redirect to another origin.
+                meta["refused"] = True
+                self.traffic.event(
+                    "in", "sse", note=f"endpoint: {endpoint}: on another origin than {self.url}; refused", meta=meta
+                )
+                error = RedirectRefused(
+                    f"the SSE stream at {self.url} named its message endpoint on another origin: {endpoint}; "
+                    "not used, so that headers and credentials given for the SSE URL are not sent there. "
+                    "If you trust it, connect to that server directly",
+                    source=self.url,
+                    target=endpoint,
+                )
+                if self._endpoint_ready is not None and not self._endpoint_ready.done():
+                    self._endpoint_ready.set_exception(error)
+                return
             self.traffic.event("in", "sse", note=f"endpoint: {endpoint}", meta=meta)
             if self._endpoint_ready is not None and not self._endpoint_ready.done():
                 self._endpoint_ready.set_result(endpoint)
@@ -99,16 +132,22 @@ class LegacySseTransport(HttpTransportBase):
     async def send(self, raw: bytes, message: dict[str, Any]) -> None:
         if self.endpoint is None:
             raise ConnectError("the legacy SSE transport has no endpoint yet")
+        label = str(message.get("method") or "response")
+        # Requests are bounded by their deadline in the session; this bounds the rest too.
+        await self.bounded_post(self._post(self.endpoint, raw, message, label), label)
+
+    async def _post(self, endpoint: str, raw: bytes, message: dict[str, Any], label: str) -> None:
         headers = dict(self.headers)
         headers["Content-Type"] = "application/json"
         try:
-            response = await self.client.post(self.endpoint, content=raw, headers=headers)
+            async with self.client.stream("POST", endpoint, content=raw, headers=headers) as response:
+                self.record_response("POST", endpoint, response, headers, for_method=label, for_id=message.get("id"))
+                if response.status_code >= 400:
+                    raise self.http_failure(response, await self.read_error_body(response, "POST", endpoint))
+                # The answer comes on the SSE stream; this body is an acknowledgement.
+                await self.read_bounded(response, self.max_message_size)
         except httpx2.HTTPError as exc:
-            raise self.connect_failure("POST", self.endpoint, exc) from exc
-        label = message.get("method") or "response"
-        self.record_response("POST", self.endpoint, response, headers, for_method=label, for_id=message.get("id"))
-        if response.status_code >= 400:
-            raise self.http_failure(response, response.text)
+            raise self.connect_failure("POST", endpoint, exc) from exc
 
     async def close(self) -> None:
         if self._closing:
@@ -116,3 +155,10 @@ class LegacySseTransport(HttpTransportBase):
         self._closing = True
         await self.cancel_tasks()
         await self.close_client()
+
+
+def _same_origin(one: str, other: str) -> bool:
+    try:
+        return httpx2.URL(one).origin == httpx2.URL(other).origin
+    except httpx2.InvalidURL:
+        return False

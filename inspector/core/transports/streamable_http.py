@@ -15,10 +15,19 @@ from typing import Any
 
 import httpx2
 
-from ..errors import ConnectionClosed, EraFallback, HttpError, SessionExpired, TransportFallback
+from ..errors import (
+    ConnectionClosed,
+    EraFallback,
+    HttpError,
+    InspectorError,
+    SessionExpired,
+    TransportFallback,
+    UnusableAnswer,
+    body_excerpt,
+)
 from ..modern import MODERN_ERRORS, param_headers, standard_headers
 from ..traffic import TrafficLog
-from .httpbase import HttpTransportBase
+from .httpbase import DEFAULT_MAX_MESSAGE_SIZE, KEPT_PREFIX, HttpTransportBase, neither_json_nor_sse
 
 __all__ = ["StreamableHttpTransport"]
 
@@ -39,8 +48,18 @@ class StreamableHttpTransport(HttpTransportBase):
         allow_fallback: bool = False,
         open_get_stream: bool = True,
         auth: httpx2.Auth | None = None,
+        max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
+        request_timeout: float | None = None,
     ) -> None:
-        super().__init__(traffic, url, headers, secret_names, auth=auth)
+        super().__init__(
+            traffic,
+            url,
+            headers,
+            secret_names,
+            auth=auth,
+            max_message_size=max_message_size,
+            request_timeout=request_timeout,
+        )
         self.allow_fallback = allow_fallback
         self.open_get_stream = open_get_stream
         self.session_id: str | None = None
@@ -74,10 +93,12 @@ class StreamableHttpTransport(HttpTransportBase):
     async def send(self, raw: bytes, message: dict[str, Any]) -> None:
         is_request = "method" in message and "id" in message
         if not is_request:
-            await self._post(raw, message)
+            label = str(message.get("method") or ("response" if "id" in message else "message"))
+            await self.bounded_post(self._post(raw, message), label)
             return
         if message.get("method") == "initialize" or (self.probing and message.get("method") == "server/discover"):
-            # Set-up must finish (session id, era and fallback decisions) before anything else.
+            # Set-up must finish (session id, era and fallback decisions) before
+            # anything else; the session bounds this send by the request's deadline.
             await self._post(raw, message)
             return
         request_id = message.get("id")
@@ -119,7 +140,7 @@ class StreamableHttpTransport(HttpTransportBase):
     ) -> None:
         status = response.status_code
         content_type = response.headers.get("content-type", "").split(";")[0].strip().lower()
-        label = message.get("method") or ("response" if "id" in message else "message")
+        label = str(message.get("method") or ("response" if "id" in message else "message"))
         self.record_response("POST", self.url, response, headers, for_method=label, for_id=message.get("id"))
         if is_init and status < 300:
             session_id = response.headers.get("mcp-session-id")
@@ -127,48 +148,53 @@ class StreamableHttpTransport(HttpTransportBase):
                 self.session_id = session_id
         if status == 202 or (status < 300 and "id" not in message):
             return
-        if status == 202:
-            return
         if status >= 400:
-            body = (await response.aread()).decode("utf-8", errors="replace")
+            raw_body, cut = await self.read_bounded(response, self.max_message_size)
+            body = raw_body.decode("utf-8", errors="replace")
             parsed = _json_or_none(body)
             is_jsonrpc_error = isinstance(parsed, dict) and "error" in parsed
-            if self.probing and message.get("method") == "server/discover" and not _modern_error(parsed):
+            sent_session = headers.get("Mcp-Session-Id")
+            fallback = self.probing and message.get("method") == "server/discover" and not _modern_error(parsed)
+            expired = status == 404 and sent_session and not is_init
+            if is_jsonrpc_error and not cut and not fallback and not expired:
+                # The session records it, as the JSON-RPC error it is.
+                self.receiver.feed(raw_body, {"http_status": status})
+                if isinstance(parsed, dict) and parsed.get("id") is not None:
+                    return
+            else:
+                self.keep_error_body(response, "POST", self.url, raw_body, cut)
+            if fallback:
                 # The spec's HTTP era probe: a 4xx without a recognised modern
                 # error body means a legacy server.
                 raise EraFallback(f"server/discover answered HTTP {status} without a modern error")
             if is_init and self.allow_fallback and status in (400, 404, 405) and not is_jsonrpc_error:
                 raise TransportFallback(f"POST {self.url} answered {status}")
-            sent_session = headers.get("Mcp-Session-Id")
-            if status == 404 and sent_session and not is_init:
+            if expired:
                 raise SessionExpired(
                     f"the server no longer knows session {sent_session} (HTTP 404)", session_id=sent_session
                 )
-            if is_jsonrpc_error and isinstance(parsed, dict) and parsed.get("id") is not None:
-                self.receiver.feed(body.encode("utf-8"), {"http_status": status})
-                return
-            if is_jsonrpc_error:
-                self.receiver.feed(body.encode("utf-8"), {"http_status": status})
             raise self.http_failure(response, body)
+        request_id = message.get("id")
+        what = f"the answer to {label} (id {request_id})"
         if content_type == "text/event-stream":
-            await self._read_request_stream(response, message.get("id"))
+            await self._read_request_stream(response, request_id, label)
             return
-        body_bytes = await response.aread()
+        if content_type != "application/json":
+            await self.wrong_body(response, b"", response.aiter_bytes(), what, neither_json_nor_sse(response))
+        body_bytes = await self.read_json_body(response, what)
         if not body_bytes.strip():
-            if "id" in message:
-                raise HttpError(status, response.reason_phrase, "empty body where a JSON-RPC response was expected")
-            return
-        if content_type not in ("application/json", ""):
-            self.traffic.event(
-                "in",
-                "http",
-                note=f"unexpected content type {content_type!r} for a JSON-RPC reply; parsing anyway",
-            )
+            raise HttpError(status, response.reason_phrase, "empty body where a JSON-RPC response was expected")
         self.receiver.feed(body_bytes, {"http_status": status})
+        if self.receiver.is_pending(request_id):
+            # The one JSON body was the place for the answer: waiting on is waiting for nothing.
+            raise UnusableAnswer(
+                f"{what}: the JSON body holds no response to request {request_id} (see the traffic log); "
+                f"it starts: {body_excerpt(body_bytes[:KEPT_PREFIX])}"
+            )
 
-    async def _read_request_stream(self, response: httpx2.Response, request_id: Any) -> None:
+    async def _read_request_stream(self, response: httpx2.Response, request_id: Any, label: str) -> None:
         state: dict[str, Any] = {}
-        origin = f"POST stream for id {request_id}"
+        origin = f"POST stream for {label} (id {request_id})"
         try:
             await self.read_sse(response, origin, state)
         except httpx2.HTTPError as exc:
@@ -206,7 +232,7 @@ class StreamableHttpTransport(HttpTransportBase):
             async with self.client.stream("GET", self.url, headers=headers) as response:
                 self.record_response("GET", self.url, response, headers, resume=state["last_event_id"])
                 if response.status_code >= 400:
-                    body = (await response.aread()).decode("utf-8", errors="replace")
+                    body = await self.read_error_body(response, "GET", self.url)
                     raise HttpError(response.status_code, response.reason_phrase, body)
                 await self.read_sse(response, f"{origin} (resumed)", state)
                 return True
@@ -215,13 +241,20 @@ class StreamableHttpTransport(HttpTransportBase):
             return False
 
     def cancel_request(self, request_id: Any) -> bool:
-        """Stateless era: closing the request's response stream is the cancellation."""
-        if not self.modern:
-            return False
+        """Stop reading a request's answer (it timed out or was cancelled).
+
+        Stateless era: closing the response stream is the cancellation.  The
+        handshake era still sends `notifications/cancelled` (False), but the
+        body is not read on: a server that trickles it or sends keep-alives
+        forever holds nothing past the deadline.
+        """
         task = self._request_tasks.pop(request_id, None)
         if task is None:
             return False
         task.cancel()
+        if not self.modern:
+            self.traffic.event("local", "http", note=f"stopped reading the answer to request {request_id}")
+            return False
         self.traffic.event("local", "http", note=f"closed the response stream of request {request_id} (cancellation)")
         return True
 
@@ -264,13 +297,18 @@ class StreamableHttpTransport(HttpTransportBase):
                         return
                     if response.status_code >= 400:
                         failures += 1
-                        await response.aread()
+                        await self.read_error_body(response, "GET", self.url)
                     else:
                         failures = 0
                         await self.read_sse(response, "GET stream", state)
             except httpx2.HTTPError as exc:
                 failures += 1
                 self.traffic.event("local", "transport", note=f"GET stream broke: {exc!r}")
+            except InspectorError as exc:
+                # A refused redirect, an oversized event, a body that is no
+                # event stream: recorded already; asking again would get the same.
+                self.traffic.event("local", "sse", note=f"GET stream closed for good: {exc}")
+                return
             if self._closing:
                 return
             if failures >= GET_STREAM_MAX_FAILURES:
@@ -289,7 +327,7 @@ class StreamableHttpTransport(HttpTransportBase):
             try:
                 response = await asyncio.wait_for(self.client.delete(self.url, headers=headers), 3.0)
                 self.record_response("DELETE", self.url, response, headers)
-            except (TimeoutError, httpx2.HTTPError) as exc:
+            except (TimeoutError, httpx2.HTTPError, InspectorError) as exc:
                 self.traffic.event("local", "transport", note=f"DELETE of the session failed: {exc!r}")
         await self.close_client()
 
