@@ -136,6 +136,14 @@ def test_read_get_and_errors_hide_the_secret_and_the_controls(mode: str) -> None
         assert error["message"] == f"failed {CONTROLS} with ***" and error["data"] == {"why": CONTROLS}
 
 
+@pytest.mark.parametrize("mode", ["--json", "--human"])
+def test_the_stderr_quoted_in_an_error_is_masked(mode: str) -> None:
+    done = run_inspector("info", mode, "--env", f"API_TOKEN={SECRET}", "--", PYTHON, ECHO, "--exit-at-once")
+    assert done.returncode != 0
+    assert_clean(done)
+    assert "fatal: token *** ␛[201~" in done.stderr, done.stderr
+
+
 # -- the traffic log -----------------------------------------------------------------------
 
 

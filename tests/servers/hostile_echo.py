@@ -13,7 +13,8 @@ and BEL, as does the error of the `fail` tool.
 Tools: `echo_secret` (the secret, plain and escaped), `controls` (only the
 control characters), `fail` (a JSON-RPC error with them and the secret),
 `ask_sampling` and `ask_elicitation` (a request to the client carrying the
-secret; the result says what came back).  Standard library only.
+secret; the result says what came back).  With --exit-at-once it says the
+secret on stderr and exits before the handshake.  Standard library only.
 """
 
 from __future__ import annotations
@@ -186,8 +187,13 @@ class EchoServer:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--var", default="API_TOKEN", help="the environment variable whose value is echoed")
+    parser.add_argument("--exit-at-once", action="store_true", help="say the secret on stderr and exit 3")
     options = parser.parse_args()
-    return EchoServer(os.environ.get(options.var, "no-secret-given")).run()
+    secret = os.environ.get(options.var, "no-secret-given")
+    if options.exit_at_once:
+        print(f"fatal: token {secret} {CONTROLS} refused", file=sys.stderr, flush=True)
+        return 3
+    return EchoServer(secret).run()
 
 
 if __name__ == "__main__":
