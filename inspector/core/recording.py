@@ -270,7 +270,7 @@ class SecretMask:
             message = frame.message
             if message is not None:
                 frame.message = self.scrub(message)
-        if frame.note or frame.error or frame.meta or frame.problems:
+        if frame.note or frame.error or frame.meta or frame.has_problems:
             self._mask_details(frame)
 
     def _holds_secret(self, raw: bytes) -> bool:

@@ -276,6 +276,11 @@ class Frame:
         self._problems = value or None
 
     @property
+    def has_problems(self) -> bool:
+        """Whether `problems` holds any (without making an empty list to ask)."""
+        return bool(self._problems)
+
+    @property
     def findings(self) -> list[Problem]:
         """Structured findings of the wire validation (`validation.FrameValidator`)."""
         found = self._findings
