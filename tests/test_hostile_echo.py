@@ -173,6 +173,24 @@ def test_a_frame_keeps_its_message_without_holding_it() -> None:
     assert isinstance(loaded, Frame) and loaded.message == message and loaded.problems == ["late", "later"]
 
 
+def test_masking_that_would_break_the_json_re_encodes_and_says_so() -> None:
+    from inspector.core.recording import SecretMask
+
+    traffic = TrafficLog(mask=SecretMask(["u00e9-and"]))
+    # The secret's text sits across an escape: masked in place, the line would not parse.
+    raw = b'{"jsonrpc":"2.0","id":1,"result":{"text":"caf\\u00e9-and more"}}'
+    frame = traffic.add("in", "response", raw=raw, message=json.loads(raw), id=1)
+    assert frame.raw is not None and b"u00e9-and" not in frame.raw
+    assert json.loads(frame.raw) == frame.message == json.loads(raw), "nothing decoded held the secret"
+    assert frame.meta == {"reencoded": True} and "re-encoded" in (frame.note or "")
+    # A secret spanning JSON syntax stays masked even though the raw then cannot parse.
+    traffic = TrafficLog(mask=SecretMask(['ab","k']))
+    raw = b'{"jsonrpc":"2.0","id":1,"result":{"t":"xab","k":"y"}}'
+    frame = traffic.add("in", "response", raw=raw, message=json.loads(raw), id=1)
+    assert frame.raw is not None and b'ab","k' not in frame.raw
+    assert frame.message == json.loads(raw) and frame.meta == {"masked_raw_invalid": True}
+
+
 # -- the TUI ---------------------------------------------------------------------------------
 
 

@@ -247,13 +247,21 @@ class SecretMask:
         return value
 
     def scrub(self, value: Any) -> Any:
-        """A copy of a JSON-like value with every secret in its strings masked."""
+        """A JSON-like value with every secret in its strings masked: a copy
+        where something was masked, the same object where nothing was (meta
+        dicts shared by many frames stay shared)."""
         if isinstance(value, str):
             return self.text(value)
         if isinstance(value, dict):
-            return {self.text(k) if isinstance(k, str) else k: self.scrub(v) for k, v in value.items()}
+            items = [(self.text(k) if isinstance(k, str) else k, self.scrub(v)) for k, v in value.items()]
+            if all(k is old_k and v is old_v for (k, v), (old_k, old_v) in zip(items, value.items(), strict=True)):
+                return value
+            return dict(items)
         if isinstance(value, list):
-            return [self.scrub(v) for v in value]
+            scrubbed = [self.scrub(v) for v in value]
+            if all(new is old for new, old in zip(scrubbed, value, strict=True)):
+                return value
+            return scrubbed
         return value
 
     def __call__(self, frame: Frame) -> None:
@@ -295,13 +303,22 @@ class SecretMask:
             frame.raw = masked
             frame.parsed_lazily(scrubbed)
             return
-        # The secret sat where masking the text breaks the JSON (or the text
-        # spells it in a way the patterns miss): the raw is rebuilt from the
-        # masked message, and the frame says it is not the bytes as sent.
-        frame.raw = _encode_bytes(scrubbed)
-        frame.parsed_lazily(scrubbed)
-        frame.meta = {**(frame.meta or {}), "reencoded": True}
-        note = "a secret was masked; the raw text is re-encoded from the parsed message, not the bytes as sent"
+        # The secret sat where masking the text breaks the JSON (inside an
+        # escape, across a string's end): the raw is rebuilt from the masked
+        # message, and the frame says it is not the bytes as sent.
+        encoded = _encode_bytes(scrubbed)
+        if self._bytes.search(encoded) is None:
+            frame.raw = encoded
+            frame.parsed_lazily(scrubbed)
+            frame.meta = {**(frame.meta or {}), "reencoded": True}
+            note = "a secret was masked; the raw text is re-encoded from the parsed message, not the bytes as sent"
+        else:
+            # Even re-encoded the text spells the secret (it spans JSON syntax):
+            # the raw stays masked in place, though it no longer parses.
+            frame.raw = masked
+            frame.message = scrubbed
+            frame.meta = {**(frame.meta or {}), "masked_raw_invalid": True}
+            note = "a secret was masked in the raw text, which no longer parses; the message is masked apart"
         frame.note = f"{frame.note}; {note}" if frame.note else note
 
     def _mask_details(self, frame: Frame) -> None:
@@ -324,7 +341,9 @@ class SecretMask:
         masked: dict[str, Any] = self.scrub(record)
         raw = masked.get("raw")
         if isinstance(raw, str):
-            masked["raw"] = self.raw_text(raw)
+            text = self.raw_text(raw)
+            if text is not raw:
+                masked = {**masked, "raw": text}
         return masked
 
 
