@@ -1,7 +1,7 @@
 """Benchmarks: figures and ratios against baselines measured in the same run.
 
     .venv/bin/python bench/run.py            # everything
-    .venv/bin/python bench/run.py roundtrip  # one section (roundtrip, list, payload, startup, traffic)
+    .venv/bin/python bench/run.py roundtrip  # one section (roundtrip, list, payload, startup, traffic, memory)
 
 Nothing here is a pass/fail test; the closing notes compare these figures
 with the targets in the issues.  The machine is noisy: each figure is the
@@ -261,12 +261,35 @@ def bench_traffic(frames: int = 100_000) -> None:
     measure_traffic_view(frames)
 
 
+# -- 6. the traffic log's memory ---------------------------------------------------------------
+
+
+def bench_memory(frames: int = 1_000_000) -> None:
+    print(f"traffic log memory: {frames} small notifications through a real session over stdio", flush=True)
+    script = ROOT / "bench" / "traffic_memory.py"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    done = subprocess.run([PY, str(script), "--frames", str(frames)], capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        print(f"  failed: {done.stderr[-2000:]}", flush=True)
+        return
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    baseline = figures["raw_rss_per_frame"]
+    report("raw line text per frame", figures["raw_text_per_frame"], "B")
+    report("baseline: the raw lines alone as bytes, RSS per line", baseline, "B")
+    report("traffic log RSS per frame", figures["rss_per_frame"], "B", baseline, "raw lines alone")
+    report("traffic log RSS per frame beyond the raw lines", figures["rss_per_frame"] - baseline, "B")
+    report("objects a frame holds (sys.getsizeof, sampled)", figures["structure_per_frame"], "B")
+    report("peak RSS with every frame kept", figures["peak_rss"] / 2**20, "MiB")
+    print(f"  {frames} frames recorded in {figures['seconds']:.1f} s (target: a few hundred bytes beyond the raw text)")
+
+
 SECTIONS: dict[str, Callable[[], None]] = {
     "roundtrip": bench_roundtrip,
     "list": bench_list,
     "payload": bench_payload,
     "startup": bench_startup,
     "traffic": bench_traffic,
+    "memory": bench_memory,
 }
 
 

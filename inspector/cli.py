@@ -620,7 +620,10 @@ def _dispatch(argv: list[str]) -> int:
 
 
 def _usage_error(exc: Exception) -> int:
-    print(f"inspector: error: {exc}", file=sys.stderr)
+    from .core.safetext import visible
+
+    # A config file's or a recording's text may be quoted: made inert for the terminal.
+    print(f"inspector: error: {visible(str(exc))}", file=sys.stderr)
     return 2
 
 

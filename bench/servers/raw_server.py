@@ -1,12 +1,13 @@
 """A minimal, fast stdio MCP server for benchmarks (standard library only).
 
-    python bench/servers/raw_server.py [--tools N] [--pages P] [--payload-mb M]
+    python bench/servers/raw_server.py [--tools N] [--pages P] [--payload-mb M] [--notify N]
 
 `tools/list` serves N tools (`tool_00000` ...) over P pages; the cursor is
 the next page's index as a string.  `tools/call` of any tool answers at once
 with "ok", except `big` (listed only with --payload-mb), which answers with
 M megabytes of ASCII text, streamed in 1 MB pieces.  Every answer that does
-not depend on the request is encoded once, at start-up.
+not depend on the request is encoded once, at start-up.  With --notify,
+`tools/call` of `flood` sends N small `notifications/message` first.
 """
 
 from __future__ import annotations
@@ -53,11 +54,24 @@ def encode_pages(tools: list[dict[str, Any]], pages: int) -> list[bytes]:
     return encoded
 
 
+def flood(write: Any, count: int) -> None:
+    """`count` small log notifications, each a little different, written in chunks."""
+    head = b'{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"bench","data":"event '
+    lines = []
+    for index in range(count):
+        lines.append(head + b"%08d" % index + b'"}}\n')
+        if len(lines) == 10_000:
+            write(b"".join(lines))
+            lines.clear()
+    write(b"".join(lines))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tools", type=int, default=3, help="how many tools (default 3)")
     parser.add_argument("--pages", type=int, default=1, help="over how many tools/list pages (default 1)")
     parser.add_argument("--payload-mb", type=float, default=0.0, help="size of the `big` tool's result")
+    parser.add_argument("--notify", type=int, default=0, help="notifications the `flood` tool sends before answering")
     options = parser.parse_args()
 
     tools = [make_tool(index) for index in range(options.tools)]
@@ -99,7 +113,10 @@ def main() -> int:
             continue  # blank line, notification, response or nonsense: nothing to answer
         if method == "tools/call":
             params = message.get("params") or {}
-            if params.get("name") == "big":
+            if params.get("name") == "flood":
+                flood(write, options.notify)
+                write(head + ok)
+            elif params.get("name") == "big":
                 write(head + b',"result":{"content":[{"type":"text","text":"')
                 for _ in range(whole_blocks):
                     write(block)

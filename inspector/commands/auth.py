@@ -23,6 +23,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
+from ..core.safetext import visible
 from . import exitcodes
 from .output import Output
 
@@ -77,7 +78,8 @@ def apply_target(args: argparse.Namespace) -> None:
 
 
 def _notify(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
+    # It quotes the server's metadata (URLs, names): made inert for the terminal.
+    print(visible(text), file=sys.stderr, flush=True)
 
 
 async def prepare_auth(spec: ServerSpec, traffic: TrafficLog) -> None:
@@ -278,5 +280,5 @@ async def _login(out: Output, spec: ServerSpec, args: argparse.Namespace) -> int
         scope = current.get("scope") if current else None
         out.line(f"logged in to {session.server_url} (scope {scope or 'not stated'}; stored in {status['store']})")
     if error is not None:
-        print(f"inspector: {session.secrets.scrub(str(error))}", file=sys.stderr)
+        print(f"inspector: {visible(session.secrets.scrub(str(error)))}", file=sys.stderr)
     return code

@@ -1,4 +1,10 @@
-"""Where a command's output goes, and in which form (JSON or text)."""
+"""Where a command's output goes, and in which form (JSON or text).
+
+Everything printed passes here made safe for a terminal: human text through
+`visible()` (controls shown, not acted on), JSON with every control
+character and bidi mark inside its strings written as a `\\u` escape (still
+valid JSON, parsing back to the same value).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +13,7 @@ import json
 import sys
 from typing import IO, Any
 
-from ..core.safetext import visible
+from ..core.safetext import escape_json, visible
 
 __all__ = ["Output"]
 
@@ -33,8 +39,9 @@ class Output:
         self.write_text(json.dumps(value, ensure_ascii=False), target)
 
     def write_text(self, text: str, stream: IO[str] | None = None) -> None:
-        """One line of already-encoded output."""
+        """One line of already-encoded JSON, its control characters escaped."""
         target = stream if stream is not None else self.stream
+        text = escape_json(text)
         # A huge result is written in slices so no second full copy is made.
         for start in range(0, len(text), _SLICE):
             target.write(text[start : start + _SLICE])

@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from ..core.items import Hint, Item
-from ..core.safetext import one_line
+from ..core.safetext import one_line, safe_json
 
 __all__ = ["content_lines", "hint_summary", "item_line", "json_lines", "resource_contents_lines"]
 
@@ -63,7 +63,9 @@ def item_line(item: Item, width: int = 100) -> str:
 
 
 def json_lines(value: Any) -> list[str]:
-    return json.dumps(value, indent=2, ensure_ascii=False).splitlines()
+    # Escaped like --json output (a `\\u202e` in a string reads as JSON);
+    # anything else a line may hold is made visible when it is printed.
+    return safe_json(value, indent=2).splitlines()
 
 
 def _blob_summary(data: Any) -> str:

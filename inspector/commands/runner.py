@@ -169,6 +169,13 @@ def run_command(
         raise
     except Exception as exc:  # every failure becomes a message and an exit code  # noqa: BLE001
         code, message, detail = failure(exc)
+        # A message may quote the server (its stderr, an error text): masked like the traffic.
+        from ..core.recording import secret_mask
+
+        mask = secret_mask(spec)
+        if mask is not None:
+            message = mask.raw_text(message)
+            detail = mask.raw_text(detail) if detail else detail
         print(f"inspector: {visible(message)}", file=sys.stderr)
         if isinstance(exc, JsonRpcError) and exc.data is not None and out.json:
             out.json_value({"error": exc.to_dict()}, stream=sys.stderr)

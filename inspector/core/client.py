@@ -207,7 +207,11 @@ class Client:
         return name in self.server_capabilities
 
     def stderr_tail(self) -> list[str]:
-        return self.transport.stderr_tail() if self.transport is not None else []
+        tail = self.transport.stderr_tail() if self.transport is not None else []
+        # The log's frames are masked; the tail the transport keeps for messages is not.
+        mask = self.traffic.mask
+        text = getattr(mask, "raw_text", None)
+        return [text(line) for line in tail] if text is not None else tail
 
     # -- connecting ------------------------------------------------------------------
 

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from .spec import ServerSpec
-from .traffic import Frame, TrafficLog
+from .traffic import Frame, TrafficLog, parse_raw
 
 if TYPE_CHECKING:
     from .auth.masking import SecretSet
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MASK",
     "SecretMask",
+    "escaped_pattern",
     "mark_secret",
     "mask_traffic",
     "secret_header",
@@ -148,8 +149,48 @@ def secret_values(spec: ServerSpec) -> list[str]:
     return list(secret_refs(spec))
 
 
+# JSON's two-character escapes, by the character they stand for.
+_SHORT_ESCAPES = {'"': '\\"', "\\": "\\\\", "/": "\\/", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _hex_unit(unit: int) -> str:
+    """A `\\uXXXX` escape of one UTF-16 unit as a pattern, any hex case."""
+    digits = "".join(f"[{d.lower()}{d.upper()}]" if d.isalpha() else d for d in f"{unit:04x}")
+    return r"\\u" + digits
+
+
+def _escaped_char(char: str) -> str:
+    """Every way a JSON string may spell `char`, as a pattern."""
+    code = ord(char)
+    forms: list[str] = []
+    if char not in ('"', "\\") and code >= 0x20:
+        forms.append(re.escape(char))
+    if char in _SHORT_ESCAPES:
+        forms.append(re.escape(_SHORT_ESCAPES[char]))
+    if code > 0xFFFF:
+        high = 0xD800 + ((code - 0x10000) >> 10)
+        low = 0xDC00 + ((code - 0x10000) & 0x3FF)
+        forms.append(_hex_unit(high) + _hex_unit(low))
+    else:
+        forms.append(_hex_unit(code))
+    return "(?:" + "|".join(forms) + ")"
+
+
+def escaped_pattern(values: Iterable[str]) -> str:
+    """A pattern matching each value however a JSON string spells it
+    (`\\u0053\\u0045...`, `\\/`, any mix with plain characters)."""
+    return "|".join("".join(_escaped_char(c) for c in value) for value in values)
+
+
 class SecretMask:
     """Masks known secrets in frames (`__call__`) and in recorded lines (`record`).
+
+    A frame is masked in its raw bytes and in its parsed message, so both
+    the record and what the session acts on and hands to every caller (the
+    CLI's output, the TUI's panes and dialogs) hold `***` instead of the
+    secret.  The raw bytes are masked in place wherever the secret is
+    spelled, escaped or not; only when that leaves text that does not parse
+    to the masked message is the raw re-encoded from it, and the frame says so.
 
     The set may grow while the session runs (`learned`, the OAuth flow's
     secrets); the patterns are rebuilt only when its version changes.
@@ -161,6 +202,8 @@ class SecretMask:
         self._version: int | None = None
         self._needles: list[bytes] = []
         self._bytes: re.Pattern[bytes] | None = None
+        self._escaped_bytes: re.Pattern[bytes] | None = None
+        self._escaped_text: re.Pattern[str] | None = None
         self._text: re.Pattern[str] | None = None
         self._refresh()
 
@@ -180,6 +223,11 @@ class SecretMask:
         self._needles = sorted(forms, key=len, reverse=True)
         self._bytes = re.compile(b"|".join(re.escape(n) for n in self._needles)) if forms else None
         self._text = re.compile("|".join(re.escape(v) for v in every)) if every else None
+        # Any other spelling needs an escape, so this slower pattern is only
+        # tried on text that has one.
+        escaped = escaped_pattern(every) if every else None
+        self._escaped_text = re.compile(escaped) if escaped else None
+        self._escaped_bytes = re.compile(escaped.encode("utf-8", errors="surrogatepass")) if escaped else None
 
     @property
     def empty(self) -> bool:
@@ -190,14 +238,30 @@ class SecretMask:
         pattern = self._text
         return pattern.sub(MASK, value) if pattern is not None else value
 
+    def raw_text(self, value: str) -> str:
+        """JSON text (or text that may hold JSON) with every spelling of a secret masked."""
+        value = self.text(value)
+        escaped = self._escaped_text
+        if escaped is not None and "\\" in value:
+            value = escaped.sub(MASK, value)
+        return value
+
     def scrub(self, value: Any) -> Any:
-        """A copy of a JSON-like value with every secret in its strings masked."""
+        """A JSON-like value with every secret in its strings masked: a copy
+        where something was masked, the same object where nothing was (meta
+        dicts shared by many frames stay shared)."""
         if isinstance(value, str):
             return self.text(value)
         if isinstance(value, dict):
-            return {self.text(k) if isinstance(k, str) else k: self.scrub(v) for k, v in value.items()}
+            items = [(self.text(k) if isinstance(k, str) else k, self.scrub(v)) for k, v in value.items()]
+            if all(k is old_k and v is old_v for (k, v), (old_k, old_v) in zip(items, value.items(), strict=True)):
+                return value
+            return dict(items)
         if isinstance(value, list):
-            return [self.scrub(v) for v in value]
+            scrubbed = [self.scrub(v) for v in value]
+            if all(new is old for new, old in zip(scrubbed, value, strict=True)):
+                return value
+            return scrubbed
         return value
 
     def __call__(self, frame: Frame) -> None:
@@ -208,34 +272,66 @@ class SecretMask:
             self._refresh()
         raw = frame.raw
         if raw is not None:
-            for needle in self._needles:
-                if needle in raw:
-                    self._mask_payload(frame)
-                    break
-        elif frame.message is not None and self._needles:
-            frame.message = self.scrub(frame.message)
-        if frame.note or frame.error or frame.meta or frame.problems:
+            if self._needles and self._holds_secret(raw):
+                self._mask_payload(frame, raw)
+        elif self._needles:
+            message = frame.message
+            if message is not None:
+                frame.message = self.scrub(message)
+        if frame.note or frame.error or frame.meta or frame.has_problems:
             self._mask_details(frame)
 
-    def _mask_payload(self, frame: Frame) -> None:
-        assert self._bytes is not None and frame.raw is not None
-        frame.raw = self._bytes.sub(_MASK_BYTES, frame.raw)
-        # The parsed message holds what the raw held: mask a copy (the
-        # session still acts on the original).
-        if frame.message is not None:
-            frame.message = self.scrub(frame.message)
+    def _holds_secret(self, raw: bytes) -> bool:
+        for needle in self._needles:
+            if needle in raw:
+                return True
+        escaped = self._escaped_bytes
+        return escaped is not None and (b"\\u" in raw or b"\\/" in raw) and escaped.search(raw) is not None
+
+    def _mask_payload(self, frame: Frame, raw: bytes) -> None:
+        assert self._bytes is not None
+        masked = self._bytes.sub(_MASK_BYTES, raw)
+        if self._escaped_bytes is not None and b"\\" in masked:
+            masked = self._escaped_bytes.sub(_MASK_BYTES, masked)
+        # The message the session acts on (the one it parsed, not a second parse).
+        message = frame.message
+        if message is None:
+            frame.raw = masked
+            return
+        scrubbed = self.scrub(message)
+        if parse_raw(masked) == scrubbed:
+            frame.raw = masked
+            frame.parsed_lazily(scrubbed)
+            return
+        # The secret sat where masking the text breaks the JSON (inside an
+        # escape, across a string's end): the raw is rebuilt from the masked
+        # message, and the frame says it is not the bytes as sent.
+        encoded = _encode_bytes(scrubbed)
+        if self._bytes.search(encoded) is None:
+            frame.raw = encoded
+            frame.parsed_lazily(scrubbed)
+            frame.meta = {**(frame.meta or {}), "reencoded": True}
+            note = "a secret was masked; the raw text is re-encoded from the parsed message, not the bytes as sent"
+        else:
+            # Even re-encoded the text spells the secret (it spans JSON syntax):
+            # the raw stays masked in place, though it no longer parses.
+            frame.raw = masked
+            frame.message = scrubbed
+            frame.meta = {**(frame.meta or {}), "masked_raw_invalid": True}
+            note = "a secret was masked in the raw text, which no longer parses; the message is masked apart"
+        frame.note = f"{frame.note}; {note}" if frame.note else note
 
     def _mask_details(self, frame: Frame) -> None:
         if self._text is None:
             return
         if frame.note:
-            frame.note = self.text(frame.note)
+            frame.note = self.raw_text(frame.note)
         if frame.error:
-            frame.error = self.text(frame.error)
+            frame.error = self.raw_text(frame.error)
         if frame.meta:
             frame.meta = self.scrub(frame.meta)
         if frame.problems:
-            frame.problems[:] = [self.text(p) for p in frame.problems]
+            frame.problems[:] = [self.raw_text(p) for p in frame.problems]
 
     def record(self, record: dict[str, Any]) -> dict[str, Any]:
         """A recorded line's dict with every secret masked."""
@@ -243,7 +339,19 @@ class SecretMask:
         if self._text is None:
             return record
         masked: dict[str, Any] = self.scrub(record)
+        raw = masked.get("raw")
+        if isinstance(raw, str):
+            text = self.raw_text(raw)
+            if text is not raw:
+                masked = {**masked, "raw": text}
         return masked
+
+
+_encode = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def _encode_bytes(value: Any) -> bytes:
+    return _encode(value).encode("utf-8", errors="surrogatepass")
 
 
 def _learned(spec: ServerSpec) -> SecretSet | None:

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["CONTROL_CHARS", "has_controls", "one_line", "safe_json", "visible"]
+__all__ = ["CONTROL_CHARS", "copy_safe", "escape_json", "has_controls", "one_line", "safe_json", "visible"]
 
 # C0 controls except \n and \t, DEL, C1 controls, and the Unicode bidi
-# overrides that can reorder what a line appears to say.
-CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# controls that can reorder what a line appears to say (embeddings and
+# overrides, isolates, the left-to-right/right-to-left and Arabic marks).
+CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 _NAMES = {
     "\x1b": "␛",
@@ -59,12 +60,33 @@ def has_controls(text: str) -> bool:
     return CONTROL_CHARS.search(text) is not None
 
 
+def _u_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group(0)):04x}"
+
+
+def escape_json(text: str) -> str:
+    """JSON text (as a JSON encoder writes it) with every control character inside its strings written as
+    a `\\u` escape (json.dumps leaves DEL, C1 and bidi controls raw).
+    Outside strings JSON has no such characters, so the text stays valid
+    and parses back to the same value."""
+    # A JSON encoder escapes C0 controls itself, so in ASCII text only DEL
+    # is left to look for: a huge ASCII result costs two quick scans, no copy.
+    if text.isascii() and "\x7f" not in text:
+        return text
+    return CONTROL_CHARS.sub(_u_escape, text)
+
+
 def safe_json(value: object, indent: int | None = None) -> str:
-    """JSON text for an editor: readable Unicode, but every control character
-    escaped (json.dumps leaves DEL, C1 and bidi controls raw).  Outside
-    strings JSON has no such characters, so the text stays valid and parses
-    back to exactly `value`."""
+    """JSON text for an editor or a terminal: readable Unicode, every control
+    character escaped, and it parses back to exactly `value`."""
     import json
 
-    text = json.dumps(value, indent=indent, ensure_ascii=False)
-    return CONTROL_CHARS.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+    return escape_json(json.dumps(value, indent=indent, ensure_ascii=False))
+
+
+def copy_safe(text: str) -> str:
+    """Text for the clipboard: every control character but newline and tab
+    written as a `\\u` escape, so a paste cannot carry ESC sequences (a
+    planted `ESC[201~` ends a shell's bracketed paste), BEL or C1 controls.
+    JSON text stays valid JSON with the same value."""
+    return CONTROL_CHARS.sub(_u_escape, text)

@@ -528,6 +528,7 @@ class Session:
         pending.frame.partner = frame.seq
         if pending.future.done():
             return
+        message = frame.message  # secrets masked (the same object when it held none)
         if is_error:
             pending.future.set_exception(JsonRpcError.from_dict(message["error"]))
         else:
@@ -557,6 +558,7 @@ class Session:
             batch,
             problems=problems,
         )
+        params = frame.message.get("params")  # secrets masked (the same object when it held none)
         if not isinstance(method, str):
             return
         if method == "notifications/progress" and isinstance(params, dict):
@@ -625,7 +627,8 @@ class Session:
             )
             task.add_done_callback(lambda _t: None)
             return
-        request = ServerRequest(msg_id, method, message.get("params"), frame)
+        # Secrets masked in what the handlers show (the same object when it held none).
+        request = ServerRequest(msg_id, method, frame.message.get("params"), frame)
         task = self._loop.create_task(self._serve(request))
         self._server_requests[msg_id] = (request, task)
 

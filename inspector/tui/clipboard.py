@@ -1,5 +1,11 @@
 """Copying to the clipboard: the system clipboard when there is one, else the
-terminal's (OSC 52), which also works over SSH."""
+terminal's (OSC 52), which also works over SSH.
+
+Every copy goes through `copy_text`, which escapes control characters
+first: what lands on the clipboard is pasted into shells, and a server's
+ESC, BEL or C1 bytes there act on the terminal (`ESC[201~` ends a
+bracketed paste and runs the rest).
+"""
 
 from __future__ import annotations
 
@@ -7,10 +13,13 @@ from typing import Any
 
 from textual.app import App
 
+from ..core.safetext import copy_safe
+
 __all__ = ["copy_text"]
 
 
 def copy_text(app: App[Any], text: str) -> str:
+    text = copy_safe(text)
     try:
         import pyperclip
 

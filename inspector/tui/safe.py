@@ -6,14 +6,13 @@ draws literally) after every control character was made visible.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from rich.style import Style
 from rich.syntax import Syntax
 from rich.text import Text
 
-from ..core.safetext import one_line, visible
+from ..core.safetext import one_line, safe_json, visible
 
 __all__ = ["json_syntax", "json_text", "plain", "plain_line", "styled"]
 
@@ -40,8 +39,8 @@ def styled(*parts: tuple[str, str] | Text) -> Text:
 
 
 def json_text(value: Any) -> str:
-    """Pretty JSON with every control character visible (json.dumps leaves DEL and C1 raw)."""
-    return visible(json.dumps(value, indent=2, ensure_ascii=False))
+    """Pretty JSON with every control character escaped (json.dumps leaves DEL, C1 and bidi raw)."""
+    return safe_json(value, indent=2)
 
 
 def json_syntax(value: Any, theme: str = "ansi_dark") -> Syntax:
