@@ -4,8 +4,10 @@ headless user agent that follows the redirects itself."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
+import threading
 import webbrowser
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -41,9 +43,39 @@ async def open_in_system_browser(url: str, notify: Callable[[str], None]) -> boo
     if not has_graphical_browser():
         return False
     try:
-        return bool(await asyncio.to_thread(webbrowser.open, url, 2))
+        return bool(await _in_daemon_thread(webbrowser.open, url, 2))
     except webbrowser.Error:
         return False
+
+
+async def _in_daemon_thread(func: Callable[..., object], *args: object) -> object:
+    """Run a blocking call in a thread nobody waits for.
+
+    Not `asyncio.to_thread`: `asyncio.run` joins the default executor's
+    threads on the way out, and a browser command may not return before the
+    person closes the browser, so a Ctrl-C during the login would wait for it.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[object] = loop.create_future()
+
+    def settle(result: object, error: BaseException | None) -> None:
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+
+    def run() -> None:
+        try:
+            result, error = func(*args), None
+        except Exception as exc:  # handed to the waiting coroutine  # noqa: BLE001
+            result, error = None, exc
+        with contextlib.suppress(RuntimeError):  # the loop is gone: nobody waits any more
+            loop.call_soon_threadsafe(settle, result, error)
+
+    threading.Thread(target=run, name="inspector-browser", daemon=True).start()
+    return await future
 
 
 class HeadlessUserAgent:
