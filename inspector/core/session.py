@@ -337,9 +337,9 @@ class Session:
             pending.deadline = None
 
     def restart_deadline(self, request_id: Any) -> None:
-        """Start a held request's clock afresh: it is being sent now."""
+        """Start a held request's clock afresh: it is being sent now (a no-op unless held)."""
         pending = self._pending.get(request_id)
-        if pending is not None and pending.timeout and not pending.future.done():
+        if pending is not None and pending.deadline is None and pending.timeout and not pending.future.done():
             pending.deadline = time.perf_counter() + pending.timeout
             self._ensure_ticker()
 

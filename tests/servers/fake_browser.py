@@ -7,6 +7,9 @@ listener.  Each URL it is given is appended to the file named by
 `FAKE_BROWSER_LOG`, with the final status or the error, so a test can see
 that the system-browser path was taken.
 
+`FAKE_BROWSER_DELAY` (seconds) makes the person slow: the GET starts that
+long after the browser was opened (a person reading the consent page).
+
 It always exits 0: a failing browser command would make `webbrowser` try the
 next browser it knows (possibly a text browser in the test's terminal).
 """
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 import urllib.error
 import urllib.request
 
@@ -23,7 +27,9 @@ def main() -> int:
     log = os.environ.get("FAKE_BROWSER_LOG")
     # Straight to the test's servers on 127.0.0.1, whatever proxy the environment names.
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    delay = float(os.environ.get("FAKE_BROWSER_DELAY") or 0)
     for url in sys.argv[1:]:
+        time.sleep(delay)
         try:
             with opener.open(url, timeout=20) as response:
                 outcome = f"{response.status} {response.geturl()}"

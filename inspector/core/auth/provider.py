@@ -55,6 +55,7 @@ from pydantic import AnyUrl, ValidationError
 
 from .endpoints import ENDPOINT_NAMES, insecure, other_origins
 from .errors import AuthError, LoginAborted, LoginTimedOut
+from .httpauth import hold_request_clock, restart_request_clock
 from .log import HttpExchange
 from .loopback import LoginCancelled, LoginTimeout, LoopbackListener
 from .www_authenticate import parse_www_authenticate
@@ -486,17 +487,11 @@ class _Observed(OAuthClientProvider):
         if flow.deadline is None:
             flow.deadline = time.monotonic() + self.session.config.timeout
         if flow.held is None:
-            from ..session import SENDING
-
-            sending = SENDING.get()
-            if sending is not None:
-                sending[0].hold_deadline(sending[1])
-                flow.held = sending
+            flow.held = hold_request_clock()
 
     def _restart_clock(self, flow: _Flow) -> None:
         held, flow.held = flow.held, None
-        if held is not None:
-            held[0].restart_deadline(held[1])
+        restart_request_clock(held)
 
     def _remaining(self, flow: _Flow | None) -> float:
         if flow is None or flow.deadline is None:
