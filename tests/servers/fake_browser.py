@@ -9,6 +9,8 @@ that the system-browser path was taken.
 
 `FAKE_BROWSER_DELAY` (seconds) makes the person slow: the GET starts that
 long after the browser was opened (a person reading the consent page).
+`FAKE_BROWSER_STAY=1` is a browser that stays open and never approves: it
+writes `pid N` to the log and waits, deaf to SIGINT, until it is terminated.
 
 It always exits 0: a failing browser command would make `webbrowser` try the
 next browser it knows (possibly a text browser in the test's terminal).
@@ -17,6 +19,7 @@ next browser it knows (possibly a text browser in the test's terminal).
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 import urllib.error
@@ -27,6 +30,13 @@ def main() -> int:
     log = os.environ.get("FAKE_BROWSER_LOG")
     # Straight to the test's servers on 127.0.0.1, whatever proxy the environment names.
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    if os.environ.get("FAKE_BROWSER_STAY"):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if log:
+            with open(log, "a", encoding="utf-8") as handle:
+                handle.write(f"pid {os.getpid()}\n")
+        while True:
+            signal.pause()
     delay = float(os.environ.get("FAKE_BROWSER_DELAY") or 0)
     for url in sys.argv[1:]:
         time.sleep(delay)

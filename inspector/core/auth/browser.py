@@ -19,6 +19,9 @@ if TYPE_CHECKING:
 __all__ = ["HeadlessUserAgent", "has_graphical_browser", "open_in_system_browser"]
 
 MAX_HOPS = 10
+# How long the browser command may take to return before the login waits for
+# the redirect anyway (a command that stays until the browser closes never does).
+BROWSER_START_WAIT = 5.0
 
 
 def has_graphical_browser(environ: dict[str, str] | None = None) -> bool:
@@ -42,10 +45,20 @@ async def open_in_system_browser(url: str, notify: Callable[[str], None]) -> boo
     notify(f"Open this URL to authorize the inspector:\n  {url}")
     if not has_graphical_browser():
         return False
+    opening = asyncio.ensure_future(_in_daemon_thread(webbrowser.open, url, 2))
     try:
-        return bool(await _in_daemon_thread(webbrowser.open, url, 2))
+        return bool(await asyncio.wait_for(asyncio.shield(opening), BROWSER_START_WAIT))
+    except TimeoutError:
+        # Some browser commands return only when the browser is closed: it is open.
+        opening.add_done_callback(_quiet)
+        return True
     except webbrowser.Error:
         return False
+
+
+def _quiet(future: asyncio.Future[object]) -> None:
+    if not future.cancelled():
+        future.exception()
 
 
 async def _in_daemon_thread(func: Callable[..., object], *args: object) -> object:

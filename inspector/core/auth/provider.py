@@ -878,7 +878,11 @@ class _Observed(OAuthClientProvider):
                 "timeout": self.session.config.timeout,
             },
         )
-        await self.session.open_url(url)
+        try:
+            async with asyncio.timeout(self._remaining(flow)):
+                await self.session.open_url(url)
+        except TimeoutError as exc:
+            raise LoginTimeout("the authorization in the browser (or the headless user agent) did not finish") from exc
 
     def _log_registration(self) -> None:
         info = self.context.client_info
