@@ -334,3 +334,42 @@ async def test_a_silent_authorization_server_is_bounded_by_the_login_deadline(
     finally:
         silent.close()
         control(base)
+
+
+@pytest.mark.parametrize("answer", ["y", "n"])
+async def test_the_tui_asks_before_using_another_origin(
+    servers: tuple[str, str], config_dir: Path, answer: str
+) -> None:
+    from textual.widgets import Static
+
+    from inspector.tui.app import InspectorApp
+    from inspector.tui.panes.auth import CrossOriginScreen
+
+    from .tui_helpers import wait_for
+
+    base, second = servers
+    control(base, endpoint_base=second)
+    try:
+        before = stats(base)
+        config = AuthConfig(store=TokenStore(config_dir), browser="headless", timeout=60.0)
+        app = InspectorApp(ServerSpec(transport="http", url=f"{base}/mcp", auth=config))
+        async with app.run_test(size=(150, 50)) as pilot:
+            await wait_for(
+                pilot,
+                lambda: isinstance(app.screen, CrossOriginScreen) and bool(app.screen.query("#cross-origin-text")),
+                "the question",
+                timeout=30,
+            )
+            text = str(app.screen.query_one("#cross-origin-text", Static).render())
+            assert f"{second}/auth/register" in text and f"{base}/auth" in text
+            assert stats(base)["register"] == before["register"]  # asked before anything was sent there
+            await pilot.press(answer)
+            if answer == "y":
+                await wait_for(pilot, lambda: app.client.state == "connected", "connected after login", timeout=30)
+                assert stats(base)["register"] == before["register"] + 1
+            else:
+                await wait_for(pilot, lambda: app.connect_failure is not None, "the refusal", timeout=30)
+                assert "login refused" in (app.connect_failure or "")
+                assert stats(base)["register"] == before["register"]
+    finally:
+        control(base)
