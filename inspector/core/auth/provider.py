@@ -470,7 +470,9 @@ class _Observed(OAuthClientProvider):
 
     async def _before_send(self, kind: str, flow: _Flow, outgoing: httpx2.Request) -> None:
         flow.step = kind
-        self._require_https(kind, str(outgoing.url), flow)
+        if kind != "resource-metadata":
+            # The resource's own metadata lives with the MCP server; the rule is the authorization server's.
+            self._require_https(kind, str(outgoing.url), flow)
         if kind in ("registration", "token"):
             # Where the client's credentials (or the person's code) are about to go.
             await self._check_origins(flow)
@@ -529,7 +531,7 @@ class _Observed(OAuthClientProvider):
             server = self.context.auth_server_url or shown
             named = f" (named by the protected resource metadata at {flow.prm_url})" if flow.prm_url else ""
             message = f"refused the authorization server {server}{named}: {why}"
-        elif kind in ("resource-metadata", "server-metadata"):
+        elif kind == "server-metadata":
             message = f"refused {shown}: {why}"
         else:
             metadata = f" (from the authorization server metadata of {self.issuer})" if self.issuer else ""
