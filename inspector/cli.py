@@ -122,7 +122,11 @@ def _add_auth_options(parser: argparse.ArgumentParser, default: Any) -> None:
         "--oauth-port", type=int, default=default, metavar="PORT", help="OAuth: loopback redirect port (0: any free)"
     )
     group.add_argument(
-        "--oauth-timeout", type=float, default=default, metavar="SECONDS", help="OAuth: how long a login may take"
+        "--oauth-timeout",
+        type=float,
+        default=default,
+        metavar="SECONDS",
+        help="OAuth: the login's own deadline (default 300); the request's --timeout starts after it",
     )
     group.add_argument(
         "--oauth-grant",
@@ -140,6 +144,13 @@ def _add_auth_options(parser: argparse.ArgumentParser, default: Any) -> None:
     group.add_argument("--client-key-alg", default=default, metavar="ALG", help="its JWS algorithm (default ES256)")
     group.add_argument(
         "--oauth-issuer", default=default, metavar="URL", help="OAuth: the issuer the configured client belongs to"
+    )
+    group.add_argument(
+        "--allow-cross-origin-auth",
+        action="store_true",
+        default=default,
+        help="OAuth: use authorization, token and registration endpoints on another origin than the issuer "
+        "without asking (refused without a terminal otherwise)",
     )
     group.add_argument(
         "--oauth-browser",
@@ -431,6 +442,7 @@ def _apply_auth_options(args: argparse.Namespace, spec: ServerSpec) -> None:
         "client_key_alg",
         "oauth_issuer",
         "assertion_env",
+        "allow_cross_origin_auth",
     )
     given = {name: getattr(args, name) for name in names if getattr(args, name, None) not in (None, False)}
     if not spec.url:
@@ -495,6 +507,8 @@ def _apply_auth_options(args: argparse.Namespace, spec: ServerSpec) -> None:
         config.client_key_algorithm = given["client_key_alg"]
     if "oauth_issuer" in given:
         config.issuer = given["oauth_issuer"]
+    if given.get("allow_cross_origin_auth"):
+        config.allow_cross_origin = True
     if "assertion_env" in given:
         config.assertion = _from_env(given["assertion_env"], "--assertion-env")
     if config.grant == "jwt_bearer" and not config.assertion:

@@ -10,6 +10,7 @@ secret in a recording.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -268,13 +269,70 @@ def test_ctrl_c_interrupts_a_waiting_login(auth_server: str, config_dir: Path, t
                 assert process.poll() is None and time.monotonic() < deadline, errors.read_text()
                 time.sleep(0.05)
             process.send_signal(signal.SIGINT)
-            code = process.wait(20)
+            # Generous: only a hang reaches it (on an idle machine the exit takes a fraction of a second).
+            code = process.wait(60)
         finally:
             if process.poll() is None:
                 process.kill()
                 process.wait(5)
     assert code == exitcodes.INTERRUPTED, errors.read_text()
     assert "interrupted" in errors.read_text()
+
+
+def test_ctrl_c_on_the_terminal_ends_a_login_whose_browser_stays_open(
+    auth_server: str, config_dir: Path, tmp_path: Path
+) -> None:
+    """A browser command that does not return (it stays open, deaf to SIGINT): Ctrl-C typed
+    on the terminal ends the login all the same; nothing waits for the browser's thread."""
+    import pty
+
+    from .terminal import _take_terminal
+
+    control(auth_server)
+    browser = tmp_path / "fake-browser"
+    browser.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{SERVERS / "fake_browser.py"}" "$@"\n')
+    browser.chmod(0o755)
+    opened = tmp_path / "opened.txt"
+    env = {
+        **os.environ,
+        "INSPECTOR_CONFIG_DIR": str(config_dir),
+        "BROWSER": str(browser),
+        "FAKE_BROWSER_LOG": str(opened),
+        "FAKE_BROWSER_STAY": "1",
+    }
+    argv = [sys.executable, "-m", "inspector", "auth", "login", "--url", f"{auth_server}/mcp"]
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        argv, stdin=follower, stdout=follower, stderr=follower, env=env, preexec_fn=_take_terminal
+    )
+    os.close(follower)
+    seen = b""
+    try:
+        deadline = time.monotonic() + 60
+        while not (b"Waiting up to" in seen and opened.exists() and "pid" in opened.read_text()):
+            assert process.poll() is None and time.monotonic() < deadline, seen.decode(errors="replace")
+            if _readable(leader):
+                seen += os.read(leader, 4096)
+        os.write(leader, b"\x03")  # Ctrl-C, as typed: the terminal sends SIGINT to the foreground group
+        deadline = time.monotonic() + 60  # generous: only a hang reaches it
+        while process.poll() is None and time.monotonic() < deadline:
+            try:
+                seen += os.read(leader, 4096) if _readable(leader) else b""
+            except OSError:
+                break
+        code = process.poll()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(5)
+        os.close(leader)
+        for line in opened.read_text().splitlines() if opened.exists() else []:
+            if line.startswith("pid "):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(int(line[4:]), signal.SIGTERM)
+    text = seen.decode("utf-8", "replace")
+    assert code == exitcodes.INTERRUPTED, text
+    assert "interrupted" in text
 
 
 def test_a_command_whose_login_times_out_exits_with_the_timeout_code(auth_server: str, config_dir: Path) -> None:

@@ -82,6 +82,40 @@ def _notify(text: str) -> None:
     print(visible(text), file=sys.stderr, flush=True)
 
 
+def _at_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stderr.isatty()
+
+
+async def ask_on_terminal(text: str) -> bool:
+    """The person's answer to `text` on the terminal; anything but y/yes is a no.
+
+    The line is read when the event loop sees stdin readable (not in a
+    thread), so a Ctrl-C at the question ends the command at once.
+    """
+    import os
+
+    print(f"inspector: warning: {text}", file=sys.stderr)
+    sys.stderr.write("Continue with this login? [y/N] ")
+    sys.stderr.flush()
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[str] = loop.create_future()
+    fd = sys.stdin.fileno()
+
+    def readable() -> None:
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            data = b""
+        if not answer.done():
+            answer.set_result(data.decode("utf-8", "replace"))
+
+    loop.add_reader(fd, readable)
+    try:
+        return (await answer).strip().lower() in ("y", "yes")
+    finally:
+        loop.remove_reader(fd)
+
+
 async def prepare_auth(spec: ServerSpec, traffic: TrafficLog) -> None:
     """Before a command connects: where the person's instructions go, and a
     login first when one is needed and a person will do it (a login inside
@@ -93,10 +127,12 @@ async def prepare_auth(spec: ServerSpec, traffic: TrafficLog) -> None:
         return
     if config.notify is None:
         config.notify = _notify
+    if config.confirm is None and _at_terminal():
+        config.confirm = ask_on_terminal
     session = session_for(spec)
     if session is None or not config.oauth or config.browser == "headless" or config.grant != "authorization_code":
         return
-    if not (sys.stdin.isatty() and sys.stderr.isatty()):
+    if not _at_terminal():
         # Nobody at the keys: no probe (a login would print its URL and wait in the first request).
         return
     session.attach(traffic)
@@ -144,7 +180,14 @@ def run_auth(args: argparse.Namespace, spec: ServerSpec | None) -> int:
     try:
         return asyncio.run(_login(out, spec, args))
     except KeyboardInterrupt:
-        print("inspector: login interrupted", file=sys.stderr)
+        print("inspector: login interrupted", file=sys.stderr, flush=True)
+        # The interrupt is acted on at once; what follows is the interpreter's
+        # exit, whose final collections of the ~100,000 objects the OAuth
+        # client loaded cost a quarter of a CPU second (many seconds on a
+        # loaded machine).  Nothing is left to collect that matters.
+        import gc
+
+        gc.freeze()
         return exitcodes.INTERRUPTED
 
 
@@ -239,6 +282,8 @@ async def _login(out: Output, spec: ServerSpec, args: argparse.Namespace) -> int
     assert config is not None
     if config.notify is None:
         config.notify = _notify
+    if config.confirm is None and _at_terminal():
+        config.confirm = ask_on_terminal
     session = session_for(spec)
     assert session is not None
     recorder = None

@@ -56,6 +56,8 @@ def _auth_options(spec: ServerSpec) -> list[str]:
         words += ["--client-key-alg", config.client_key_algorithm]
     if config.issuer:
         words += ["--oauth-issuer", config.issuer]
+    if config.allow_cross_origin:
+        words.append("--allow-cross-origin-auth")
     return words
 
 

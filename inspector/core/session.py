@@ -15,6 +15,7 @@ import json
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +34,7 @@ from .transports.base import Transport
 
 __all__ = [
     "DEFAULT_TIMEOUT",
+    "SENDING",
     "NotificationObserver",
     "PendingRequest",
     "ProgressCallback",
@@ -47,6 +49,9 @@ TICK_SECONDS = 0.05
 # remembered so that a late answer is recognised rather than blamed on the
 # server as an answer to an id nobody sent.
 ENDED_MEMORY = 1000
+# The request a transport is sending (its session and id), seen by what runs
+# inside the send: an OAuth login holds that request's clock (hold_deadline).
+SENDING: ContextVar[tuple[Session, Any] | None] = ContextVar("inspector_sending", default=None)
 
 ProgressCallback = Callable[[float, float | None, str | None], None]
 NotificationObserver = Callable[[str, Any, Frame], None]
@@ -213,6 +218,7 @@ class Session:
         if pending.timeout:
             pending.deadline = pending.started + pending.timeout
             self._ensure_ticker()
+        sending = SENDING.set((self, request_id))
         try:
             await self._send_by_deadline(pending, raw, message)
         except Exception as exc:
@@ -229,6 +235,8 @@ class Session:
             if isinstance(exc, InspectorError):
                 raise
             raise ConnectionClosed(reason) from exc
+        finally:
+            SENDING.reset(sending)
         return pending
 
     async def _send_by_deadline(self, pending: PendingRequest, raw: bytes, message: dict[str, Any]) -> None:
@@ -347,6 +355,20 @@ class Session:
             self._ended[pending.id] = (ended, pending.frame.seq, pending.method)
             if len(self._ended) > ENDED_MEMORY:
                 self._ended.popitem(last=False)
+
+    def hold_deadline(self, request_id: Any) -> None:
+        """Stop a request's clock: what runs inside its send now is not the
+        server's time (an OAuth login, which has its own deadline)."""
+        pending = self._pending.get(request_id)
+        if pending is not None:
+            pending.deadline = None
+
+    def restart_deadline(self, request_id: Any) -> None:
+        """Start a held request's clock afresh: it is being sent now (a no-op unless held)."""
+        pending = self._pending.get(request_id)
+        if pending is not None and pending.deadline is None and pending.timeout and not pending.future.done():
+            pending.deadline = time.perf_counter() + pending.timeout
+            self._ensure_ticker()
 
     def _ensure_ticker(self) -> None:
         # One coarse timer checks every deadline, instead of a timer handle

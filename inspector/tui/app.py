@@ -154,6 +154,10 @@ class InspectorApp(App[int]):
         session = session_for(self.spec)
         if session is not None:
             session.attach(self.traffic)
+            if session.config.confirm is None:
+                from .panes.auth import confirm_in
+
+                session.config.confirm = confirm_in(self)
         return session
 
     def on_mount(self) -> None:

@@ -21,7 +21,7 @@ client secret, issues short-lived tokens when asked, rotates refresh tokens,
 and can name the wrong issuer in its redirect or in its metadata, or deny the
 request.
 
-    python tests/servers/auth_server.py --port PORT [--token-ttl S] [--wrong-iss] [--deny]
+    python tests/servers/auth_server.py --port PORT [--second-port PORT] [--token-ttl S] [--wrong-iss] [--deny]
 
 GET /_stats answers with counters of what the authorization server did (and
 the secrets it issued, and the redirect URIs it was asked to use); POST
@@ -35,6 +35,7 @@ import argparse
 import base64
 import hashlib
 import secrets
+import socket
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -63,6 +64,11 @@ class State:
     # The issuer its metadata names, when it is not its own (RFC 8414 §3.3).
     metadata_issuer: str | None = None
     step_up: str = "normal"
+    # The authorization server the protected resource metadata names, when it is not this one.
+    prm_server: str | None = None
+    # Where the metadata puts the authorization, token and registration endpoints
+    # (another origin than the issuer: the second port), when not under the issuer.
+    endpoint_base: str | None = None
     carousel: int = 0
     redirect_uris: list[str] = field(default_factory=list)
     clients: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -88,6 +94,10 @@ class State:
     def resource(self) -> str:
         return f"{self.base}/mcp"
 
+    @property
+    def endpoints(self) -> str:
+        return f"{self.endpoint_base}/auth" if self.endpoint_base else self.issuer
+
     def prm_url(self) -> str:
         return f"{self.base}/.well-known/oauth-protected-resource/mcp"
 
@@ -108,7 +118,11 @@ def build(state: State) -> Any:
     @server.custom_route("/.well-known/oauth-protected-resource/mcp", methods=["GET"])
     async def prm(request: Request) -> Response:
         return JSONResponse(
-            {"resource": state.resource, "authorization_servers": [state.issuer], "scopes_supported": [READ]}
+            {
+                "resource": state.resource,
+                "authorization_servers": [state.prm_server or state.issuer],
+                "scopes_supported": [READ],
+            }
         )
 
     @server.custom_route("/.well-known/oauth-authorization-server/auth", methods=["GET"])
@@ -116,9 +130,9 @@ def build(state: State) -> Any:
         return JSONResponse(
             {
                 "issuer": state.metadata_issuer or state.issuer,
-                "authorization_endpoint": f"{state.issuer}/authorize",
-                "token_endpoint": f"{state.issuer}/token",
-                "registration_endpoint": f"{state.issuer}/register",
+                "authorization_endpoint": f"{state.endpoints}/authorize",
+                "token_endpoint": f"{state.endpoints}/token",
+                "registration_endpoint": f"{state.endpoints}/register",
                 "response_types_supported": ["code"],
                 "grant_types_supported": ["authorization_code", "refresh_token"],
                 "code_challenge_methods_supported": ["S256"],
@@ -231,7 +245,9 @@ def build(state: State) -> Any:
 
     @server.custom_route("/_mode", methods=["POST"])
     async def mode(request: Request) -> Response:
-        """Switch misbehaviours for the next flows: token_ttl, wrong_iss, deny, metadata_issuer, step_up."""
+        """Switch misbehaviours for the next flows: token_ttl, wrong_iss, deny, metadata_issuer, step_up,
+        prm_server (the authorization server the resource metadata names), endpoint_base (the origin
+        of the endpoints in the authorization server metadata)."""
         body = await request.json()
         step_up = str(body.get("step_up", "normal"))
         if step_up not in STEP_UP_MODES:
@@ -240,6 +256,8 @@ def build(state: State) -> Any:
         state.wrong_iss = bool(body.get("wrong_iss", False))
         state.deny = bool(body.get("deny", False))
         state.metadata_issuer = body.get("metadata_issuer") or None
+        state.prm_server = body.get("prm_server") or None
+        state.endpoint_base = body.get("endpoint_base") or None
         state.step_up = step_up
         return JSONResponse({"ok": True})
 
@@ -351,9 +369,20 @@ def main() -> None:
     parser.add_argument("--token-ttl", type=int, default=3600)
     parser.add_argument("--wrong-iss", action="store_true")
     parser.add_argument("--deny", action="store_true")
+    parser.add_argument(
+        "--second-port", type=int, default=0, help="serve the same app here too: another origin for endpoint_base"
+    )
     args = parser.parse_args()
     state = State(f"http://127.0.0.1:{args.port}", args.token_ttl, args.wrong_iss, args.deny)
-    uvicorn.run(build(state), host="127.0.0.1", port=args.port, log_config=None, access_log=False)
+    ports = [args.port] + ([args.second_port] if args.second_port else [])
+    sockets = []
+    for port in ports:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", port))
+        sockets.append(sock)
+    config = uvicorn.Config(build(state), log_config=None, access_log=False)
+    uvicorn.Server(config).run(sockets=sockets)
 
 
 if __name__ == "__main__":

@@ -4,8 +4,10 @@ headless user agent that follows the redirects itself."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
+import threading
 import webbrowser
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -17,6 +19,9 @@ if TYPE_CHECKING:
 __all__ = ["HeadlessUserAgent", "has_graphical_browser", "open_in_system_browser"]
 
 MAX_HOPS = 10
+# How long the browser command may take to return before the login waits for
+# the redirect anyway (a command that stays until the browser closes never does).
+BROWSER_START_WAIT = 5.0
 
 
 def has_graphical_browser(environ: dict[str, str] | None = None) -> bool:
@@ -40,10 +45,50 @@ async def open_in_system_browser(url: str, notify: Callable[[str], None]) -> boo
     notify(f"Open this URL to authorize the inspector:\n  {url}")
     if not has_graphical_browser():
         return False
+    opening = asyncio.ensure_future(_in_daemon_thread(webbrowser.open, url, 2))
     try:
-        return bool(await asyncio.to_thread(webbrowser.open, url, 2))
+        return bool(await asyncio.wait_for(asyncio.shield(opening), BROWSER_START_WAIT))
+    except TimeoutError:
+        # Some browser commands return only when the browser is closed: it is open.
+        opening.add_done_callback(_quiet)
+        return True
     except webbrowser.Error:
         return False
+
+
+def _quiet(future: asyncio.Future[object]) -> None:
+    if not future.cancelled():
+        future.exception()
+
+
+async def _in_daemon_thread(func: Callable[..., object], *args: object) -> object:
+    """Run a blocking call in a thread nobody waits for.
+
+    Not `asyncio.to_thread`: `asyncio.run` joins the default executor's
+    threads on the way out, and a browser command may not return before the
+    person closes the browser, so a Ctrl-C during the login would wait for it.
+    """
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[object] = loop.create_future()
+
+    def settle(result: object, error: BaseException | None) -> None:
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+
+    def run() -> None:
+        try:
+            result, error = func(*args), None
+        except Exception as exc:  # handed to the waiting coroutine  # noqa: BLE001
+            result, error = None, exc
+        with contextlib.suppress(RuntimeError):  # the loop is gone: nobody waits any more
+            loop.call_soon_threadsafe(settle, result, error)
+
+    threading.Thread(target=run, name="inspector-browser", daemon=True).start()
+    return await future
 
 
 class HeadlessUserAgent:

@@ -71,8 +71,14 @@ class AuthConfig:
         hosted; used as the client id when the authorization server supports
         Client ID Metadata Documents.
     callback_port: the loopback redirect listener's port (0: any free port).
-    timeout: how long to wait for the person to finish the login, in seconds.
+    timeout: the login's own deadline (`--oauth-timeout`), in seconds: from
+        the first request to the authorization server to the token.  The
+        MCP request that needed the login starts its clock (`--timeout`)
+        only when it is sent with the token.
     browser: one of BROWSER_MODES.
+    allow_cross_origin: use authorization, token and registration endpoints
+        on another origin than the issuer without asking (`confirm`); with
+        neither, such endpoints are refused.
     """
 
     oauth: bool = True
@@ -93,6 +99,7 @@ class AuthConfig:
     token_auth_method: str | None = None
     # The issuer the pre-configured client belongs to (its credentials go nowhere else).
     issuer: str | None = None
+    allow_cross_origin: bool = False
     # Runtime collaborators, never read from a file.  `opener` replaces the
     # browser (a UI may show the URL its own way); `notify` receives the
     # lines a person must read (the URL to open); `store` replaces the token
@@ -100,6 +107,9 @@ class AuthConfig:
     opener: Opener | None = field(default=None, repr=False, compare=False)
     notify: Callable[[str], None] | None = field(default=None, repr=False, compare=False)
     store: TokenStore | None = field(default=None, repr=False, compare=False)
+    # Asks the person whether to go on (True) with endpoints on other origins
+    # than the issuer; given the text to show.  None: nobody to ask.
+    confirm: Callable[[str], Awaitable[bool]] | None = field(default=None, repr=False, compare=False)
     # The live OAuth session, shared by every connection made with this
     # spec (reconnects keep their tokens and their auth log).
     session: OAuthSession | None = field(default=None, repr=False, compare=False)
@@ -120,6 +130,7 @@ class AuthConfig:
             "grant": self.grant,
             "client_key": "***" if self.client_key else None,
             "issuer": self.issuer,
+            "allow_cross_origin": self.allow_cross_origin,
         }
 
     @classmethod
@@ -158,6 +169,9 @@ class AuthConfig:
         grant = pick("grant", "grantType", "grant_type")
         if grant in GRANTS:
             config.grant = grant
+        cross = pick("allowCrossOrigin", "allow_cross_origin")
+        if isinstance(cross, bool):
+            config.allow_cross_origin = cross
         issuer = pick("issuer")
         if isinstance(issuer, str) and issuer:
             config.issuer = issuer

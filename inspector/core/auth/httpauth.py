@@ -10,7 +10,7 @@ token, refreshes it when it expires, and re-authorizes on a new challenge.
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import httpx2
 
@@ -29,16 +29,26 @@ class InspectorAuth(httpx2.Auth):
 
     async def async_auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
         session = self.session
+        held: tuple[Any, Any] | None = None
         # With OAuth off (static credentials) a stored token must never replace the given one.
         if session.active and session.config.oauth:
-            flow = session.provider().async_auth_flow(request)
+            # Loading the OAuth client (the SDK, about a second) is not the server's time either.
+            loading = hold_request_clock()
+            try:
+                flow = session.provider().async_auth_flow(request)
+            finally:
+                restart_request_clock(loading)
             response: httpx2.Response | None = None
         else:
             response = yield request
             if not _is_challenge(response):
                 return
             await response.aread()
-            if not session.config.oauth:
+            if session.config.oauth:
+                # From here the time is the login's (its own deadline), starting
+                # before the OAuth client is even loaded: the request's clock waits.
+                held = hold_request_clock()
+            else:
                 challenge = parse_www_authenticate(response.headers.get("www-authenticate"))
                 exchange = HttpExchange.capture(request, response, session.secrets)
                 session.log.emit(
@@ -50,7 +60,11 @@ class InspectorAuth(httpx2.Auth):
                     data={"challenge": challenge},
                 )
                 return
-            flow = session.provider().async_auth_flow(request)
+            try:
+                flow = session.provider().async_auth_flow(request)
+            except BaseException:
+                restart_request_clock(held)
+                raise
         try:
             outgoing = await flow.__anext__()
             if response is not None and (outgoing is not request or "authorization" in outgoing.headers):
@@ -65,6 +79,23 @@ class InspectorAuth(httpx2.Auth):
             return
         finally:
             await flow.aclose()
+            restart_request_clock(held)
+
+
+def hold_request_clock() -> tuple[Any, Any] | None:
+    """Stop the clock of the MCP request being sent here (if any); what to restart."""
+    from ..session import SENDING
+
+    sending = SENDING.get()
+    if sending is not None:
+        sending[0].hold_deadline(sending[1])
+    return sending
+
+
+def restart_request_clock(held: tuple[Any, Any] | None) -> None:
+    """Start a held request's clock afresh (a no-op when it is not held any more)."""
+    if held is not None:
+        held[0].restart_deadline(held[1])
 
 
 def _is_challenge(response: httpx2.Response) -> bool:

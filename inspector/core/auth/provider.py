@@ -25,6 +25,7 @@ only when a server actually asks for authorization or a token is stored.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 import warnings
@@ -52,7 +53,9 @@ from mcp.shared.auth import (
 )
 from pydantic import AnyUrl, ValidationError
 
+from .endpoints import ENDPOINT_NAMES, insecure, other_origins
 from .errors import AuthError, LoginAborted, LoginTimedOut
+from .httpauth import hold_request_clock, restart_request_clock
 from .log import HttpExchange
 from .loopback import LoginCancelled, LoginTimeout, LoopbackListener
 from .www_authenticate import parse_www_authenticate
@@ -271,6 +274,12 @@ class _Flow:
     # answer that starts the next one.
     step_ups: int = 0
     again: httpx2.Response | None = None
+    # The login's own deadline (time.monotonic), from its first request to the authorization server.
+    deadline: float | None = None
+    # The MCP request (session, id) whose clock is held while the flow runs.
+    held: tuple[Any, Any] | None = None
+    origins_checked: bool = False
+    prm_url: str | None = None
 
 
 class _Observed(OAuthClientProvider):
@@ -290,6 +299,7 @@ class _Observed(OAuthClientProvider):
         storage.context = self.context
         self._listener: LoopbackListener | None = None
         self._flow: _Flow | None = None
+        self._http: httpx2.AsyncClient | None = None
 
     # -- what the session asks ---------------------------------------------------------
 
@@ -342,6 +352,9 @@ class _Observed(OAuthClientProvider):
         listener, self._listener = self._listener, None
         if listener is not None:
             await listener.close()
+        http, self._http = self._http, None
+        if http is not None:
+            await http.aclose()
 
     def cancel(self, reason: str) -> bool:
         return self._listener.cancel(reason) if self._listener is not None else False
@@ -368,14 +381,23 @@ class _Observed(OAuthClientProvider):
                     if held is not None and kind == "main" and outgoing.headers.get("authorization") == held_sent:
                         # The request as the retry sent it: the answer is the one the retry got.
                         response, held = held, None
-                    else:
+                    elif kind in ("main", "retry"):
                         held = None
-                        self._before_send(kind, flow)
+                        # The request goes to the MCP server now: its own clock (held while
+                        # the flow talked to the authorization server) starts here.
+                        self._restart_clock(flow)
                         pending = outgoing
                         response = yield outgoing
                         pending = None
-                        if kind not in ("main", "retry") or response.status_code in (401, 403):
+                        if response.status_code in (401, 403):
                             await response.aread()
+                    else:
+                        held = None
+                        # The authorization server's requests are ours to send: checked first,
+                        # bounded by the login's deadline, and their failures name their URL.
+                        self._hold_clock(flow)
+                        await self._before_send(kind, flow, outgoing)
+                        response = await self._fetch(outgoing, flow)
                     if await self._after_response(kind, outgoing, response, flow):
                         return
                     try:
@@ -393,7 +415,7 @@ class _Observed(OAuthClientProvider):
             self._log_failure(flow, str(exc))
             raise
         except LoginTimeout as exc:
-            message = f"login timed out: {exc}"
+            message = f"login timed out after {self.session.config.timeout:g} s (--oauth-timeout): {exc}"
             self._log_failure(flow, message)
             raise LoginTimedOut(message, step=flow.step) from exc
         except LoginCancelled as exc:
@@ -409,6 +431,7 @@ class _Observed(OAuthClientProvider):
             self._log_failure(flow, message)
             raise AuthError(f"authorization failed at {flow.step}: {message}", step=flow.step) from exc
         finally:
+            self._restart_clock(flow)
             if pending is not None and pending is not request:
                 exchange = HttpExchange.capture(pending, None, self.log.secrets)
                 exchange.error = "no answer (the connection failed or the request was abandoned)"
@@ -445,15 +468,110 @@ class _Observed(OAuthClientProvider):
         # A redirect hop continues the step it belongs to.
         return flow.step if flow.step in ("resource-metadata", "server-metadata") else "server-metadata"
 
-    def _before_send(self, kind: str, flow: _Flow) -> None:
-        if kind in ("main", "retry"):
-            return
+    async def _before_send(self, kind: str, flow: _Flow, outgoing: httpx2.Request) -> None:
         flow.step = kind
+        if kind != "resource-metadata":
+            # The resource's own metadata lives with the MCP server; the rule is the authorization server's.
+            self._require_https(kind, str(outgoing.url), flow)
+        if kind in ("registration", "token"):
+            # Where the client's credentials (or the person's code) are about to go.
+            await self._check_origins(flow)
         if kind == "registration":
             self._check_pkce()
         if kind == "token" and not flow.registered:
             flow.registered = True
             self._log_registration()
+
+    # -- the authorization server's requests -------------------------------------------------
+
+    def _hold_clock(self, flow: _Flow) -> None:
+        """The flow starts: its own deadline (--oauth-timeout) replaces the request's clock."""
+        if flow.deadline is None:
+            flow.deadline = time.monotonic() + self.session.config.timeout
+        if flow.held is None:
+            flow.held = hold_request_clock()
+
+    def _restart_clock(self, flow: _Flow) -> None:
+        held, flow.held = flow.held, None
+        restart_request_clock(held)
+
+    def _remaining(self, flow: _Flow | None) -> float:
+        if flow is None or flow.deadline is None:
+            return self.session.config.timeout
+        return max(0.0, flow.deadline - time.monotonic())
+
+    async def _fetch(self, outgoing: httpx2.Request, flow: _Flow) -> httpx2.Response:
+        """Send one request of the flow to the authorization server (redirects are the SDK's to follow)."""
+        if self._http is None:
+            self._http = httpx2.AsyncClient(timeout=httpx2.Timeout(30.0), follow_redirects=False)
+        where = f"{outgoing.method} {self._shown_url(outgoing)}"
+        try:
+            async with asyncio.timeout(self._remaining(flow)):
+                return await self._http.send(outgoing)
+        except TimeoutError as exc:
+            raise LoginTimeout(f"the authorization server did not answer {where}") from exc
+        except httpx2.HTTPError as exc:
+            exchange = HttpExchange.capture(outgoing, None, self.log.secrets)
+            exchange.error = f"{exc.__class__.__name__}: {exc}"
+            self.log.emit(flow.step, "failed", exchange.summary(), http=exchange)
+            flow.failed_logged = True
+            reason = self.session.secrets.scrub(str(exc) or exc.__class__.__name__)
+            raise AuthError(f"authorization failed at {flow.step}: {where}: {reason}", step=flow.step) from exc
+
+    def _shown_url(self, request: httpx2.Request) -> str:
+        return self.session.secrets.scrub(str(request.url.copy_with(query=None)))
+
+    def _require_https(self, kind: str, url: str, flow: _Flow) -> None:
+        """Refuse a plain-http authorization server before any connection to it."""
+        why = insecure(url)
+        if why is None:
+            return
+        shown = self.session.secrets.scrub(url.split("?", 1)[0])
+        if kind == "server-metadata" and self.context.oauth_metadata is None:
+            server = self.context.auth_server_url or shown
+            named = f" (named by the protected resource metadata at {flow.prm_url})" if flow.prm_url else ""
+            message = f"refused the authorization server {server}{named}: {why}"
+        elif kind == "server-metadata":
+            message = f"refused {shown}: {why}"
+        else:
+            metadata = f" (from the authorization server metadata of {self.issuer})" if self.issuer else ""
+            message = f"refused the {_ENDPOINT_OF.get(kind, kind)} {shown}{metadata}: {why}"
+        raise AuthError(message, step=kind)
+
+    async def _check_origins(self, flow: _Flow) -> None:
+        """Endpoints on another origin than the issuer: shown to the person before they are used."""
+        metadata = self.context.oauth_metadata
+        if flow.origins_checked or metadata is None:
+            return
+        flow.origins_checked = True
+        endpoints = {
+            label: str(getattr(metadata, attr)) if getattr(metadata, attr, None) else None
+            for attr, label in ENDPOINT_NAMES.items()
+        }
+        others = other_origins(str(metadata.issuer), endpoints)
+        if not others:
+            return
+        listed = ", ".join(f"{label} {self.session.secrets.scrub(url)}" for label, url in others)
+        text = f"the authorization server {metadata.issuer} has endpoints on other origins than its own: {listed}"
+        config = self.session.config
+        data = {"issuer": str(metadata.issuer), "other_origins": dict(others)}
+        notify = config.notify
+        if config.allow_cross_origin:
+            self.log.emit(flow.step, "info", f"{text}; allowed (--allow-cross-origin-auth)", data=data)
+            if notify is not None:
+                notify(f"warning: {text}; allowed by --allow-cross-origin-auth")
+            return
+        if config.confirm is not None:
+            self.log.emit(flow.step, "waiting", f"{text}; asking the person", data=data)
+            if await config.confirm(text):
+                self.log.emit(flow.step, "info", "the person allowed the endpoints on other origins", data=data)
+                return
+            raise LoginAborted(f"login refused: {text}", step=flow.step)
+        raise AuthError(
+            f"{text}: refused, as nobody is here to confirm them (--allow-cross-origin-auth, or the config's "
+            "oauth.allowCrossOrigin, allows them)",
+            step=flow.step,
+        )
 
     async def _after_response(self, kind: str, request: httpx2.Request, response: httpx2.Response, flow: _Flow) -> bool:
         """Log the exchange; True ends the flow here (the response goes to the caller as it is)."""
@@ -664,6 +782,7 @@ class _Observed(OAuthClientProvider):
             return
         if kind == "resource-metadata":
             flow.prm_found = True
+            flow.prm_url = exchange.url
             servers = body.get("authorization_servers")
             title = f"{label}: resource {body.get('resource')}, authorization servers {servers}"
             detail = f"scopes_supported: {body.get('scopes_supported')}" if "scopes_supported" in body else None
@@ -733,6 +852,10 @@ class _Observed(OAuthClientProvider):
         self._check_client_binding()
         if flow is not None:
             flow.step = "authorization"
+            self._require_https("authorization", url, flow)
+            await self._check_origins(flow)
+        if flow is not None:
+            flow.step = "authorization"
             flow.authorization_url = url
             states = parse_qs(urlsplit(url).query).get("state")
             flow.state = states[0] if states else None
@@ -757,7 +880,11 @@ class _Observed(OAuthClientProvider):
                 "timeout": self.session.config.timeout,
             },
         )
-        await self.session.open_url(url)
+        try:
+            async with asyncio.timeout(self._remaining(flow)):
+                await self.session.open_url(url)
+        except TimeoutError as exc:
+            raise LoginTimeout("the authorization in the browser (or the headless user agent) did not finish") from exc
 
     def _log_registration(self) -> None:
         info = self.context.client_info
@@ -804,7 +931,7 @@ class _Observed(OAuthClientProvider):
                 f"Waiting up to {self.session.config.timeout:g} s for the redirect to {listener.redirect_uri} "
                 "(Ctrl-C cancels)"
             )
-        params = await listener.wait(self.session.config.timeout)
+        params = await listener.wait(self._remaining(self._flow))
         flow = self._flow
         if flow is not None:
             flow.step = "callback"
@@ -846,6 +973,14 @@ class _Observed(OAuthClientProvider):
         if flow is not None:
             flow.step = "token"
         return AuthorizationCodeResult(code=code, state=params.get("state"), iss=iss)
+
+
+_ENDPOINT_OF = {
+    "registration": "registration endpoint",
+    "token": "token endpoint",
+    "refresh": "token endpoint",
+    "authorization": "authorization endpoint",
+}
 
 
 def _scope_note(challenge: dict[str, str]) -> str | None:

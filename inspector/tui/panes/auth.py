@@ -11,27 +11,32 @@ the actions (log in, log out, cancel); the app owns the session and does them.
     unsubscribe = session.log.subscribe(pane.add_event)
     pane.set_events(session.log.events)              # what happened before
     pane.set_events(AuthPane.events_in(traffic))     # or from a recording
+
+`confirm_in(app)` is the session's `confirm`: endpoints on another origin
+than the issuer are shown in a `CrossOriginScreen` before the browser opens.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import asyncio
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import OptionList, Static
+from textual.screen import ModalScreen
+from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...core.auth.log import STEPS, AuthEvent, HttpExchange, events_from_frames
 from ...core.traffic import Frame
 from ..safe import json_syntax, plain, plain_line
 
-__all__ = ["AuthPane", "event_row", "exchange_text", "summary_text"]
+__all__ = ["AuthPane", "CrossOriginScreen", "confirm_in", "event_row", "exchange_text", "summary_text"]
 
 _MARK = {"ok": ("✓", "green"), "failed": ("✗", "bold red"), "waiting": ("…", "bold yellow"), "info": ("·", "dim")}
 
@@ -313,3 +318,64 @@ class AuthPane(Horizontal):
             if isinstance(url, str):
                 return url
         return None
+
+
+class CrossOriginScreen(ModalScreen[bool]):
+    """Asks before a login uses endpoints on another origin than the issuer."""
+
+    BINDINGS = [
+        Binding("y", "answer(True)", "Continue", id="cross_origin_yes"),
+        Binding("n,escape", "answer(False)", "Refuse", id="cross_origin_no"),
+    ]
+
+    DEFAULT_CSS = """
+    CrossOriginScreen { align: center middle; }
+    CrossOriginScreen > Vertical {
+        width: 90%; max-width: 110; height: auto; max-height: 90%;
+        border: thick $warning; background: $surface; padding: 1 2;
+    }
+    CrossOriginScreen Horizontal { height: auto; margin-top: 1; }
+    CrossOriginScreen Button { margin-right: 1; }
+    """
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text("Authorization on another origin", style="bold yellow"))
+            # Server text: inert, control characters made visible.
+            yield Static(plain(self.text), id="cross-origin-text")
+            yield Static(
+                Text(
+                    "Your login, the authorization code or the client's credentials go there. "
+                    "Continue only if you trust these origins.",
+                    style="dim",
+                )
+            )
+            with Horizontal():
+                yield Button("Continue (y)", id="yes", variant="warning")
+                yield Button("Refuse (n)", id="no")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+
+def confirm_in(app: App[Any]) -> Callable[[str], Awaitable[bool]]:
+    """An `AuthConfig.confirm` that asks in `app` (from a worker or from a request's task alike)."""
+
+    async def confirm(text: str) -> bool:
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+
+        def answered(result: bool | None) -> None:
+            if not answer.done():
+                answer.set_result(bool(result))
+
+        app.push_screen(CrossOriginScreen(text), callback=answered)
+        return await answer
+
+    return confirm
