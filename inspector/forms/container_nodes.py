@@ -47,6 +47,12 @@ class _Container(FormNode):
     def _has_value(self) -> bool:
         return self._present
 
+    def _fill_defaults(self, filled: list[FormNode]) -> None:
+        # An absent optional container stays absent: its fields' defaults
+        # are not a reason to send it.
+        if self.present or (self.has_default and not self.is_set):
+            super()._fill_defaults(filled)
+
     def _on_child_set(self, child: FormNode) -> None:
         self._present = True
 
