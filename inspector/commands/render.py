@@ -84,7 +84,7 @@ def abbreviate(value: Any) -> Any:
     """*value* with long base64 strings and ``data:`` URIs (blobs, icons) cut
     to a short description, for human output; ``--json`` keeps them whole."""
     if isinstance(value, dict):
-        return {key: abbreviate(item) for key, item in value.items()}
+        return {key: _icons(item) if key == "icons" else abbreviate(item) for key, item in value.items()}
     if isinstance(value, list):
         return [abbreviate(item) for item in value]
     if isinstance(value, str) and len(value) > _LONG_BLOB:
@@ -94,6 +94,13 @@ def abbreviate(value: Any) -> Any:
         if _BASE64.match(value):
             return f"<base64, {_blob_summary(value)}; --json shows it>"
     return value
+
+
+def _icons(value: Any) -> Any:
+    if isinstance(value, list) and value and all(isinstance(icon, dict) and "src" in icon for icon in value):
+        types = ", ".join(sorted({str(icon.get("mimeType", "?")) for icon in value}))
+        return f"<{len(value)} icon(s): {types}; --json shows them>"
+    return abbreviate(value)
 
 
 def abbreviated_lines(value: Any) -> list[str]:
