@@ -234,7 +234,8 @@ def test_nested_union_and_nullable_paths() -> None:
         "shape": {"kind": "square", "side": 2},
         "owner": {"name": "Ada"},
     }
-    assert parse_assignments(schema, ["owner=null"]) == {"shape": {"kind": "circle"}, "owner": None}
+    # The required shape nobody gave is not invented (validation reports it missing).
+    assert parse_assignments(schema, ["owner=null"]) == {"owner": None}
 
 
 def test_raw_node_paths() -> None:
@@ -384,6 +385,22 @@ def test_no_alternative_fits_reports_the_problem() -> None:
     with pytest.raises(AssignmentError) as caught:
         parse_assignments(TRAVEL, ["transport.mode=bike"])
     assert [p.key for p in caught.value.problems] == ["transport.mode"]
+
+
+def test_untouched_required_containers_are_not_invented() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "who": {"type": "object", "properties": {"home": {"type": "object"}}, "required": ["home"]},
+            "stops": {"type": "array", "items": {"type": "string"}},
+            "n": {"type": "integer"},
+        },
+        "required": ["who", "stops"],
+    }
+    assert parse_assignments(schema, ["n=1"]) == {"n": 1}
+    assert parse_assignments(schema, ["n=1"], with_defaults=True) == {"n": 1}
+    assert parse_assignments(schema, ["stops[]=a", "who.home:={}"]) == {"who": {"home": {}}, "stops": ["a"]}
+    assert parse_assignments(schema, ["stops:=[]"]) == {"stops": []}
 
 
 def test_lenient_sends_what_does_not_fit_as_written() -> None:

@@ -200,8 +200,9 @@ def _check_output(ctx: CommandContext, tool: Item, result: Any, request: Any) ->
     from ..core.validation import check_structured_content
 
     traffic = ctx.client.traffic
-    answer = traffic.partner_of(request) if request is not None else None
-    seq = answer.seq if answer is not None else None
+    # The request knows its answer's number even when the log keeps no frames.
+    seq = request.partner if request is not None else None
+    answer = traffic.by_seq(seq) if seq is not None else None
     problems = check_structured_content(result, tool.data, ctx.client.protocol_version, seq=seq)
     if problems:
         if answer is not None:

@@ -107,6 +107,7 @@ def parse_assignments(
     if base is not None:
         form.load_value(base)
     apply_assignments(form, assignments, lenient=lenient, notes=notes)
+    _leave_out_untouched(form)
     if with_defaults:
         form.fill_defaults()
     value = form.to_value()
@@ -117,6 +118,14 @@ def parse_assignments(
             [AssignmentProblem("", f"the arguments must be a JSON object, but the form holds {json_type_name(value)}")]
         )
     return value
+
+
+def _leave_out_untouched(form: FormNode) -> None:
+    """A required object or array nobody gave starts present in a form (to be
+    filled in); on the command line it is not sent: validation says it is missing."""
+    for node in list(form.walk()):
+        if isinstance(node, ObjectNode | ArrayNode) and node.parent is not None and not node.touched:
+            node.present = False
 
 
 def apply_assignments(
