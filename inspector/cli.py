@@ -168,6 +168,20 @@ def _add_auth_command(sub: Any, command: Any) -> None:
     add_auth_arguments(p)
 
 
+class _CallHelp(argparse.Action):
+    """``call --help`` is the command's help; ``call TOOL --help`` asks the server for the tool's."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest="tool_help", nargs=0, default=False, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, *_: Any) -> None:
+        if getattr(namespace, "tool", None):
+            namespace.tool_help = True
+            return
+        parser.print_help()
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="inspector",
@@ -179,8 +193,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_server_options(parser, suppress=False)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    def command(name: str, help_text: str) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help_text, description=help_text)
+    def command(name: str, help_text: str, **options: Any) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text, description=help_text, **options)
         _add_server_options(p, suppress=True)
         return p
 
@@ -210,12 +224,32 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("list", "list tools, resources, templates or prompts (every page)")
     p.add_argument("kind", choices=("tools", "resources", "templates", "prompts"))
     p.add_argument("--max-pages", type=int, default=1000, help="stop following nextCursor after this many pages")
-    p = command("call", "call a tool")
+    from .commands.exitcodes import OUTPUT_SCHEMA
+
+    p = command("call", "call a tool (only the arguments given are sent)", add_help=False)
+    p.add_argument(
+        "-h", "--help", action=_CallHelp, help="show this help; after a tool name: the tool's arguments and defaults"
+    )
     p.add_argument("tool")
     p.add_argument("assignments", nargs="*", metavar="key=value", help="arguments, converted by the input schema")
-    p.add_argument("--args", dest="args_json", metavar="JSON", help="all arguments as one JSON object")
+    p.add_argument(
+        "--args", dest="args_json", metavar="JSON", help="all arguments as one JSON object, sent byte for byte"
+    )
+    p.add_argument(
+        "--with-defaults", action="store_true", help="also send the schema's defaults for arguments not given"
+    )
     p.add_argument("--yes", "-y", action="store_true", help="do not ask for confirmation")
-    p.add_argument("--no-validate", action="store_true", help="send arguments even if they fail the input schema")
+    p.add_argument(
+        "--no-validate",
+        action="store_true",
+        help="skip the input schema: values that do not fit are sent as written (text, or the JSON after :=), "
+        "unknown keys too",
+    )
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help=f"exit {OUTPUT_SCHEMA} when structuredContent does not match the tool's outputSchema",
+    )
     p.add_argument("--task", action="store_true", help="run as a task (2025-11-25 tools whose taskSupport allows it)")
     p = command("read", "read a resource")
     p.add_argument("uri")

@@ -103,10 +103,11 @@ def test_parse_assignments(args: list[str], expected: dict[str, Any]) -> None:
     assert parse_assignments(SCHEMA, args, prefill_defaults=False) == expected
 
 
-def test_defaults_are_included_like_the_tui() -> None:
-    assert parse_assignments(SCHEMA, ["count=1"]) == {"level": 3, "count": 1}
-    assert parse_assignments(SCHEMA, ["level=5"]) == {"level": 5}
-    assert parse_assignments(SCHEMA, []) == {"level": 3}
+def test_defaults_are_sent_only_when_asked() -> None:
+    assert parse_assignments(SCHEMA, ["count=1"]) == {"count": 1}
+    assert parse_assignments(SCHEMA, []) == {}
+    assert parse_assignments(SCHEMA, ["count=1"], with_defaults=True) == {"level": 3, "count": 1}
+    assert parse_assignments(SCHEMA, ["level=5"], with_defaults=True) == {"level": 5}
 
 
 def test_base_value() -> None:
@@ -233,7 +234,8 @@ def test_nested_union_and_nullable_paths() -> None:
         "shape": {"kind": "square", "side": 2},
         "owner": {"name": "Ada"},
     }
-    assert parse_assignments(schema, ["owner=null"]) == {"shape": {"kind": "circle"}, "owner": None}
+    # The required shape nobody gave is not invented (validation reports it missing).
+    assert parse_assignments(schema, ["owner=null"]) == {"owner": None}
 
 
 def test_raw_node_paths() -> None:
@@ -321,3 +323,93 @@ def test_format_assignments_round_trip() -> None:
     assert parse_assignments(SCHEMA, args, prefill_defaults=False) == value
     tricky = {"note": "null", "name": "", "count": 1.0}
     assert parse_assignments(SCHEMA, format_assignments(SCHEMA, tricky), prefill_defaults=False) == tricky
+
+
+TRAVEL = {
+    "type": "object",
+    "properties": {
+        "transport": {
+            "oneOf": [
+                {
+                    "title": "Train",
+                    "type": "object",
+                    "properties": {"mode": {"const": "train"}, "line": {"type": "string"}},
+                    "required": ["mode"],
+                },
+                {
+                    "title": "Car",
+                    "type": "object",
+                    "properties": {"mode": {"const": "car"}, "seats": {"type": "integer"}},
+                    "required": ["mode"],
+                    "additionalProperties": False,
+                },
+            ]
+        },
+        "who": {
+            "anyOf": [
+                {"title": "Person", "type": "object", "properties": {"name": {"type": "string"}}},
+                {
+                    "title": "Team",
+                    "type": "object",
+                    "properties": {"name": {"type": "string"}, "size": {"type": "integer"}},
+                },
+            ]
+        },
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["transport.mode=car"], {"transport": {"mode": "car"}}),
+        (["transport.seats=3"], {"transport": {"mode": "car", "seats": 3}}),
+        (["transport.line=RER B"], {"transport": {"mode": "train", "line": "RER B"}}),
+        (["transport.seats=2", "transport.mode=car"], {"transport": {"mode": "car", "seats": 2}}),
+        (["who.name=x", "who.size=2"], {"who": {"name": "x", "size": 2}}),
+    ],
+)
+def test_dotted_path_picks_the_alternative_the_arguments_fit(args: list[str], expected: dict[str, Any]) -> None:
+    notes: list[str] = []
+    assert parse_assignments(TRAVEL, args, notes=notes) == expected
+    assert notes == []
+
+
+def test_a_note_says_which_alternative_when_several_fit() -> None:
+    notes: list[str] = []
+    assert parse_assignments(TRAVEL, ["who.name=x"], notes=notes) == {"who": {"name": "x"}}
+    assert notes == ["who: the arguments fit 2 alternatives (Person, Team); chose 'Person'"]
+
+
+def test_no_alternative_fits_reports_the_problem() -> None:
+    with pytest.raises(AssignmentError) as caught:
+        parse_assignments(TRAVEL, ["transport.mode=bike"])
+    assert [p.key for p in caught.value.problems] == ["transport.mode"]
+
+
+def test_untouched_required_containers_are_not_invented() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "who": {"type": "object", "properties": {"home": {"type": "object"}}, "required": ["home"]},
+            "stops": {"type": "array", "items": {"type": "string"}},
+            "n": {"type": "integer"},
+        },
+        "required": ["who", "stops"],
+    }
+    assert parse_assignments(schema, ["n=1"]) == {"n": 1}
+    assert parse_assignments(schema, ["n=1"], with_defaults=True) == {"n": 1}
+    assert parse_assignments(schema, ["stops[]=a", "who.home:={}"]) == {"who": {"home": {}}, "stops": ["a"]}
+    assert parse_assignments(schema, ["stops:=[]"]) == {"stops": []}
+
+
+def test_lenient_sends_what_does_not_fit_as_written() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}, "e": {"enum": ["x", "y"]}},
+        "additionalProperties": False,
+    }
+    with pytest.raises(AssignmentError):
+        parse_assignments(schema, ["a=x", "c=3"])
+    value = parse_assignments(schema, ["a=x", "b=2", "c=3", "d:=[1]", "e=z", "flag"], lenient=True)
+    assert value == {"a": "x", "b": 2, "e": "z", "c": 3, "d": [1], "flag": True}

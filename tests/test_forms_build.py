@@ -37,15 +37,15 @@ def field(form: FormNode, *path: str | int) -> FormNode:
     return node
 
 
-def obj(schema: dict[str, Any]) -> ObjectNode:
-    form = build_form(schema)
+def obj(schema: dict[str, Any], *, prefill: bool = False) -> ObjectNode:
+    form = build_form(schema, prefill_defaults=prefill)
     assert isinstance(form, ObjectNode)
     return form
 
 
-def one(prop: dict[str, Any], *, required: bool = False) -> FormNode:
+def one(prop: dict[str, Any], *, required: bool = False, prefill: bool = False) -> FormNode:
     """The node for a single property ``x`` with schema *prop*."""
-    form = obj({"type": "object", "properties": {"x": prop}, "required": ["x"] if required else []})
+    form = obj({"type": "object", "properties": {"x": prop}, "required": ["x"] if required else []}, prefill=prefill)
     return form.fields["x"]
 
 
@@ -154,6 +154,8 @@ def test_fallback_keeps_title_description_and_default() -> None:
     node = one({"title": "Cond", "description": "d", "if": {}, "then": {}, "default": {"a": 1}})
     assert isinstance(node, RawJsonNode)
     assert (node.title, node.description) == ("Cond", "d")
+    assert node.to_value() is UNSET and node.default == {"a": 1}
+    assert node.fill_defaults() == [node]
     assert node.to_value() == {"a": 1}
     assert node.text() == '{"a": 1}'
 
@@ -447,12 +449,51 @@ def test_multi_select_operations() -> None:
 
 
 def test_multi_select_elicitation_default() -> None:
-    node = one({"type": "array", "items": {"type": "string", "enum": ["Red", "Green", "Blue"]}, "default": ["Green"]})
+    node = one(
+        {"type": "array", "items": {"type": "string", "enum": ["Red", "Green", "Blue"]}, "default": ["Green"]},
+        prefill=True,
+    )
     assert node.to_value() == ["Green"]
     assert node.is_default
 
 
 # -- defaults and set / unset state -----------------------------------------------------
+
+
+DEFAULTS = {
+    "type": "object",
+    "properties": {
+        "a": {"type": "string", "default": "x"},
+        "b": {"type": "integer"},
+        "c": {"type": "boolean", "default": False},
+        "n": {"type": "integer", "default": 10},
+        "since": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
+        "opt": {"type": "object", "properties": {"deep": {"type": "string", "default": "d"}}},
+        "tags": {"type": "array", "items": {"type": "string"}, "default": ["t"]},
+    },
+}
+
+
+def test_defaults_are_shown_not_sent() -> None:
+    form = obj(DEFAULTS)
+    assert form.to_value() == {}
+    assert [node.placeholder for node in (form.fields["a"], form.fields["n"], form.fields["since"])] == [
+        "default: x",
+        "default: 10",
+        "default: null",
+    ]
+    assert form.fields["b"].placeholder == ""
+    assert form.fields["tags"].default_text == '["t"]'
+
+
+def test_fill_defaults_fills_empty_fields_only() -> None:
+    form = obj(DEFAULTS)
+    form.fields["a"].set_text("mine")
+    filled = form.fill_defaults()
+    assert [node.display_path for node in filled] == ["c", "n", "since", "tags"]
+    # The absent optional object stays absent: its field's default is no reason to send it.
+    assert form.to_value() == {"a": "mine", "c": False, "n": 10, "since": None, "tags": ["t"]}
+    assert form.fill_defaults() == []
 
 
 def test_defaults_are_prefilled_and_included() -> None:
@@ -464,7 +505,8 @@ def test_defaults_are_prefilled_and_included() -> None:
                 "b": {"type": "integer"},
                 "c": {"type": "boolean", "default": False},
             },
-        }
+        },
+        prefill=True,
     )
     assert form.to_value() == {"a": "x", "c": False}
     assert form.fields["a"].is_set and form.fields["a"].is_default
@@ -505,7 +547,8 @@ def test_child_default_does_not_make_optional_parent_appear() -> None:
         {
             "type": "object",
             "properties": {"addr": {"type": "object", "properties": {"country": {"type": "string", "default": "FR"}}}},
-        }
+        },
+        prefill=True,
     )
     assert form.to_value() == {}
     addr = form.fields["addr"]
@@ -611,10 +654,15 @@ def test_array_item_paths_of_nested_objects_follow_moves() -> None:
 
 
 def test_new_array_item_gets_item_default() -> None:
-    node = one({"type": "array", "items": {"type": "object", "properties": {"n": {"type": "integer", "default": 1}}}})
+    item = {"type": "object", "properties": {"n": {"type": "integer", "default": 1}}}
+    node = one({"type": "array", "items": item}, prefill=True)
     assert isinstance(node, ArrayNode)
     node.add()
     assert node.to_value() == [{"n": 1}]
+    plain = one({"type": "array", "items": item})
+    assert isinstance(plain, ArrayNode)
+    plain.add()
+    assert plain.to_value() == [{}]
 
 
 def test_blank_array_items_are_left_out_and_reported() -> None:
@@ -728,9 +776,11 @@ def test_nullable_toggle() -> None:
 
 
 def test_nullable_default_null() -> None:
-    node = one({"anyOf": [{"type": "string"}, {"type": "null"}], "default": None})
+    node = one({"anyOf": [{"type": "string"}, {"type": "null"}], "default": None}, prefill=True)
     assert isinstance(node, NullableNode)
     assert node.is_null and node.to_value() is None
+    untouched = one({"anyOf": [{"type": "string"}, {"type": "null"}], "default": None})
+    assert not untouched.is_set and untouched.to_value() is UNSET
 
 
 # -- tree helpers and hygiene ------------------------------------------------------------

@@ -431,4 +431,7 @@ def test_apply_defaults_follows_refs_and_nested_objects() -> None:
 
 
 def test_form_matches_apply_defaults_for_elicitation() -> None:
-    assert build_form(ELICIT).to_value() == apply_defaults(ELICIT)
+    assert build_form(ELICIT, prefill_defaults=True).to_value() == apply_defaults(ELICIT)
+    form = build_form(ELICIT)
+    form.fill_defaults()
+    assert form.to_value() == apply_defaults(ELICIT)

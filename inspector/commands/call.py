@@ -1,41 +1,71 @@
-"""`inspector call TOOL key=value ...`: convert, validate, confirm, call."""
+"""`inspector call TOOL key=value ...`: convert, validate, confirm, call, check.
+
+Exactly what the person gave goes on the wire: no schema defaults unless
+``--with-defaults``; ``--args`` JSON as written, byte for byte (a
+`RawJsonObject`); with ``--no-validate`` values that do not fit their schema
+as written.  The answer's ``structuredContent`` is checked against the
+tool's ``outputSchema``; ``--strict`` makes a violation fail the command.
+"""
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from typing import Any
 
 from ..core.items import Item
+from ..core.problems import Problem
+from ..core.raw_json import RawJsonObject
 from ..core.safetext import visible
 from . import exitcodes
 from .confirm import ask_confirmation
-from .render import content_lines, json_lines
+from .render import abbreviated_lines, content_lines
 from .runner import CommandContext, CommandFailed
 
-__all__ = ["build_arguments", "run_call"]
+__all__ = ["build_arguments", "run_call", "tool_help_lines"]
 
 
-def build_arguments(tool: Item, assignments: list[str], args_json: str | None) -> dict[str, Any]:
+def build_arguments(
+    tool: Item,
+    assignments: list[str],
+    args_json: str | None,
+    *,
+    with_defaults: bool = False,
+    lenient: bool = False,
+    notes: list[str] | None = None,
+) -> dict[str, Any]:
+    """The arguments to send: ``--args`` as a base, ``key=value`` on top.
+
+    ``--args`` alone is sent as its own text (see `RawJsonObject`); with
+    ``key=value`` or ``--with-defaults`` on top it is re-encoded.
+    """
     from ..forms import AssignmentError, parse_assignments
+    from ..forms.values import json_equal, parse_json_text
 
-    arguments: dict[str, Any] = {}
-    if args_json:
+    base: dict[str, Any] | None = None
+    if args_json is not None:
         try:
-            loaded = json.loads(args_json)
+            loaded = parse_json_text(args_json)
         except ValueError as exc:
             raise CommandFailed(exitcodes.USAGE, f"--args is not valid JSON: {exc}") from exc
         if not isinstance(loaded, dict):
             raise CommandFailed(exitcodes.USAGE, "--args must be a JSON object")
-        arguments.update(loaded)
-    if assignments:
-        try:
-            arguments.update(parse_assignments(tool.input_schema, assignments))
-        except AssignmentError as exc:
-            raise CommandFailed(
-                exitcodes.USAGE, "invalid arguments:\n  " + "\n  ".join(str(p) for p in exc.problems)
-            ) from exc
+        if not assignments and not with_defaults:
+            return RawJsonObject(loaded, args_json)
+        base = loaded
+    if not assignments and not with_defaults:
+        return {}
+    try:
+        arguments = parse_assignments(
+            tool.input_schema, assignments, base=base, with_defaults=with_defaults, lenient=lenient, notes=notes
+        )
+    except AssignmentError as exc:
+        raise CommandFailed(
+            exitcodes.USAGE, "invalid arguments:\n  " + "\n  ".join(str(p) for p in exc.problems)
+        ) from exc
+    if base is not None and args_json is not None and not assignments and json_equal(arguments, base):
+        # --with-defaults found nothing to add: the text stays as written.
+        return RawJsonObject(base, args_json)
     return arguments
 
 
@@ -54,6 +84,30 @@ def check_arguments(tool: Item, arguments: dict[str, Any]) -> None:
             exitcodes.USAGE,
             f"arguments do not match the input schema of {tool.key} (use --no-validate to send anyway):\n  {listed}",
         )
+
+
+def tool_help_lines(tool: Item) -> list[str]:
+    """`inspector call TOOL --help`: the tool's arguments, with types and defaults."""
+    from ..forms import ObjectNode, build_form
+
+    lines = [f"usage: inspector call {tool.key} [key=value ...] [--args JSON] [--with-defaults] [--no-validate]"]
+    if tool.description:
+        lines += ["", *tool.description.strip().splitlines()]
+    form = build_form(tool.input_schema)
+    fields = form.fields if isinstance(form, ObjectNode) else {}
+    explained = "arguments (* required; a default is what the server does without it, sent only with --with-defaults):"
+    lines += ["", explained if fields else "arguments: (none)"]
+    for key, node in fields.items():
+        kind = str(node.kind) if node.kind != "nullable" else f"{getattr(node, 'inner', node).kind} or null"
+        head = f"  {key}{'*' if node.required else ''}  ({kind})"
+        if node.default_text is not None:
+            head += f"  default {node.default_text}"
+        lines.append(head)
+        if node.description:
+            lines += ["      " + line for line in node.description.strip().splitlines()]
+    if tool.output_schema is not None:
+        lines += ["", "structuredContent is checked against the tool's outputSchema (--strict: a violation fails)."]
+    return lines
 
 
 TASK_TTL_MS = 10 * 60 * 1000
@@ -91,7 +145,20 @@ async def run_call(ctx: CommandContext) -> int:
     if tool is None:
         known = ", ".join(listing.names()[:30]) or "(none)"
         raise CommandFailed(exitcodes.USAGE, f"no tool named {visible(args.tool)!r}; known tools: {visible(known)}")
-    arguments = build_arguments(tool, args.assignments, args.args_json)
+    if getattr(args, "tool_help", False):
+        ctx.out.lines(tool_help_lines(tool))
+        return exitcodes.OK
+    notes: list[str] = []
+    arguments = build_arguments(
+        tool,
+        args.assignments,
+        args.args_json,
+        with_defaults=getattr(args, "with_defaults", False),
+        lenient=args.no_validate,
+        notes=notes,
+    )
+    for note in notes:
+        print(f"inspector: note: {visible(note)}", file=sys.stderr)
     if not args.no_validate:
         check_arguments(tool, arguments)
     if not args.yes:
@@ -118,12 +185,53 @@ async def run_call(ctx: CommandContext) -> int:
     elapsed = time.perf_counter() - started
     if interactive:
         sys.stderr.write("\r" + " " * 60 + "\r")
+    problems = _check_output(ctx, tool, result, operation.current.frame if operation.current is not None else None)
     is_error = isinstance(result, dict) and result.get("isError") is True
     if ctx.out.json:
         ctx.out.json_value(result)
     else:
         _print_result(ctx, result, elapsed)
-    return exitcodes.TOOL_ERROR if is_error else exitcodes.OK
+    _report_problems(ctx, tool, problems)
+    if is_error:
+        return exitcodes.TOOL_ERROR
+    if problems and getattr(args, "strict", False):
+        return exitcodes.OUTPUT_SCHEMA
+    return exitcodes.OK
+
+
+def _check_output(ctx: CommandContext, tool: Item, result: Any, request: Any) -> list[Problem]:
+    """structuredContent against the tool's outputSchema, kept in the traffic log
+    (and so in ``--record``) as a local frame after the answer."""
+    from ..core.validation import check_structured_content
+
+    traffic = ctx.client.traffic
+    # The request knows its answer's number even when the log keeps no frames.
+    seq = request.partner if request is not None else None
+    answer = traffic.by_seq(seq) if seq is not None else None
+    problems = check_structured_content(result, tool.data, ctx.client.protocol_version, seq=seq)
+    if problems:
+        if answer is not None:
+            answer.findings.extend(problems)
+        traffic.add(
+            "local",
+            "transport",
+            note=f"the result of {tool.key} does not match its outputSchema",
+            problems=[f"{p.path}: {p.message}" if p.path else p.message for p in problems],
+            meta={"answer": seq, "findings": [p.to_dict() for p in problems]},
+        )
+    return problems
+
+
+def _report_problems(ctx: CommandContext, tool: Item, problems: list[Problem]) -> None:
+    if not problems:
+        return
+    if ctx.out.json:
+        ctx.out.json_value({"problems": [p.to_dict() for p in problems]}, stream=sys.stderr)
+        return
+    print(f"inspector: the result of {visible(tool.key)} does not match its outputSchema:", file=sys.stderr)
+    for problem in problems:
+        where = f"{problem.path}: " if problem.path else ""
+        print(f"  {visible(where + problem.message, keep_newlines=False)}", file=sys.stderr)
 
 
 def _print_result(ctx: CommandContext, result: Any, elapsed: float) -> None:
@@ -139,5 +247,10 @@ def _print_result(ctx: CommandContext, result: Any, elapsed: float) -> None:
             out.lines(content_lines(block))
     if "structuredContent" in result:
         out.line("structuredContent:")
-        out.lines(["  " + line for line in json_lines(result["structuredContent"])])
+        out.lines(["  " + line for line in abbreviated_lines(result["structuredContent"])])
+    rest = {k: v for k, v in result.items() if k not in ("content", "structuredContent", "isError")}
+    if rest:
+        # Everything else that came back, with blobs and icons cut short
+        # (--json has them whole).
+        out.lines(abbreviated_lines(rest))
     out.line(f"({elapsed * 1000:.0f} ms)")

@@ -15,6 +15,7 @@ __all__ = [
     "LINT_FINDINGS",
     "MEANINGS",
     "OK",
+    "OUTPUT_SCHEMA",
     "PROTOCOL_ERROR",
     "TIMEOUT",
     "TOOL_ERROR",
@@ -32,6 +33,7 @@ TIMEOUT = 6  # no answer within --timeout
 CONFIRMATION_REFUSED = 7  # the person said no, or there was no terminal to ask and no --yes
 LINT_FINDINGS = 8  # `inspector lint` found errors (or warnings with --strict)
 DIFFERENCES = 9  # `inspector diff` found differences, or `inspector replay` answers that differ
+OUTPUT_SCHEMA = 10  # `inspector call --strict`: structuredContent does not match the tool's outputSchema
 INTERRUPTED = 130  # Ctrl-C
 
 # Code -> the short meaning that opens its README row and its --help entry.
@@ -46,6 +48,7 @@ MEANINGS: dict[int, str] = {
     CONFIRMATION_REFUSED: "confirmation refused",
     LINT_FINDINGS: "lint findings",
     DIFFERENCES: "differences found (diff, replay)",
+    OUTPUT_SCHEMA: "structuredContent breaks the outputSchema (call --strict)",
     INTERRUPTED: "interrupted",
 }
 

@@ -8,7 +8,7 @@ from . import exitcodes
 from .render import json_lines
 from .runner import CommandContext
 
-__all__ = ["info_document", "run_info"]
+__all__ = ["info_document", "opening_key", "run_info"]
 
 
 def info_document(ctx: CommandContext) -> dict[str, Any]:
@@ -22,8 +22,14 @@ def info_document(ctx: CommandContext) -> dict[str, Any]:
         "transport": transport.describe() if transport is not None else None,
         "capabilities": client.server_capabilities,
         "instructions": client.instructions,
-        "initializeResult": client.initialize_result,
+        # What opened the connection, named for what it is: the answer to
+        # `initialize` (handshake era) or to `server/discover` (stateless era).
+        opening_key(client.era): client.initialize_result,
     }
+
+
+def opening_key(era: str) -> str:
+    return "discoverResult" if era == "modern" else "initializeResult"
 
 
 async def run_info(ctx: CommandContext) -> int:
@@ -47,4 +53,8 @@ async def run_info(ctx: CommandContext) -> int:
         out.line("  instructions:")
         for line in str(doc["instructions"]).splitlines():
             out.line("    " + line)
+    key = opening_key(doc["era"])
+    method = "server/discover" if key == "discoverResult" else "initialize"
+    keys = ", ".join(doc[key]) if isinstance(doc[key], dict) else "?"
+    out.line(f"  {key} (the answer to {method}; --json has it whole): {keys}")
     return exitcodes.OK

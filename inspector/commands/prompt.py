@@ -7,7 +7,7 @@ from typing import Any
 
 from ..core.safetext import visible
 from . import exitcodes
-from .render import content_lines
+from .render import abbreviated_lines, content_lines
 from .runner import CommandContext, CommandFailed
 
 __all__ = ["run_get"]
@@ -58,3 +58,7 @@ def _print(ctx: CommandContext, result: Any) -> None:
             continue
         ctx.out.line(f"── {message.get('role', '?')}")
         ctx.out.lines(content_lines(message.get("content")))
+    rest = {k: v for k, v in result.items() if k not in ("description", "messages")}
+    if rest:
+        # The rest of the answer (_meta and the like), blobs and icons cut short.
+        ctx.out.lines(abbreviated_lines(rest))

@@ -9,12 +9,21 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 from typing import Any
 
 from ..core.items import Hint, Item
 from ..core.safetext import one_line, safe_json
 
-__all__ = ["content_lines", "hint_summary", "item_line", "json_lines", "resource_contents_lines"]
+__all__ = [
+    "abbreviate",
+    "abbreviated_lines",
+    "content_lines",
+    "hint_summary",
+    "item_line",
+    "json_lines",
+    "resource_contents_lines",
+]
 
 _HINT_LABELS = {
     "readOnlyHint": ("read-only", "writes"),
@@ -66,6 +75,38 @@ def json_lines(value: Any) -> list[str]:
     # Escaped like --json output (a `\\u202e` in a string reads as JSON);
     # anything else a line may hold is made visible when it is printed.
     return safe_json(value, indent=2).splitlines()
+
+
+_LONG_BLOB = 120
+_BASE64 = re.compile(r"[A-Za-z0-9+/=_-]+\Z")
+_DATA_URI = re.compile(r"data:([^,;]*)((?:;[^,;]*)*),", re.IGNORECASE)
+
+
+def abbreviate(value: Any) -> Any:
+    """*value* with long base64 strings and ``data:`` URIs (blobs, icons) cut
+    to a short description, for human output; ``--json`` keeps them whole."""
+    if isinstance(value, dict):
+        return {key: _icons(item) if key == "icons" else abbreviate(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [abbreviate(item) for item in value]
+    if isinstance(value, str) and len(value) > _LONG_BLOB:
+        uri = _DATA_URI.match(value)
+        if uri is not None:
+            return f"<data: URI, {uri.group(1) or 'no type'}, {len(value)} characters; --json shows it>"
+        if _BASE64.match(value):
+            return f"<base64, {_blob_summary(value)}; --json shows it>"
+    return value
+
+
+def _icons(value: Any) -> Any:
+    if isinstance(value, list) and value and all(isinstance(icon, dict) and "src" in icon for icon in value):
+        types = ", ".join(sorted({str(icon.get("mimeType", "?")) for icon in value}))
+        return f"<{len(value)} icon(s): {types}; --json shows them>"
+    return abbreviate(value)
+
+
+def abbreviated_lines(value: Any) -> list[str]:
+    return json_lines(abbreviate(value))
 
 
 def _blob_summary(data: Any) -> str:

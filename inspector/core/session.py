@@ -29,6 +29,7 @@ from .errors import (
     JsonRpcError,
     RequestTimeout,
 )
+from .raw_json import encode_message
 from .traffic import Frame, TrafficLog
 from .transports.base import Transport
 
@@ -61,7 +62,8 @@ _loads = json.loads
 
 
 def _encode(message: Any) -> bytes:
-    return _dumps(message).encode("utf-8", errors="surrogatepass")
+    # Arguments a person wrote as raw JSON go out as written (raw_json.py).
+    return encode_message(message, _dumps).encode("utf-8", errors="surrogatepass")
 
 
 STDOUT_HINT = (

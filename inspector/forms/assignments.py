@@ -15,6 +15,14 @@ Keys the schema does not declare are allowed when ``additionalProperties``
 allows them: converted with the ``additionalProperties`` schema when it is
 one, else read as JSON when the text parses (``n=3`` → 3, ``s=abc`` → "abc").
 Every bad argument is reported, together, in one `AssignmentError`.
+
+Only what is given goes in: schema defaults stay out unless asked for
+(``with_defaults``).  A path through a ``oneOf`` / ``anyOf`` takes the
+alternative that every argument under it fits (``transport.mode=car`` picks
+the variant whose ``mode`` is the const "car"); when several fit equally, the
+current one (else the first) is kept and a note says so.  ``lenient`` (the
+CLI's ``--no-validate``) sends what does not fit as written: text a field
+cannot convert stays a string, and keys the schema forbids are kept.
 """
 
 from __future__ import annotations
@@ -80,20 +88,28 @@ def parse_assignments(
     schema: Schema,
     assignments: Sequence[str],
     *,
-    prefill_defaults: bool = True,
+    prefill_defaults: bool = False,
     base: dict[str, Any] | None = None,
+    with_defaults: bool = False,
+    lenient: bool = False,
+    notes: list[str] | None = None,
 ) -> dict[str, Any]:
     """Tool arguments from ``key=value`` strings, converted through *schema*'s form.
 
-    Starts from the form's initial state (defaults included, see `build_form`)
-    or from *base*, applies the assignments in order and returns the object.
+    Starts from the form's initial state (no defaults, see `build_form`) or
+    from *base*, applies the assignments in order and returns the object;
+    *with_defaults* then fills every field still empty that has a default.
     Does not validate the result (call `validate_value` for that).  Raises
-    `AssignmentError` listing every bad argument.
+    `AssignmentError` listing every bad argument.  *lenient* and *notes*: see
+    `apply_assignments`.
     """
     form = build_form(schema, prefill_defaults=prefill_defaults)
     if base is not None:
         form.load_value(base)
-    apply_assignments(form, assignments)
+    apply_assignments(form, assignments, lenient=lenient, notes=notes)
+    _leave_out_untouched(form)
+    if with_defaults:
+        form.fill_defaults()
     value = form.to_value()
     if value is UNSET:
         return {}
@@ -104,25 +120,110 @@ def parse_assignments(
     return value
 
 
-def apply_assignments(form: FormNode, assignments: Sequence[str]) -> None:
-    """Apply ``key=value`` strings to an existing form; raises `AssignmentError` with every problem."""
+def _leave_out_untouched(form: FormNode) -> None:
+    """A required object or array nobody gave starts present in a form (to be
+    filled in); on the command line it is not sent: validation says it is missing."""
+    for node in list(form.walk()):
+        if isinstance(node, ObjectNode | ArrayNode) and node.parent is not None and not node.touched:
+            node.present = False
+
+
+def apply_assignments(
+    form: FormNode, assignments: Sequence[str], *, lenient: bool = False, notes: list[str] | None = None
+) -> None:
+    """Apply ``key=value`` strings to an existing form; raises `AssignmentError` with every problem.
+
+    *lenient*: a value its field cannot convert is kept as written (a
+    string, or the JSON after ``:=``) and undeclared keys are kept even where
+    the schema forbids them, for testing how a server handles bad input.
+    *notes* collects what a person should know (which ``oneOf`` alternative
+    was chosen when several fit).
+    """
     problems: list[AssignmentProblem] = []
+    parsed: list[tuple[str, str | None, str, list[PathToken] | AssignmentProblem]] = []
     for text in assignments:
         key, op, raw = split_assignment(text)
-        try:
-            if not key:
-                raise _Problem(f"expected key=value, got {text!r}")
+        tokens: list[PathToken] | AssignmentProblem
+        if not key:
+            tokens = AssignmentProblem(text, f"expected key=value, got {text!r}")
+        else:
             try:
                 tokens = parse_path(key)
             except ValueError as exc:
-                raise _Problem(str(exc)) from None
-            _apply(form, tokens, op, raw)
+                tokens = AssignmentProblem(key, str(exc))
+        parsed.append((key, op, raw, tokens))
+    run = _Run([(tokens, op, raw) for _, op, raw, tokens in parsed if isinstance(tokens, list)], lenient, notes)
+    for key, op, raw, tokens in parsed:
+        if isinstance(tokens, AssignmentProblem):
+            problems.append(tokens)
+            continue
+        try:
+            _apply(form, tokens, op, raw, run)
         except _Problem as exc:
-            problems.append(AssignmentProblem(key or text, exc.message))
+            problems.append(AssignmentProblem(key, exc.message))
         except FormValueError as exc:
             problems.append(AssignmentProblem(key, exc.message))
     if problems:
         raise AssignmentError(problems)
+
+
+_Assignment = tuple[list[PathToken], str | None, str]
+
+
+class _Run:
+    """One `apply_assignments` call: every argument (to choose alternatives
+    by all of them), the mode, and the alternatives chosen so far."""
+
+    def __init__(self, items: list[_Assignment], lenient: bool, notes: list[str] | None) -> None:
+        self.items = items
+        self.lenient = lenient
+        self.notes = notes
+        self.chosen: dict[int, int] = {}
+
+    def variant_for(self, union: UnionNode, prefix: list[PathToken]) -> int:
+        """The alternative of *union* that the arguments under *prefix* fit best."""
+        decided = self.chosen.get(id(union))
+        if decided is not None:
+            return decided
+        group = [(tokens[len(prefix) :], op, raw) for tokens, op, raw in self.items if _under(tokens, prefix)]
+        scores = {variant.index: _fit(union, variant.index, group) for variant in union.variants}
+        best = min(scores.values())
+        fitting = [index for index, score in scores.items() if score == best]
+        choice = union.selected if union.selected in fitting else fitting[0]
+        if len(fitting) > 1 and best[0] == 0 and group and self.notes is not None:
+            titles = ", ".join(union.variants[i].title for i in fitting)
+            self.notes.append(
+                f"{_where(prefix)}: the arguments fit {len(fitting)} alternatives ({titles}); "
+                f"chose {union.variants[choice].title!r}"
+            )
+        self.chosen[id(union)] = choice
+        return choice
+
+
+def _under(tokens: list[PathToken], prefix: list[PathToken]) -> bool:
+    if len(tokens) <= len(prefix):
+        return False
+    return all(a.value is not APPEND and a.value == b.value for a, b in zip(tokens, prefix, strict=False))
+
+
+def _fit(union: UnionNode, index: int, group: list[_Assignment]) -> tuple[int, int]:
+    """How badly *group* fits alternative *index*: (arguments refused, keys it does not declare)."""
+    variant = union.variants[index]
+    scratch = build_detached(variant.schema, root_schema=union.context.schema, path=union.path)
+    trial = _Run(group, lenient=False, notes=None)
+    refused = undeclared = 0
+    for tokens, op, raw in group:
+        inner = scratch
+        while isinstance(inner, NullableNode):
+            inner = inner.inner
+        declared = not isinstance(inner, ObjectNode) or _match_field(inner, tokens, 0)[0] is not None
+        if isinstance(tokens[0].value, str) and not declared:
+            undeclared += 1
+        try:
+            _apply(scratch, tokens, op, raw, trial)
+        except (_Problem, FormValueError):
+            refused += 1
+    return refused, undeclared
 
 
 # -- resolving a path to a node ----------------------------------------------
@@ -142,25 +243,13 @@ def _where(done: list[PathToken]) -> str:
     return format_path(path) or "the arguments"
 
 
-def _unwrap(node: FormNode, token: PathToken) -> FormNode:
+def _unwrap(node: FormNode, done: list[PathToken], run: _Run) -> FormNode:
     while True:
         if isinstance(node, NullableNode):
             node.is_null = False
             node = node.inner
         elif isinstance(node, UnionNode) and node.variants and not node.is_raw:
-            order = [node.selected] + [v.index for v in node.variants if v.index != node.selected]
-            chosen = None
-            for index in order:
-                inner = node.variants[index].node
-                while isinstance(inner, NullableNode):
-                    inner = inner.inner
-                if isinstance(token.value, str) and isinstance(inner, ObjectNode) and token.value in inner.fields:
-                    chosen = index
-                    break
-                if not isinstance(token.value, str) and isinstance(inner, ArrayNode):
-                    chosen = index
-                    break
-            node.selected = node.selected if chosen is None else chosen
+            node.selected = run.variant_for(node, done)
             node = node.selected_node
         else:
             return node
@@ -183,12 +272,12 @@ def _match_field(node: ObjectNode, tokens: list[PathToken], start: int) -> tuple
     return best
 
 
-def _resolve(root: FormNode, tokens: list[PathToken]) -> FormNode | _JsonSlot:
+def _resolve(root: FormNode, tokens: list[PathToken], run: _Run) -> FormNode | _JsonSlot:
     node = root
     i = 0
     while i < len(tokens):
         token = tokens[i]
-        node = _unwrap(node, token)
+        node = _unwrap(node, tokens[:i], run)
         if isinstance(node, RawJsonNode) or node.is_raw:
             return _JsonSlot(node, tokens[i:])
         if isinstance(node, ObjectNode):
@@ -231,10 +320,10 @@ def _json_arg(raw: str) -> JSONValue:
         raise _Problem(str(exc)) from None
 
 
-def _apply(form: FormNode, tokens: list[PathToken], op: str | None, raw: str) -> None:
-    target = _resolve(form, tokens)
+def _apply(form: FormNode, tokens: list[PathToken], op: str | None, raw: str, run: _Run) -> None:
+    target = _resolve(form, tokens, run)
     if isinstance(target, _JsonSlot):
-        _apply_json(target, tokens, op, raw)
+        _apply_json(target, op, raw, run)
         return
     if op == ":=":
         target.load_value(_json_arg(raw))
@@ -242,14 +331,17 @@ def _apply(form: FormNode, tokens: list[PathToken], op: str | None, raw: str) ->
         try:
             target.set_text(raw)
         except FormValueError as exc:
-            if isinstance(target, ArrayNode):
+            if run.lenient:
+                target.load_value(raw)
+            elif isinstance(target, ArrayNode):
                 raise _Problem(f"{exc.message}; or add items one by one with KEY[]=VALUE") from None
-            raise
+            else:
+                raise
     else:
         inner = target
         while isinstance(inner, NullableNode):
             inner = inner.inner
-        if not isinstance(inner, BooleanNode):
+        if not isinstance(inner, BooleanNode) and not run.lenient:
             raise _Problem("needs a value (key=VALUE); only a boolean field can be given alone")
         target.load_value(True)
 
@@ -266,12 +358,12 @@ def _unknown_message(owner: ObjectNode, key: str, where: str) -> str:
     return text
 
 
-def _apply_json(slot: _JsonSlot, all_tokens: list[PathToken], op: str | None, raw: str) -> None:
+def _apply_json(slot: _JsonSlot, op: str | None, raw: str, run: _Run) -> None:
     first = slot.tokens[0].value
     value: JSONValue
     if slot.owner is not None:
         assert isinstance(first, str)
-        if not slot.owner.allows_additional:
+        if not slot.owner.allows_additional and not run.lenient:
             raise _Problem(_unknown_message(slot.owner, first, format_path(slot.owner.path)))
         scratch = slot.owner.additional_node(first) if len(slot.tokens) == 1 else None
     elif len(slot.tokens) == 1 and isinstance(first, str):
@@ -282,14 +374,19 @@ def _apply_json(slot: _JsonSlot, all_tokens: list[PathToken], op: str | None, ra
         value = _json_arg(raw)
     elif op == "=":
         if scratch is not None:
-            converted = scratch.convert_text(raw)
+            try:
+                converted = scratch.convert_text(raw)
+            except FormValueError:
+                if not run.lenient:
+                    raise
+                converted = raw
             value = "" if converted is UNSET and isinstance(scratch, StringNode) else converted
             if value is UNSET:
                 raise _Problem("needs a value")
         else:
             value = infer_json(raw)
     else:
-        if scratch is not None and not isinstance(scratch, BooleanNode):
+        if scratch is not None and not isinstance(scratch, BooleanNode) and not run.lenient:
             raise _Problem("needs a value (key=VALUE); only a boolean field can be given alone")
         value = True
     current = slot.node.to_value()
@@ -355,10 +452,9 @@ def format_assignments(schema: Schema, value: dict[str, Any]) -> list[str]:
 
     Uses ``key=text`` where the field's text conversion reproduces the value
     exactly (``name=foo``, ``count=3``), else ``key:=json``.  Handy for a
-    "copy as command line" action.  (Defaults the form would add are not
-    removed: compare with ``prefill_defaults=False`` when that matters.)
+    "copy as command line" action.
     """
-    form = build_form(schema, prefill_defaults=False)
+    form = build_form(schema)
     fields = form.fields if isinstance(form, ObjectNode) else {}
     out: list[str] = []
     for key, item in value.items():

@@ -7,11 +7,15 @@ falls back to a `RawJsonNode` (with a ``reason``) for whatever a form cannot
 show: conditionals, free-form maps, tuple arrays, unknown types, external or
 too-recursive references, unmergeable ``allOf``.
 
-Defaults: with ``prefill_defaults=True`` (the default) every field with a
-``default`` starts holding it, and a prefilled default *counts as set*: it
-is part of ``to_value()`` (shown and sent, for tool calls).  A default inside
-an optional object that is still absent does not make that object appear.
-Pass ``prefill_defaults=False`` to start every optional field empty.
+Defaults: a ``default`` documents what the server does when the field is
+absent, so a form starts without them (every optional field empty; a UI
+shows the default as the field's ``placeholder``) and sends only what the
+person gave.  ``FormNode.fill_defaults()`` is the explicit "fill defaults"
+action.  ``prefill_defaults=True`` starts every field with a ``default``
+holding it, as a prefilled default *counts as set*: that is what an
+elicitation form wants (the spec asks clients to pre-populate it).  A
+default inside an optional object that is still absent does not make that
+object appear.
 """
 
 from __future__ import annotations
@@ -118,7 +122,7 @@ class _Ctx:
 def build_form(
     schema: Schema,
     *,
-    prefill_defaults: bool = True,
+    prefill_defaults: bool = False,
     recursion_limit: int = DEFAULT_RECURSION_LIMIT,
     max_depth: int = DEFAULT_MAX_DEPTH,
 ) -> FormNode:

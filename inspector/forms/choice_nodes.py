@@ -282,6 +282,10 @@ class NullableNode(FormNode):
     def _has_value(self) -> bool:
         return self.is_null or self.inner.is_set
 
+    def _fill_defaults(self, filled: list[FormNode]) -> None:
+        if not self.is_null:
+            super()._fill_defaults(filled)
+
     def _state_value(self) -> JSONValue | Unset:
         return None if self.is_null else self.inner.to_value()
 

@@ -24,6 +24,14 @@ class _Container(FormNode):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._present = False
+        self._touched = False
+
+    @property
+    def touched(self) -> bool:
+        """Whether it got anything from outside (a value, a field set, made
+        present) since the last reset; a required container starts present
+        without being touched."""
+        return self._touched and self.raw_value is UNSET
 
     @property
     def present(self) -> bool:
@@ -41,14 +49,20 @@ class _Container(FormNode):
     def _make_present(self) -> bool:
         if self.raw_value is not UNSET:
             return True
-        self._present = True
+        self._present = self._touched = True
         return True
 
     def _has_value(self) -> bool:
         return self._present
 
+    def _fill_defaults(self, filled: list[FormNode]) -> None:
+        # An absent optional container stays absent: its fields' defaults
+        # are not a reason to send it.
+        if self.present or (self.has_default and not self.is_set):
+            super()._fill_defaults(filled)
+
     def _on_child_set(self, child: FormNode) -> None:
-        self._present = True
+        self._present = self._touched = True
 
     def _json_convert(self, text: str, want: type, example: str) -> JSONValue | Unset:
         if not text.strip():
@@ -126,7 +140,7 @@ class ObjectNode(_Container):
     def _accept(self, value: JSONValue) -> str | None:
         if not isinstance(value, dict):
             return f"expected an object, got {json_type_name(value)}"
-        self._present = True
+        self._present = self._touched = True
         self._order = list(value)
         for key, child in self.fields.items():
             child._load(value.get(key, UNSET))
@@ -135,7 +149,7 @@ class ObjectNode(_Container):
         return None
 
     def _clear_state(self) -> None:
-        self._present = False
+        self._present = self._touched = False
         self._order = []
         for child in self.fields.values():
             child._load(UNSET)
@@ -147,6 +161,7 @@ class ObjectNode(_Container):
             child.reset()
         self.extras.reset()
         self._present = self.required or self.parent is None
+        self._touched = False
 
     def _state_value(self) -> JSONValue | Unset:
         if not self._present:
@@ -264,7 +279,7 @@ class ArrayNode(_Container):
     def _accept(self, value: JSONValue) -> str | None:
         if not isinstance(value, list):
             return f"expected an array, got {json_type_name(value)}"
-        self._present = True
+        self._present = self._touched = True
         self.items = []
         for i, item in enumerate(value):
             node = self._make_item((*self.path, i), self)
@@ -273,12 +288,13 @@ class ArrayNode(_Container):
         return None
 
     def _clear_state(self) -> None:
-        self._present = False
+        self._present = self._touched = False
         self.items = []
 
     def _reset_state(self) -> None:
         self.items = []
         self._present = self.required
+        self._touched = False
 
     def _state_value(self) -> JSONValue | Unset:
         if not self._present:

@@ -125,7 +125,9 @@ class StringNode(FormNode):
 
     @property
     def placeholder(self) -> str:
-        """Hint text for an empty input: the first example, else a hint for the format."""
+        """Hint text for an empty input: the default, the first example, or a hint for the format."""
+        if self.has_default:
+            return super().placeholder
         for example in self.examples:
             if isinstance(example, str):
                 return example
@@ -178,6 +180,8 @@ class NumberNode(FormNode):
 
     @property
     def placeholder(self) -> str:
+        if self.has_default:
+            return super().placeholder
         for example in self.examples:
             if isinstance(example, int | float) and not isinstance(example, bool):
                 return number_text(example)

@@ -56,7 +56,7 @@ class NodeKind(enum.StrEnum):
 class FormContext:
     """What all nodes of one form share: the whole schema and the options it was built with."""
 
-    def __init__(self, schema: Schema, *, prefill_defaults: bool = True) -> None:
+    def __init__(self, schema: Schema, *, prefill_defaults: bool = False) -> None:
         self.schema = schema
         self.prefill_defaults = prefill_defaults
         self._validator: Any = None
@@ -169,6 +169,24 @@ class FormNode:
         return self.default is not UNSET
 
     @property
+    def default_text(self) -> str | None:
+        """The schema's default as an input would show it (None without one).
+
+        A default says what the server does when the field is absent: a UI
+        shows it (see ``placeholder``) and sends it only when asked
+        (``fill_defaults``).
+        """
+        if self.default is UNSET:
+            return None
+        return self.default if isinstance(self.default, str) else json_text(self.default)
+
+    @property
+    def placeholder(self) -> str:
+        """Hint text for an empty input: the default, when the schema gives one."""
+        shown = self.default_text
+        return f"default: {shown}" if shown is not None else ""
+
+    @property
     def is_set(self) -> bool:
         """Whether ``to_value()`` gives a value (False: left out of the parent)."""
         return self.raw_value is not UNSET or self._has_value()
@@ -212,6 +230,18 @@ class FormNode:
         self._reset_state()
         if self.has_default and self.context.prefill_defaults:
             self._load(self.default)
+
+    def fill_defaults(self) -> list[FormNode]:
+        """Put its schema default into every field under this one that holds nothing.
+
+        The "fill defaults" action: a form starts without defaults (they are
+        what the server does anyway), and this puts them in the value.  Fields
+        inside an absent optional object or array stay absent, and a field
+        that holds something keeps it.  Returns the nodes it filled.
+        """
+        filled: list[FormNode] = []
+        self._fill_defaults(filled)
+        return filled
 
     def json_text(self, indent: int | None = None) -> str:
         """The value as JSON text (``""`` when unset), for a raw JSON editor."""
@@ -332,6 +362,16 @@ class FormNode:
 
     def _on_child_set(self, child: FormNode) -> None:
         """A child just got a value from a user action."""
+
+    def _fill_defaults(self, filled: list[FormNode]) -> None:
+        if self.is_raw:
+            return
+        if self.has_default and not self.is_set:
+            self._load(self.default)
+            filled.append(self)
+            return
+        for child in self.children():
+            child._fill_defaults(filled)
 
     def _make_present(self) -> bool:
         """Make a container present (for "include this field"); False for leaves."""

@@ -83,6 +83,11 @@ class ElicitationScreen(RequestScreen):
             schema = self.params.get("requestedSchema")
             form = self.query_one(SchemaForm)
             form.load_schema(schema if isinstance(schema, dict) else {"type": "object"})
+            if form.root is not None:
+                # Unlike a tool's arguments, an elicitation form starts with
+                # its defaults: the spec asks clients to pre-populate them.
+                form.root.fill_defaults()
+                form.rebuild()
             form.focus_first()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
