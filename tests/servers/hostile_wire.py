@@ -20,6 +20,7 @@ Standard library only.
     trickle         echo is answered one byte a second, never a newline
     string-id       echo is answered under the request's id as a string ("3" for 3)
     float-id        echo is answered under the request's id as a float (3.0 for 3)
+    plain           no abuse at all
 """
 
 from __future__ import annotations
@@ -179,7 +180,7 @@ class Server:
         return 0
 
 
-MODES = ("deep", "flood", "endless-stdout", "endless-stderr", "trickle", "string-id", "float-id")
+MODES = ("deep", "flood", "endless-stdout", "endless-stderr", "trickle", "string-id", "float-id", "plain")
 
 
 def main() -> int:
