@@ -387,6 +387,17 @@ def test_an_answer_under_an_id_of_another_type_answers_nothing(
     assert "partner" not in answer
 
 
+def test_unhashable_tokens_do_not_lose_the_rest_of_the_read(tmp_path: Path) -> None:
+    record = tmp_path / "tokens.jsonl"
+    result = call_echo("odd-token", record=record)
+    assert result.returncode == exitcodes.OK, result.stderr
+    assert_quiet(result.stderr)
+    assert json.loads(result.stdout)["content"][0]["text"] == "hi"
+    progress = [f for f in recorded(record) if f.get("method") == "notifications/progress"]
+    assert len(progress) == 2
+    assert all("progress for unknown or finished token" in f["problems"][0] for f in progress)
+
+
 async def test_a_deep_answer_in_the_core_is_a_protocol_error() -> None:
     client = Client(ServerSpec(transport="stdio", command=PYTHON, args=[WIRE, "--mode", "deep"], timeout=30))
     await client.connect()

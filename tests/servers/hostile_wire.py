@@ -20,6 +20,8 @@ Standard library only.
     trickle         echo is answered one byte a second, never a newline
     string-id       echo is answered under the request's id as a string ("3" for 3)
     float-id        echo is answered under the request's id as a float (3.0 for 3)
+    odd-token       echo is answered with, in the same write, progress notifications
+                    whose tokens are an array and an object, then the result
     plain           no abuse at all
 """
 
@@ -156,6 +158,19 @@ class Server:
             while True:
                 write(b"x")
                 time.sleep(1)
+        elif mode == "odd-token":
+            odd = [
+                line(
+                    {
+                        "jsonrpc": "2.0",
+                        "method": "notifications/progress",
+                        "params": {"progressToken": token, "progress": 1},
+                    }
+                )
+                for token in ([message_id], {"id": message_id})
+            ]
+            answer = line({"jsonrpc": "2.0", "id": message_id, "result": {"content": [{"type": "text", "text": text}]}})
+            write(b"".join(odd) + answer)
         elif mode == "string-id":
             self.result(str(message_id), {"content": [{"type": "text", "text": text}]})
         elif mode == "float-id":
@@ -180,7 +195,7 @@ class Server:
         return 0
 
 
-MODES = ("deep", "flood", "endless-stdout", "endless-stderr", "trickle", "string-id", "float-id", "plain")
+MODES = ("deep", "flood", "endless-stdout", "endless-stderr", "trickle", "string-id", "float-id", "odd-token", "plain")
 
 
 def main() -> int:
