@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import json
 import re
+from array import array
+from itertools import accumulate
 from typing import Any
 
 __all__ = ["MAX_DEPTH", "id_type", "nested_deeper_than", "shallow_members", "too_deep_reason"]
@@ -25,9 +27,13 @@ __all__ = ["MAX_DEPTH", "id_type", "nested_deeper_than", "shallow_members", "too
 # frame per level still has room on top of the stack it starts from.
 MAX_DEPTH = 512
 
-# A JSON string (escapes included) or one bracket; strings are matched whole
-# so that brackets inside them are not counted.
+# A JSON string, escapes included: brackets inside one are text, not nesting.
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+# A JSON string or one bracket, for the shallow walk of the top level.
 _TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+# Openers become +1 and closers -1 (0xFF as a signed byte); the rest is deleted.
+_SIGNS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
+_NOT_BRACKETS = bytes(byte for byte in range(256) if byte not in b"[]{}")
 _OPEN = frozenset(b"[{")
 _QUOTE = ord('"')
 _SPACE = b" \t\r\n"
@@ -43,22 +49,17 @@ def nested_deeper_than(raw: bytes, limit: int = MAX_DEPTH) -> bool:
     """Whether the JSON text nests arrays/objects more than `limit` deep.
 
     Counting the brackets first settles almost every message without a scan:
-    a text with no more than `limit` of them cannot nest deeper.
+    a text with no more than `limit` of them cannot nest deeper.  Otherwise
+    strings are dropped, each remaining bracket becomes +1 or -1, and the
+    deepest running sum is the depth: all of it in C loops, which matters for
+    a 100 MB answer.
     """
     if raw.count(b"[") + raw.count(b"{") <= limit:
         return False
-    depth = 0
-    for match in _TOKEN.finditer(raw):
-        byte = raw[match.start()]
-        if byte == _QUOTE:
-            continue
-        if byte in _OPEN:
-            depth += 1
-            if depth > limit:
-                return True
-        else:
-            depth -= 1
-    return False
+    if b'"' in raw:
+        raw = _STRING.sub(b"", raw)
+    signs = array("b", raw.translate(_SIGNS, _NOT_BRACKETS))
+    return max(accumulate(signs), default=0) > limit
 
 
 def shallow_members(raw: bytes, names: tuple[str, ...] = ("id", "method")) -> dict[str, Any]:
