@@ -47,7 +47,7 @@ each side is one of:
   live                the server named with -- CMD, --url or --config/--server
                       (with --env, --header and the authorization options),
                       or the embedded demo server when none is named
---era, --protocol-version, --timeout and --root apply to every live side;
+--era, --protocol-version, --timeout, --max-message-size and --root apply to every live side;
 --record FILE records the live side (two live sides: FILE-a.jsonl, FILE-b.jsonl).
 """
 
@@ -89,6 +89,13 @@ def _add_server_options(parser: argparse.ArgumentParser, suppress: bool) -> None
     group.add_argument("--protocol-version", default=default, metavar="REV", help="the revision to use")
     group.add_argument(
         "--timeout", type=float, default=default, metavar="SECONDS", help="per-request timeout (default 60)"
+    )
+    group.add_argument(
+        "--max-message-size",
+        default=default,
+        metavar="SIZE",
+        help="the largest message accepted from the server (bytes, or e.g. 64MiB; default 256MiB); "
+        "past it the server is disconnected",
     )
     group.add_argument("--record", default=default, metavar="FILE", help="write the traffic as JSON Lines")
     group.add_argument(
@@ -305,7 +312,7 @@ def _add_recording_commands(sub: Any, command: Any) -> None:
     )
 
 
-_SHARED_LIVE_OPTIONS = ("era", "protocol_version", "timeout", "inherit_env")
+_SHARED_LIVE_OPTIONS = ("era", "protocol_version", "timeout", "inherit_env", "max_message_size")
 
 
 def _diff_side(name: str, text: str, args: argparse.Namespace, server_command: list[str]) -> Side:
@@ -447,6 +454,14 @@ def spec_from_args(args: argparse.Namespace, server_command: list[str]) -> Serve
         if timeout <= 0:
             raise UsageError("--timeout must be positive")
         spec.timeout = timeout
+    max_size = getattr(args, "max_message_size", None)
+    if max_size is not None:
+        from .core.spec import parse_size
+
+        try:
+            spec.max_message_size = parse_size(max_size)
+        except ValueError as exc:
+            raise UsageError(f"--max-message-size: {exc}") from exc
     return spec
 
 

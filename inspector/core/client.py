@@ -71,7 +71,16 @@ def make_transport(
 
         if not spec.command:
             raise ConnectError("no command given for a stdio server")
-        return StdioTransport(traffic, spec.command, spec.args, spec.env, spec.cwd, spec.inherit_env, process)
+        return StdioTransport(
+            traffic,
+            spec.command,
+            spec.args,
+            spec.env,
+            spec.cwd,
+            spec.inherit_env,
+            process,
+            max_message_size=spec.max_message_size,
+        )
     if not spec.url:
         raise ConnectError(f"no URL given for an {kind} server")
     from .auth.session import http_auth

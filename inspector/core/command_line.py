@@ -94,6 +94,8 @@ def server_options(spec: ServerSpec, roots: list[str] | None = None) -> list[str
         words += ["--protocol-version", spec.protocol_version]
     if spec.timeout is not None and spec.timeout != ServerSpec().timeout:
         words += ["--timeout", f"{spec.timeout:g}"]
+    if spec.max_message_size != ServerSpec().max_message_size:
+        words += ["--max-message-size", str(spec.max_message_size)]
     if spec.is_demo or not spec.command:
         return words
     for name, value in spec.env.items():

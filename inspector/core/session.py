@@ -14,7 +14,7 @@ import contextlib
 import json
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,15 +27,19 @@ from .errors import (
     ConnectionClosed,
     InspectorError,
     JsonRpcError,
+    ProtocolError,
     RequestTimeout,
 )
 from .raw_json import encode_message
 from .traffic import Frame, TrafficLog
 from .transports.base import Transport
+from .wire_json import MAX_DEPTH, id_type, nested_deeper_than, shallow_members, too_deep_reason
 
 __all__ = [
     "DEFAULT_TIMEOUT",
+    "MAX_SERVER_REQUESTS",
     "SENDING",
+    "SERVER_REQUESTS_FULL",
     "NotificationObserver",
     "PendingRequest",
     "ProgressCallback",
@@ -53,6 +57,14 @@ ENDED_MEMORY = 1000
 # The request a transport is sending (its session and id), seen by what runs
 # inside the send: an OAuth login holds that request's clock (hold_deadline).
 SENDING: ContextVar[tuple[Session, Any] | None] = ContextVar("inspector_sending", default=None)
+# Server requests held at once (waiting for a handler that may wait for the
+# person); past it a request is declined at once with SERVER_REQUESTS_FULL, so
+# a flood costs one error answer each instead of a queue without end.
+MAX_SERVER_REQUESTS = 64
+# JSON-RPC reserves -32000..-32099 for errors the implementation defines.
+SERVER_REQUESTS_FULL = -32000
+# Answered at once whatever the load: never held, so never declined.
+UNHELD_METHODS = frozenset({"ping"})
 
 ProgressCallback = Callable[[float, float | None, str | None], None]
 NotificationObserver = Callable[[str, Any, Frame], None]
@@ -64,6 +76,29 @@ _loads = json.loads
 def _encode(message: Any) -> bytes:
     # Arguments a person wrote as raw JSON go out as written (raw_json.py).
     return encode_message(message, _dumps).encode("utf-8", errors="surrogatepass")
+
+
+def _same_id(ours: Any, theirs: Any) -> bool:
+    """JSON-RPC ids of different types are different ids (Python alone would
+    match "3" never, but 3.0 and true to 3 and 1)."""
+    return type(ours) is type(theirs)
+
+
+def _hashable_id(msg_id: Any) -> bool:
+    return isinstance(msg_id, (int, float, str))
+
+
+def _near_miss(msg_id: Any) -> Any:
+    """The id of ours that `msg_id` would equal but for its type, if any."""
+    if isinstance(msg_id, bool):
+        return int(msg_id)
+    if isinstance(msg_id, float) and msg_id.is_integer():
+        return int(msg_id)
+    if isinstance(msg_id, str):
+        text = msg_id.strip()
+        if text.lstrip("-").isdigit() and len(text) < 20:
+            return int(text)
+    return None
 
 
 STDOUT_HINT = (
@@ -88,6 +123,8 @@ class PendingRequest:
     invalid_seen: int = 0
     cancel_on_timeout: bool = True
     session: Session | None = None
+    # An answer whose id matched ours but for its type ("3" for 3).
+    near_miss: str | None = None
 
     async def result(self) -> Any:
         return await self.future
@@ -130,12 +167,16 @@ class Session:
         # (the stateless era flags an unknown `resultType`); returns problems.
         self.inspect_result: Callable[[str, Any], list[str]] | None = None
         self.closed_reason: str | None = None
+        self.max_server_requests = MAX_SERVER_REQUESTS
+        # Server requests counted against max_server_requests.
+        self._held: set[ServerRequest] = set()
         self._pending: dict[Any, PendingRequest] = {}
         self._by_token: dict[Any, PendingRequest] = {}
         self._server_requests: dict[Any, tuple[ServerRequest, asyncio.Task[None]]] = {}
-        # id -> (why we stopped waiting, the request's frame seq, its method)
-        self._ended: OrderedDict[Any, tuple[str, int, str]] = OrderedDict()
+        # id -> (why we stopped waiting, the request's frame seq, its method, the id as sent)
+        self._ended: OrderedDict[Any, tuple[str, int, str, Any]] = OrderedDict()
         self._cancelling: set[asyncio.Task[None]] = set()
+        self._background: set[asyncio.Task[None]] = set()
         self._next_id = 0
         self._loop = asyncio.get_running_loop()
         self._lost_observers: list[Callable[[str], None]] = []
@@ -354,7 +395,7 @@ class Session:
             self._by_token.pop(pending.progress_token, None)
         pending.deadline = None
         if ended is not None:
-            self._ended[pending.id] = (ended, pending.frame.seq, pending.method)
+            self._ended[pending.id] = (ended, pending.frame.seq, pending.method, pending.id)
             if len(self._ended) > ENDED_MEMORY:
                 self._ended.popitem(last=False)
 
@@ -397,6 +438,8 @@ class Session:
             return
         self._finish(pending, "had timed out")
         error = RequestTimeout(pending.method, pending.timeout or 0)
+        if pending.near_miss:
+            error.args = (f"{error.args[0]}; {pending.near_miss}",)
         if pending.invalid_seen:
             error.args = (
                 f"{error.args[0]}; meanwhile the server sent {pending.invalid_seen} frame(s) that could not be "
@@ -421,7 +464,23 @@ class Session:
     # -- incoming ------------------------------------------------------------------
 
     def feed(self, raw: bytes, meta: dict[str, Any] | None = None) -> None:
-        """One raw inbound frame from the transport: record it, then act on it."""
+        """One raw inbound frame from the transport: record it, then act on it.
+
+        Nothing raised while handling one frame reaches the transport: the
+        frames that arrived with it in the same read must still be handled.
+        """
+        try:
+            self._feed(raw, meta)
+        except Exception as exc:  # noqa: BLE001 - reported on the log, the read goes on
+            with contextlib.suppress(Exception):
+                self.traffic.event(
+                    "local", "transport", note=f"internal error while handling an inbound frame: {exc!r}"
+                )
+
+    def _feed(self, raw: bytes, meta: dict[str, Any] | None) -> None:
+        if nested_deeper_than(raw, MAX_DEPTH):
+            self._too_deep(raw, meta)
+            return
         try:
             message = _loads(raw)
         except UnicodeDecodeError as exc:
@@ -432,6 +491,10 @@ class Session:
             hint = STDOUT_HINT if not stripped.startswith((b"{", b"[")) else f"invalid JSON: {exc}"
             self._invalid(raw, hint if hint == STDOUT_HINT else f"invalid JSON: {exc}", meta)
             return
+        except RecursionError:
+            # Within the bound, but the stack was already deep: still not parsed.
+            self._too_deep(raw, meta)
+            return
         if isinstance(message, dict):
             self._dispatch(raw, message, meta)
         elif isinstance(message, list) and message:
@@ -439,14 +502,62 @@ class Session:
             frame = self.traffic.add("in", "batch", raw=raw, message=message, meta=meta, problems=odd)
             for item in message:
                 if isinstance(item, dict):
-                    self._dispatch(None, item, meta, frame)
+                    try:
+                        self._dispatch(None, item, meta, frame)
+                    except Exception as exc:  # noqa: BLE001 - the other items still count
+                        frame.problems.append(f"internal error while handling a batch item: {exc!r}")
         else:
             self._invalid(raw, "a JSON-RPC message must be an object (or a non-empty batch array)", meta, message)
 
-    def _invalid(self, raw: bytes, error: str, meta: dict[str, Any] | None, message: Any = None) -> None:
-        self.traffic.add("in", "invalid", raw=raw, message=message, error=error, meta=meta, problems=[error])
+    def _invalid(self, raw: bytes, error: str, meta: dict[str, Any] | None, message: Any = None) -> Frame:
+        frame = self.traffic.add("in", "invalid", raw=raw, message=message, error=error, meta=meta, problems=[error])
         for pending in self._pending.values():
             pending.invalid_seen += 1
+        return frame
+
+    def _too_deep(self, raw: bytes, meta: dict[str, Any] | None) -> None:
+        """Record a frame nested past the bound, unparsed; what it answers
+        (found by a shallow look at its top level) ends at once."""
+        reason = too_deep_reason()
+        members = shallow_members(raw)
+        msg_id, method = members.get("id"), members.get("method")
+        if not isinstance(msg_id, (int, str)) or isinstance(msg_id, bool):
+            msg_id = None
+        is_request = isinstance(method, str)
+        pending = self._pending.get(msg_id) if msg_id is not None and not is_request else None
+        if pending is not None and (not _same_id(pending.id, msg_id) or pending.future.done()):
+            pending = None
+        if pending is not None:
+            self._finish(pending)
+            method = pending.method
+        frame = self.traffic.add(
+            "in",
+            "invalid",
+            raw=raw,
+            error=reason,
+            method=method if isinstance(method, str) else None,
+            id=msg_id,
+            partner=pending.frame.seq if pending is not None else None,
+            meta=meta,
+            problems=[reason],
+        )
+        for other in self._pending.values():
+            other.invalid_seen += 1
+        if is_request and msg_id is not None:
+            # A request we cannot read: the server still gets an answer.
+            self._spawn(self._respond_error(msg_id, INVALID_REQUEST, f"request {reason}", frame))
+        if pending is None:
+            return
+        pending.frame.partner = frame.seq
+        error = ProtocolError(f"{pending.method}: the answer (frame #{frame.seq}) is {reason}")
+        pending.frame.problems.append(str(error))
+        pending.future.set_exception(error)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run an answer of ours in the background, kept until it is sent."""
+        task = self._loop.create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     def _dispatch(
         self,
@@ -510,17 +621,15 @@ class Session:
     ) -> None:
         is_error = "error" in message
         kind = "error" if is_error else "response"
-        pending = self._pending.get(msg_id) if isinstance(msg_id, (int, str)) else None
-        problem = None
-        if pending is None and isinstance(msg_id, str) and msg_id.isdigit():
-            pending = self._pending.get(int(msg_id))
-            if pending is not None:
-                problem = f"response id {msg_id!r} is a string but the request id was the number {msg_id}"
+        pending = self._pending.get(msg_id) if _hashable_id(msg_id) else None
+        if pending is not None and not _same_id(pending.id, msg_id):
+            pending = None
         if pending is None:
-            ended = self._ended.pop(msg_id, None) if isinstance(msg_id, (int, str)) else None
-            if ended is not None:
+            ended = self._ended.get(msg_id) if _hashable_id(msg_id) else None
+            if ended is not None and _same_id(ended[3], msg_id):
+                del self._ended[msg_id]
                 # Not the server's fault: we stopped waiting first.
-                why, request_seq, method = ended
+                why, request_seq, method, _id = ended
                 note = f"late answer to request #{request_seq}, which {why}; ignored"
                 self._record(raw, kind, message, method, msg_id, meta, batch, partner=request_seq, note=note)
                 return
@@ -528,10 +637,18 @@ class Session:
                 problem = "error response without an id (the server could not parse a request)"
             else:
                 problem = f"response to unknown request id {msg_id!r}"
+                near = self._near_pending(msg_id)
+                if near is not None:
+                    hint = (
+                        f"request {near.id} ({near.method}) is pending, but its id is {id_type(near.id)} {near.id} "
+                        f"and this one is {id_type(msg_id)}: JSON-RPC ids of different types are different ids"
+                    )
+                    problem += f"; {hint}"
+                    near.near_miss = f"the server answered under the id {msg_id!r} ({id_type(msg_id)}) instead"
             self._record(raw, kind, message, None, msg_id, meta, batch, problems=[problem])
             return
         self._finish(pending)
-        problems = [problem] if problem else []
+        problems: list[str] = []
         if not is_error and self.inspect_result is not None:
             try:
                 problems.extend(self.inspect_result(pending.method, message["result"]))
@@ -558,6 +675,21 @@ class Session:
         else:
             pending.future.set_result(message["result"])
 
+    def _progress_target(self, token: Any) -> PendingRequest | None:
+        pending = self._by_token.get(token) if _hashable_id(token) else None
+        return pending if pending is not None and _same_id(pending.progress_token, token) else None
+
+    def _held_request(self, request_id: Any) -> tuple[ServerRequest, asyncio.Task[None]] | None:
+        entry = self._server_requests.get(request_id) if _hashable_id(request_id) else None
+        return entry if entry is not None and _same_id(entry[0].id, request_id) else None
+
+    def _near_pending(self, msg_id: Any) -> PendingRequest | None:
+        near = _near_miss(msg_id)
+        if near is None:
+            return None
+        pending = self._pending.get(near)
+        return pending if pending is not None and _same_id(pending.id, near) else None
+
     def _on_notification(
         self, raw: bytes | None, message: dict[str, Any], meta: dict[str, Any] | None, batch: Frame | None
     ) -> None:
@@ -569,7 +701,7 @@ class Session:
         elif (
             method == "notifications/progress"
             and isinstance(params, dict)
-            and params.get("progressToken") not in self._by_token
+            and self._progress_target(params.get("progressToken")) is None
         ):
             problems.append(f"progress for unknown or finished token {params.get('progressToken')!r}")
         frame = self._record(
@@ -588,7 +720,7 @@ class Session:
         if method == "notifications/progress" and isinstance(params, dict):
             self._on_progress(params, frame)
         elif method == "notifications/cancelled" and isinstance(params, dict):
-            entry = self._server_requests.get(params.get("requestId"))
+            entry = self._held_request(params.get("requestId"))
             if entry is not None:
                 request, task = entry
                 request.cancel_reason = params.get("reason") or "cancelled by the server"
@@ -601,8 +733,7 @@ class Session:
                 frame.problems.append(f"notification observer failed: {exc!r}")
 
     def _on_progress(self, params: dict[str, Any], frame: Frame) -> None:
-        token = params.get("progressToken")
-        pending = self._by_token.get(token)
+        pending = self._progress_target(params.get("progressToken"))
         if pending is None:
             return
         frame.partner = pending.frame.seq
@@ -641,7 +772,7 @@ class Session:
             else None,
         )
         if malformed:
-            task = self._loop.create_task(
+            self._spawn(
                 self._respond_error(
                     msg_id if isinstance(msg_id, (int, str)) else None,
                     INVALID_REQUEST,
@@ -649,12 +780,30 @@ class Session:
                     frame,
                 )
             )
-            task.add_done_callback(lambda _t: None)
+            return
+        held = method not in UNHELD_METHODS and method in self.request_handlers
+        if held and len(self._held) >= self.max_server_requests:
+            self._decline_excess(msg_id, frame)
             return
         # Secrets masked in what the handlers show (the same object when it held none).
         request = ServerRequest(msg_id, method, frame.message.get("params"), frame)
+        if held:
+            self._held.add(request)
         task = self._loop.create_task(self._serve(request))
         self._server_requests[msg_id] = (request, task)
+
+    def _decline_excess(self, msg_id: Any, frame: Frame) -> None:
+        limit = self.max_server_requests
+        text = f"too many server requests pending: the client holds at most {limit} at a time; declined unanswered"
+        note = f"declined at once: {limit} server requests were already waiting (the bound on pending server requests)"
+        self._spawn(self._respond_error(msg_id, SERVER_REQUESTS_FULL, text, frame, {"limit": limit}, note=note))
+
+    def _release(self, request: ServerRequest) -> None:
+        """The request no longer waits: forget it, and free its place."""
+        entry = self._server_requests.get(request.id)
+        if entry is not None and entry[0] is request:
+            del self._server_requests[request.id]
+        self._held.discard(request)
 
     async def _serve(self, request: ServerRequest) -> None:
         handler = self.request_handlers.get(request.method)
@@ -663,20 +812,20 @@ class Session:
                 raise JsonRpcError(METHOD_NOT_FOUND, f"Method not found: {request.method}")
             result = await handler(request)
         except asyncio.CancelledError:
-            self._server_requests.pop(request.id, None)
+            self._release(request)
             if request.cancelled.is_set():
                 # Cancelled by the server: the spec says send nothing back.
                 return
             raise
         except JsonRpcError as exc:
-            self._server_requests.pop(request.id, None)
+            self._release(request)
             await self._respond_error(request.id, exc.code, exc.message, request.frame, exc.data)
             return
         except Exception as exc:  # a handler bug becomes a JSON-RPC error, not a crash  # noqa: BLE001
-            self._server_requests.pop(request.id, None)
+            self._release(request)
             await self._respond_error(request.id, INTERNAL_ERROR, f"client handler failed: {exc}", request.frame)
             return
-        self._server_requests.pop(request.id, None)
+        self._release(request)
         if request.cancelled.is_set():
             return
         await self._respond(request.id, result, request.frame)
@@ -684,13 +833,22 @@ class Session:
     async def _respond(self, msg_id: Any, result: Any, request_frame: Frame) -> None:
         await self._answer({"jsonrpc": "2.0", "id": msg_id, "result": result}, "response", request_frame)
 
-    async def _respond_error(self, msg_id: Any, code: int, text: str, request_frame: Frame, data: Any = None) -> None:
+    async def _respond_error(
+        self,
+        msg_id: Any,
+        code: int,
+        text: str,
+        request_frame: Frame,
+        data: Any = None,
+        *,
+        note: str | None = None,
+    ) -> None:
         error: dict[str, Any] = {"code": code, "message": text}
         if data is not None:
             error["data"] = data
-        await self._answer({"jsonrpc": "2.0", "id": msg_id, "error": error}, "error", request_frame)
+        await self._answer({"jsonrpc": "2.0", "id": msg_id, "error": error}, "error", request_frame, note)
 
-    async def _answer(self, message: dict[str, Any], kind: str, request_frame: Frame) -> None:
+    async def _answer(self, message: dict[str, Any], kind: str, request_frame: Frame, note: str | None = None) -> None:
         """Record and send our answer to a server request, linked to it."""
         raw = _encode(message)
         frame = self.traffic.add(
@@ -701,6 +859,7 @@ class Session:
             id=message["id"],
             method=request_frame.method,
             partner=request_frame.seq,
+            note=note,
         )
         request_frame.partner = frame.seq
         with contextlib.suppress(ConnectionError, OSError, ConnectionClosed):
@@ -748,6 +907,7 @@ class Session:
         for _request, task in list(self._server_requests.values()):
             task.cancel()
         self._server_requests.clear()
+        self._held.clear()
         self.traffic.event("local", "transport", note=f"connection lost: {reason}")
         for callback in list(self._lost_observers):
             with contextlib.suppress(Exception):

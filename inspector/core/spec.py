@@ -11,7 +11,23 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .auth.config import AuthConfig
 
-__all__ = ["ServerSpec", "demo_spec"]
+__all__ = ["DEFAULT_MAX_MESSAGE_SIZE", "ServerSpec", "demo_spec", "parse_size"]
+
+# Room for the 100 MB results the README promises, with a margin.
+DEFAULT_MAX_MESSAGE_SIZE = 256 * 1024 * 1024
+
+
+def parse_size(text: str) -> int:
+    """Bytes from `1048576`, `64KiB`, `256MiB`, `1.5GB` (KB, MB, GB are powers of 1000)."""
+    from pydantic import ByteSize, TypeAdapter, ValidationError
+
+    try:
+        size = int(TypeAdapter(ByteSize).validate_python(text))
+    except ValidationError:
+        raise ValueError(f"not a size: {text!r} (bytes, or a number with KiB, MiB, GiB, KB, MB or GB)") from None
+    if size <= 0:
+        raise ValueError(f"a size must be positive, got {text!r}")
+    return size
 
 
 @dataclass
@@ -35,6 +51,9 @@ class ServerSpec:
     protocol_version: str | None = None
     era: str = "auto"
     timeout: float | None = 60.0
+    # The largest single message accepted from the server, in bytes (a stdio
+    # line, an HTTP body, an SSE event); past it the server counts as broken.
+    max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE
     # Handshake-era Streamable HTTP: open the optional GET stream for
     # messages the server sends outside any request.
     get_stream: bool = True

@@ -53,6 +53,14 @@ class ServerCommands(Provider):
                     partial(app.select_item, "prompts", item.key),
                 )
             )
+        if app.handlers.waiting:
+            entries.append(
+                (
+                    "decline: all pending server requests",
+                    f"decline the {len(app.handlers.waiting)} sampling / elicitation request(s) waiting for you",
+                    app.handlers.decline_all,
+                )
+            )
         entries.append(("reconnect: server", "restart / reconnect the server", app.action_reconnect))
         entries.append(("toggle: traffic panel", "show or hide the bottom panel", app.action_toggle_bottom))
         entries.append(("help: keys", "every key binding", app.action_help))

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import ModalScreen
 from textual.widgets import Static
@@ -35,6 +36,14 @@ __all__ = ["ANSWER_TIMEOUT", "RequestScreen", "TuiHandlers", "default_roots"]
 
 USER_DECLINED = -1  # JSON-RPC error code the spec uses for a user rejecting sampling
 ANSWER_TIMEOUT = 600.0
+DECLINE_ALL_KEY = "ctrl+n"
+
+
+class _Declined:
+    """The answer of every request the person declined at once."""
+
+
+DECLINED = _Declined()
 
 
 def default_roots() -> list[dict[str, Any]]:
@@ -48,6 +57,18 @@ class RequestScreen(ModalScreen[dict[str, Any] | None]):
 
     A subclass yields `self.queue_note()` where the line should go.
     """
+
+    BINDINGS = [
+        # Priority: the form's inputs must not swallow it.
+        Binding(
+            DECLINE_ALL_KEY,
+            "decline_all",
+            "Decline all",
+            id="decline_all_requests",
+            priority=True,
+            tooltip="decline every pending server request: this one and all queued after it",
+        ),
+    ]
 
     # (this one's place, how many are pending); the queue sets it.
     queue_position: reactive[tuple[int, int]] = reactive((1, 1))
@@ -65,8 +86,15 @@ class RequestScreen(ModalScreen[dict[str, Any] | None]):
             return Text("")
         after = total - position
         return Text(
-            f"{position} of {total} pending server requests · {after} more after this one", style="bold magenta"
+            f"{position} of {total} pending server requests · {after} more after this one"
+            f" · {DECLINE_ALL_KEY} declines all",
+            style="bold magenta",
         )
+
+    def action_decline_all(self) -> None:
+        handlers = getattr(self.app, "handlers", None)
+        if isinstance(handlers, TuiHandlers):
+            handlers.decline_all()
 
     def watch_queue_position(self) -> None:
         for note in self.query("#queue-position").results(Static):
@@ -150,11 +178,24 @@ class TuiHandlers(ClientHandlers):
                 ask.screen.withdraw()
             self._queue_changed()
 
+    def decline_all(self) -> int:
+        """Decline every request waiting for the person (the one on screen
+        too); returns how many."""
+        declined = 0
+        for ask in self._asks:
+            if not ask.answer.done():
+                ask.answer.set_result(DECLINED)
+                declined += 1
+        if declined:
+            self.app.notify_plain(f"declined {declined} pending server request(s)")
+        return declined
+
     def _queue_changed(self) -> None:
         """Show the head of the queue if it is not shown yet, and tell every
         shown modal (there is one) where it stands."""
-        if self._asks and self._asks[0].screen is None and self.app.is_running:
-            self._show(self._asks[0])
+        head = self._asks[0] if self._asks else None
+        if head is not None and head.screen is None and not head.answer.done() and self.app.is_running:
+            self._show(head)
         total = len(self._asks)
         for position, ask in enumerate(self._asks, start=1):
             if ask.screen is not None:
@@ -180,6 +221,8 @@ class TuiHandlers(ClientHandlers):
 
         params = request.params if isinstance(request.params, dict) else {}
         result = await self._ask(request, lambda: SamplingScreen(params))
+        if result is DECLINED:
+            raise JsonRpcError(USER_DECLINED, "the user declined all pending requests")
         if result is None:
             raise JsonRpcError(USER_DECLINED, "the user rejected the sampling request")
         return dict(result)
@@ -189,6 +232,8 @@ class TuiHandlers(ClientHandlers):
 
         params = request.params if isinstance(request.params, dict) else {}
         result = await self._ask(request, lambda: ElicitationScreen(params, self))
+        if result is DECLINED:
+            return {"action": "decline"}
         if result is None:
             return {"action": "cancel"}
         return dict(result)

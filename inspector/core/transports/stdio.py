@@ -4,8 +4,10 @@ The process is started with `subprocess.Popen` (possibly early, before the
 caller has even imported asyncio) and its three pipes are attached to the
 event loop.  The readers are asyncio protocols: lines are split in the data
 callback and handed to the session without a task switch, which keeps a
-round trip close to the cost of the JSON work itself, and there is no
-line-length limit (a 100 MB message is one line like any other).
+round trip close to the cost of the JSON work itself.  A 100 MB message is
+one line like any other; a line past `max_message_size` (--max-message-size)
+means a broken server, which is stopped, and one stderr line keeps its first
+64 KiB, so no server can make the inspector hold more than that.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 
 from ..childproc import DEFAULT_INHERITED_ENV, child_environment, spawn
 from ..errors import ConnectError
+from ..spec import DEFAULT_MAX_MESSAGE_SIZE
 from ..traffic import TrafficLog
 from .base import Transport
 
@@ -29,49 +32,111 @@ __all__ = ["DEFAULT_INHERITED_ENV", "StdioTransport", "child_environment"]
 
 STDERR_TAIL_LINES = 200
 CLOSE_STEP_SECONDS = 2.0
+# One stderr line keeps this much; the rest of it is counted, not kept.
+STDERR_LINE_LIMIT = 64 * 1024
+# How much of a message past --max-message-size the traffic record keeps.
+OVERSIZE_HEAD = 64 * 1024
+# How much of one stderr line an error message quotes.
+TAIL_LINE_CHARS = 2000
 
 
 class _LineSplitter:
-    """Splits a byte stream on b"\\n" with no size cap.
+    """Splits a byte stream on b"\\n", holding at most `limit` bytes of one line.
 
-    The line is handed on exactly as it arrived, without its b"\\n" (a
-    trailing b"\\r" stays: JSON parses it as whitespace, and the traffic
-    record keeps the raw bytes exact).
+    A line is handed on exactly as it arrived, without its b"\\n" (a trailing
+    b"\\r" stays: JSON parses it as whitespace, and the traffic record keeps
+    the raw bytes exact), as `emit(line, 0)`.  A line longer than `limit` is
+    cut: its first `keep` bytes are kept, the rest only counted, and it is
+    handed on at its end as `emit(head, bytes_cut)`; `exceeded(head, size)`
+    hears of it at once, when the limit is crossed (the end may never come).
     """
 
-    __slots__ = ("_chunks", "_emit")
+    __slots__ = ("_chunks", "_cut", "_emit", "_exceeded", "_head", "_keep", "_limit", "_size", "stopped")
 
-    def __init__(self, emit: Callable[[bytes], None]) -> None:
+    def __init__(
+        self,
+        emit: Callable[[bytes, int], None],
+        limit: int,
+        keep: int,
+        exceeded: Callable[[bytes, int], None] | None = None,
+    ) -> None:
         self._chunks: list[bytes] = []
+        self._size = 0
+        self._head = b""
+        self._cut = 0
         self._emit = emit
+        self._limit = limit
+        self._keep = min(keep, limit)
+        self._exceeded = exceeded
+        # Set by the owner when the stream is given up: the rest is ignored.
+        self.stopped = False
 
     def feed(self, data: bytes) -> None:
         start = 0
         find = data.find
         idx = find(b"\n")
         while idx >= 0:
-            if self._chunks:
-                self._chunks.append(data[start:idx])
-                line = b"".join(self._chunks)
-                self._chunks.clear()
+            if self._chunks or self._cut or idx - start > self._limit:
+                self._add(data[start:idx])
+                if self.stopped:
+                    return
+                self._end()
             else:
-                line = data[start:idx]
-            self._emit(line)
+                # The usual case: a whole line within one read, no copy joined.
+                self._emit(data[start:idx], 0)
+            if self.stopped:
+                return
             start = idx + 1
             idx = find(b"\n", start)
         if start < len(data):
-            self._chunks.append(data[start:] if start else data)
+            self._add(data[start:] if start else data)
+
+    def _add(self, piece: bytes) -> None:
+        if self._cut:
+            self._cut += len(piece)
+            return
+        size = self._size + len(piece)
+        if size <= self._limit:
+            self._chunks.append(piece)
+            self._size = size
+            return
+        self._chunks.append(piece)
+        head = self._first(self._keep)
+        self._chunks.clear()
+        self._size = 0
+        self._head = head
+        self._cut = size - len(head)
+        if self._exceeded is not None:
+            self._exceeded(head, size)
+
+    def _first(self, count: int) -> bytes:
+        """The first `count` bytes of the held chunks, without joining them all."""
+        taken: list[bytes] = []
+        for chunk in self._chunks:
+            taken.append(chunk[:count])
+            count -= len(taken[-1])
+            if count <= 0:
+                break
+        return b"".join(taken)
+
+    def _end(self) -> None:
+        if self._cut:
+            line, cut = self._head, self._cut
+            self._head, self._cut = b"", 0
+        else:
+            line, cut = b"".join(self._chunks), 0
+            self._chunks.clear()
+            self._size = 0
+        self._emit(line, cut)
 
     def flush(self) -> None:
-        if self._chunks:
-            line = b"".join(self._chunks)
-            self._chunks.clear()
-            self._emit(line)
+        if (self._chunks or self._cut) and not self.stopped:
+            self._end()
 
 
 class _Reader(asyncio.Protocol):
-    def __init__(self, emit: Callable[[bytes], None], closed: Callable[[], None]) -> None:
-        self.splitter = _LineSplitter(emit)
+    def __init__(self, splitter: _LineSplitter, closed: Callable[[], None]) -> None:
+        self.splitter = splitter
         self.closed = closed
 
     def data_received(self, data: bytes) -> None:
@@ -115,8 +180,13 @@ class StdioTransport(Transport):
         cwd: str | None = None,
         inherit_env: bool = False,
         process: subprocess.Popen[bytes] | None = None,
+        max_message_size: int = DEFAULT_MAX_MESSAGE_SIZE,
     ) -> None:
         super().__init__(traffic)
+        self.max_message_size = max_message_size
+        self._stdout_lines = _LineSplitter(self._on_stdout_line, max_message_size, OVERSIZE_HEAD, self._too_large)
+        self._stderr_lines = _LineSplitter(self._on_stderr_line, STDERR_LINE_LIMIT, STDERR_LINE_LIMIT)
+        self._stdout_pipe: asyncio.BaseTransport | None = None
         self.command = command
         self.args = list(args)
         self.env = dict(env or {})
@@ -135,6 +205,7 @@ class StdioTransport(Transport):
         self._closing = False
         self._lost_reported = False
         self._pidfd: int | None = None
+        self._stopping: asyncio.Task[None] | None = None
 
     def describe(self) -> str:
         return "stdio: " + subprocess.list2cmdline([self.command, *self.args])
@@ -170,11 +241,12 @@ class StdioTransport(Transport):
         assert isinstance(stdin, asyncio.WriteTransport)
         self._stdin, self._writer = stdin, writer
         stdout, _ = await loop.connect_read_pipe(
-            lambda: _Reader(self._on_stdout_line, self._on_stdout_closed), process.stdout
+            lambda: _Reader(self._stdout_lines, self._on_stdout_closed), process.stdout
         )
         stderr, _ = await loop.connect_read_pipe(
-            lambda: _Reader(self._on_stderr_line, self._stderr_done.set), process.stderr
+            lambda: _Reader(self._stderr_lines, self._stderr_done.set), process.stderr
         )
+        self._stdout_pipe = stdout
         self._pipes = [stdin, stdout, stderr]
         self._watch_exit(loop, process)
 
@@ -226,7 +298,7 @@ class StdioTransport(Transport):
 
     # -- callbacks from the pipes ------------------------------------------------------
 
-    def _on_stdout_line(self, line: bytes) -> None:
+    def _on_stdout_line(self, line: bytes, cut: int) -> None:
         # isspace() stops at the first other byte; strip() would copy a
         # 100 MB line just to look at it.
         if not line or line.isspace():
@@ -235,11 +307,51 @@ class StdioTransport(Transport):
             return
         self.receiver.feed(line)
 
-    def _on_stderr_line(self, line: bytes) -> None:
+    def _too_large(self, head: bytes, size: int) -> None:
+        """A message grew past --max-message-size: the server is broken.
+
+        Its first bytes are recorded, the stream is given up, the waiting
+        requests fail, and the server is stopped rather than read for ever.
+        """
+        self._stdout_lines.stopped = True
+        reason = f"message exceeded {self.max_message_size} bytes (--max-message-size); server disconnected"
+        self.traffic.add(
+            "in",
+            "invalid",
+            raw=head,
+            error=reason,
+            note=f"only the first {len(head)} of {size}+ bytes are kept",
+            meta={"kept": len(head), "received": size, "max_message_size": self.max_message_size},
+            problems=[reason],
+        )
+        if self._stdout_pipe is not None:
+            self._stdout_pipe.pause_reading()  # type: ignore[attr-defined]
+        process = self._process
+        if process is not None and process.poll() is None:
+            self.traffic.event("local", "process", note="stopping the server (SIGTERM): its message was too large")
+            with contextlib.suppress(ProcessLookupError):
+                process.terminate()
+            self._stopping = asyncio.get_running_loop().create_task(self._kill_if_lingering())
+        if not self._lost_reported:
+            self._lost_reported = True
+            if self._receiver is not None:
+                self._receiver.connection_lost(reason)
+
+    async def _kill_if_lingering(self) -> None:
+        if not await self._wait_exit(CLOSE_STEP_SECONDS):
+            self.traffic.event("local", "process", note="server ignored SIGTERM; sending SIGKILL")
+            self._kill_group()
+
+    def _on_stderr_line(self, line: bytes, cut: int) -> None:
         # The frame keeps the exact bytes; the tail quoted in messages drops a CRLF's \r.
         text = line.decode("utf-8", errors="replace").removesuffix("\r")
+        note = f"… {cut} bytes cut (a stderr line keeps its first {len(line)} bytes)" if cut else None
+        if len(text) > TAIL_LINE_CHARS:
+            text = text[:TAIL_LINE_CHARS] + " …"
+        if cut:
+            text += f" … {cut} bytes cut"
         self._stderr_tail.append(text)
-        self.traffic.add("in", "stderr", raw=line)
+        self.traffic.add("in", "stderr", raw=line, note=note, meta={"cut": cut} if cut else None)
 
     def _on_stdout_closed(self) -> None:
         self._stdout_closed = True
