@@ -86,9 +86,7 @@ def make_transport(
     from .auth.session import http_auth
 
     auth = http_auth(spec, traffic)
-    from .transports.httpbase import DEFAULT_MAX_MESSAGE_SIZE
-
-    max_size: int = getattr(spec, "max_message_size", None) or DEFAULT_MAX_MESSAGE_SIZE
+    max_size = spec.max_message_size
     if kind in ("http", "auto"):
         from .transports.streamable_http import StreamableHttpTransport
 

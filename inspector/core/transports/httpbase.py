@@ -21,12 +21,12 @@ from ..errors import (
     UnusableAnswer,
     body_excerpt,
 )
+from ..spec import DEFAULT_MAX_MESSAGE_SIZE
 from ..traffic import TrafficLog
 from .base import Transport
 
 __all__ = ["DEFAULT_MAX_MESSAGE_SIZE", "HttpTransportBase", "mask_headers", "redirect_guard"]
 
-DEFAULT_MAX_MESSAGE_SIZE = 256 * 1024 * 1024
 # What is kept of a body that cannot be used (a login page, a body past the
 # size limit): enough to see what it was, not enough to hurt.
 KEPT_PREFIX = 64 * 1024
