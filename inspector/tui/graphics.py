@@ -11,6 +11,7 @@ the terminal is not asked unless INSPECTOR_IMAGES=probe.
 from __future__ import annotations
 
 import io
+import logging
 import os
 import sys
 from typing import Any
@@ -30,6 +31,12 @@ def detect() -> str | None:
         # tmux and screen pass the graphics query on as text (tmux shows it
         # as the pane title) and answer nothing: ask only when told to.
         return None
+    # A terminal that does not answer the cell-size query makes textual-image
+    # log a warning with a traceback, which would land on the person's screen
+    # before the app starts: character cells are the answer, silently.
+    quiet = logging.getLogger("textual_image")
+    quiet.addHandler(logging.NullHandler())
+    quiet.propagate = False
     try:
         from textual_image import renderable
         from textual_image.widget import Image  # noqa: F401 - importing caches the cell size
