@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import time
+import unicodedata
 from collections.abc import Callable
 
+from textual import events
+from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Input
@@ -79,3 +82,30 @@ async def select(pilot: Pilot[int], app: InspectorApp, kind: str, key: str) -> N
 
         await wait_for(pilot, drawn, f"the form of {key}")
     await pilot.pause(0.1)
+
+
+def _key_event(key: str) -> events.Key:
+    """The Key event a terminal's driver makes for *key* (a name or a character)."""
+    if len(key) == 1 and not key.isalnum():
+        key = _character_to_key(key)
+    original = REPLACED_KEYS.get(key, key)
+    try:
+        char: str | None = unicodedata.lookup(_get_unicode_name_from_key(original))
+    except KeyError:
+        char = key if len(key) == 1 else None
+    return events.Key(key, char)
+
+
+async def burst(pilot: Pilot[int], *keys: str) -> None:
+    """Type *keys* as a fast typist or a paste-happy terminal does: every key
+    is queued at once, none waits for the previous one to be handled
+    (`pilot.press` waits for the app to be idle after each key, which hides
+    races between a key and the focus move the previous key asked for)."""
+    app = pilot.app
+    for key in keys:
+        event = _key_event(key)
+        event.set_sender(app)
+        app.post_message(event)
+    await pilot.pause()
+    await wait_for(pilot, lambda: app.key_order.idle, "the typed keys to be handled")
+    await pilot.pause()

@@ -8,7 +8,7 @@ import contextlib
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.css.query import NoMatches
@@ -31,6 +31,7 @@ from ..core.traffic import Frame, JsonlRecorder, TrafficLog
 from .clipboard import copy_text
 from .commands import ServerCommands
 from .handlers import TuiHandlers
+from .key_order import KeyOrder, Routed
 from .panes.auth import AuthPane
 from .panes.bottom import BottomPanel
 from .panes.prompts import PromptsPane
@@ -120,6 +121,23 @@ class InspectorApp(App[int]):
         self.negotiated = False
         self.preflight = False
         self.connect_failure: str | None = None
+        self.key_order = KeyOrder(self, self._route_input)
+
+    # -- keys --------------------------------------------------------------------------
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
+            await self.key_order.take(event)
+            return
+        await super().on_event(event)
+
+    async def _route_input(self, event: Routed) -> None:
+        await super().on_event(event)
+
+    def on_key(self, event: events.Key) -> None:
+        # Runs before App's own handler of the key (bindings); the key's trip
+        # ends once that handler is done.
+        self.call_next(self.key_order.came_back, event)
 
     # -- layout ----------------------------------------------------------------------
 
