@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 import unicodedata
 from collections.abc import Callable
@@ -106,6 +107,14 @@ async def burst(pilot: Pilot[int], *keys: str) -> None:
         event = _key_event(key)
         event.set_sender(app)
         app.post_message(event)
-    await pilot.pause()
-    await wait_for(pilot, lambda: app.key_order.idle, "the typed keys to be handled")
-    await pilot.pause()
+    # Plain sleeps: pilot.pause() forces a repaint, which can catch a form
+    # half-way through mounting its new rows (a repaint the app itself
+    # would not make then).
+    # Generous: on a loaded machine each key may wait for the app to settle.
+    deadline = time.monotonic() + 3 * TIMEOUT + len(keys)
+    await asyncio.sleep(0.02)
+    while not app.key_order.idle:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for the keys {keys} to be handled")
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.02)

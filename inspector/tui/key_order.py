@@ -35,9 +35,9 @@ __all__ = ["KeyOrder"]
 
 # A key whose trip never ends (its widget removed mid-way, a handler that
 # hangs) must not hold the keyboard: after this long the next key goes anyway.
-STUCK_AFTER = 1.0
+STUCK_AFTER = 3.0
 # A rebuild that never finishes must not either.
-BUSY_AT_MOST = 3.0
+BUSY_AT_MOST = 10.0
 POLL = 0.005
 
 Routed = events.Key | events.Paste

@@ -94,6 +94,7 @@ class ToolsPane(Horizontal):
         Binding("ctrl+x", "cancel", "Cancel", id="cancel_call", priority=True),
         Binding("ctrl+y", "copy_command", "Copy as command", id="copy_command", show=False),
         Binding("ctrl+e", "toggle_stepping", "Step MRTR rounds", id="toggle_mrtr_steps", show=False),
+        Binding("escape", "to_list", "Back to the list", id="tool_form_to_list", show=False),
     ]
 
     # The right column: the form has it all until there is a result; then
@@ -205,6 +206,9 @@ class ToolsPane(Horizontal):
     @on(ItemList.Activated, "#tool-list")
     def _activate(self, event: ItemList.Activated) -> None:
         self.query_one(ArgumentsEditor).focus_first()
+
+    def action_to_list(self) -> None:
+        self.query_one(ItemList).focus_list()
 
     @work(group="call-check", exclusive=True)
     async def action_call(self) -> None:

@@ -102,6 +102,8 @@ def _errors_text(node: FormNode) -> Text:
 
 
 FOCUSABLE = "Input, TextArea, Select, Checkbox, SelectionList, Button"
+# After a rebuild, focus the first editor under the row rather than its own buttons.
+UNDER = "-under"
 
 
 class FieldRow(Vertical):
@@ -523,7 +525,10 @@ class SchemaForm(VerticalScroll):
         the first editor under it), or the item before it or its array when
         it has gone (an item removed)."""
         rows = list(self.query(FieldRow))
-        by_path = {row.node.path: row for row in rows}
+        by_path: dict[tuple[Any, ...], FieldRow] = {}
+        for row in rows:
+            # A union's row and its variant's share a path: the union's comes first.
+            by_path.setdefault(row.node.path, row)
         target = by_path.get(path)
         while target is None and path:
             path = (*path[:-1], path[-1] - 1) if isinstance(path[-1], int) and path[-1] > 0 else path[:-1]
@@ -532,10 +537,10 @@ class SchemaForm(VerticalScroll):
         if target is None:
             return
         widgets = [w for w in target.query(FOCUSABLE) if w.focusable]
-        if button is not None:
+        if button is not None and button != UNDER:
             chosen = [w for w in widgets if w.has_class(button)]
         else:
-            editors = [w for w in widgets if not _is_item_button(w)]
+            editors = [] if button == UNDER else [w for w in widgets if not _is_item_button(w)]
             under = [
                 w
                 for row in rows[rows.index(target) + 1 :]
@@ -630,6 +635,12 @@ class SchemaForm(VerticalScroll):
         node = row.node
         if isinstance(node, NullableNode):
             node.set_null(event.value)
+            inner = node.children()
+            if not event.value and len(inner) == 1 and isinstance(inner[0], ObjectNode):
+                # Not null means an object here: open it for typing rather
+                # than asking for a second "include".
+                inner[0].present = True
+                self._focus_to = (node.path, UNDER)
             self._changed(row, structural=True)
         elif isinstance(node, ConstNode):
             if event.value:
@@ -653,6 +664,7 @@ class SchemaForm(VerticalScroll):
             node.clear()
         elif "object-include" in classes and isinstance(node, ObjectNode):
             node.present = True
+            self._focus_to = (node.path, UNDER)
         elif "object-clear" in classes:
             node.clear()
         elif isinstance(node.parent, ArrayNode) and isinstance(node.key, int):
