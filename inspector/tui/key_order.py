@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.app import ScreenStackError
+from textual.message_pump import MessagePump
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -114,14 +115,16 @@ class KeyOrder:
         return stuck or self._settled()
 
     def _settled(self) -> bool:
+        """No message waits in a queue or is being handled: the app (which is
+        handling the one that runs this) excepted, by one."""
         app = self.app
-        if app.message_queue_size:
+        if app.message_queue_size or _in_hand(app) > 1:
             return False
         try:
             screen = app.screen
         except ScreenStackError:
             return True
-        return all(node.message_queue_size == 0 for node in screen.walk_children(with_self=True))
+        return all(node.message_queue_size == 0 and not _in_hand(node) for node in screen.walk_children(with_self=True))
 
     def _schedule(self) -> None:
         if self._timer is None and self._held:
@@ -140,3 +143,10 @@ class KeyOrder:
         finally:
             self._releasing = False
         self._schedule()
+
+
+def _in_hand(pump: MessagePump) -> int:
+    """Messages taken from *pump*'s queue whose handling has not finished
+    (a message bubbling to the parent is in no queue while its handler
+    runs; the queue counts it until `task_done`)."""
+    return int(getattr(pump._message_queue, "_unfinished_tasks", 0))

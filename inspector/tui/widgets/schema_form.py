@@ -548,7 +548,10 @@ class SchemaForm(VerticalScroll):
                 for w in row.query(FOCUSABLE)
                 if w.focusable and not _is_item_button(w)
             ]
-            chosen = editors or under[:1]
+            # Under a row just opened, typing goes to the first editor, not to
+            # the "leave out" button of the object that was opened.
+            typed = [w for w in under if not isinstance(w, Button)]
+            chosen = editors or typed[:1] or under[:1]
         chosen = chosen or widgets
         if chosen:
             chosen[0].focus()
