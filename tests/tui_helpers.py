@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
+import unicodedata
 from collections.abc import Callable
 
+from textual import events
+from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Input
@@ -79,3 +83,38 @@ async def select(pilot: Pilot[int], app: InspectorApp, kind: str, key: str) -> N
 
         await wait_for(pilot, drawn, f"the form of {key}")
     await pilot.pause(0.1)
+
+
+def _key_event(key: str) -> events.Key:
+    """The Key event a terminal's driver makes for *key* (a name or a character)."""
+    if len(key) == 1 and not key.isalnum():
+        key = _character_to_key(key)
+    original = REPLACED_KEYS.get(key, key)
+    try:
+        char: str | None = unicodedata.lookup(_get_unicode_name_from_key(original))
+    except KeyError:
+        char = key if len(key) == 1 else None
+    return events.Key(key, char)
+
+
+async def burst(pilot: Pilot[int], *keys: str) -> None:
+    """Type *keys* as a fast typist or a paste-happy terminal does: every key
+    is queued at once, none waits for the previous one to be handled
+    (`pilot.press` waits for the app to be idle after each key, which hides
+    races between a key and the focus move the previous key asked for)."""
+    app = pilot.app
+    for key in keys:
+        event = _key_event(key)
+        event.set_sender(app)
+        app.post_message(event)
+    # Plain sleeps: pilot.pause() forces a repaint, which can catch a form
+    # half-way through mounting its new rows (a repaint the app itself
+    # would not make then).
+    # Generous: on a loaded machine each key may wait for the app to settle.
+    deadline = time.monotonic() + 3 * TIMEOUT + len(keys)
+    await asyncio.sleep(0.02)
+    while not app.key_order.idle:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for the keys {keys} to be handled")
+        await asyncio.sleep(0.02)
+    await asyncio.sleep(0.02)

@@ -8,11 +8,12 @@ import contextlib
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.reactive import reactive
+from textual.widget import Widget
 from textual.widgets import Select, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
@@ -31,6 +32,7 @@ from ..core.traffic import Frame, JsonlRecorder, TrafficLog
 from .clipboard import copy_text
 from .commands import ServerCommands
 from .handlers import TuiHandlers
+from .key_order import KeyOrder, Routed
 from .panes.auth import AuthPane
 from .panes.bottom import BottomPanel
 from .panes.prompts import PromptsPane
@@ -40,6 +42,7 @@ from .panes.server import ServerPane
 from .panes.tasks import TasksPane
 from .panes.templates import TemplatesPane
 from .panes.tools import ToolsPane
+from .screens.jump import JumpScreen, jump_targets
 from .widgets.item_list import FilterList, ItemList
 from .widgets.status_bar import ConnectionFacts, KeyBar, StatusBar
 from .widgets.traffic_table import TrafficTable
@@ -78,6 +81,8 @@ class InspectorApp(App[int]):
         Binding("f8", "show_tab('tasks')", "Tasks", id="tab_tasks", show=False),
         Binding("f9", "show_tab('auth')", "Auth", id="tab_auth", show=False),
         Binding("ctrl+q", "quit", "Quit", id="quit"),
+        # Priority: it works from inside a text field too.
+        Binding("ctrl+l", "jump", "Jump", id="jump", priority=True, tooltip="a letter per field in view"),
     ]
 
     facts: reactive[ConnectionFacts] = reactive(ConnectionFacts())
@@ -120,6 +125,34 @@ class InspectorApp(App[int]):
         self.negotiated = False
         self.preflight = False
         self.connect_failure: str | None = None
+        self.key_order = KeyOrder(self, self._route_input)
+
+    # -- keys --------------------------------------------------------------------------
+
+    def action_jump(self) -> None:
+        if isinstance(self.screen, JumpScreen):
+            return
+        targets = jump_targets(self.screen)
+        if targets:
+            self.push_screen(JumpScreen(targets), self._jumped)
+
+    def _jumped(self, widget: Widget | None) -> None:
+        if widget is not None and widget.is_attached:
+            widget.focus()
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
+            await self.key_order.take(event)
+            return
+        await super().on_event(event)
+
+    async def _route_input(self, event: Routed) -> None:
+        await super().on_event(event)
+
+    def on_key(self, event: events.Key) -> None:
+        # Runs before App's own handler of the key (bindings); the key's trip
+        # ends once that handler is done.
+        self.call_next(self.key_order.came_back, event)
 
     # -- layout ----------------------------------------------------------------------
 

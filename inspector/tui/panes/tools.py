@@ -94,6 +94,7 @@ class ToolsPane(Horizontal):
         Binding("ctrl+x", "cancel", "Cancel", id="cancel_call", priority=True),
         Binding("ctrl+y", "copy_command", "Copy as command", id="copy_command", show=False),
         Binding("ctrl+e", "toggle_stepping", "Step MRTR rounds", id="toggle_mrtr_steps", show=False),
+        Binding("escape", "to_list", "Back to the list", id="tool_form_to_list", show=False),
     ]
 
     # The right column: the form has it all until there is a result; then
@@ -206,15 +207,22 @@ class ToolsPane(Horizontal):
     def _activate(self, event: ItemList.Activated) -> None:
         self.query_one(ArgumentsEditor).focus_first()
 
-    def action_call(self) -> None:
-        if self.tool is None:
+    def action_to_list(self) -> None:
+        self.query_one(ItemList).focus_list()
+
+    @work(group="call-check", exclusive=True)
+    async def action_call(self) -> None:
+        tool = self.tool
+        if tool is None:
             return
-        excluded = [p for p in self.tool.problems if p.startswith("excluded:")]
+        excluded = [p for p in tool.problems if p.startswith("excluded:")]
         if excluded:
-            self.inspector.notify_plain(f"{self.tool.key} cannot be called: {excluded[0]}", severity="error")
+            self.inspector.notify_plain(f"{tool.key} cannot be called: {excluded[0]}", severity="error")
             return
         editor = self.query_one(ArgumentsEditor)
-        arguments, errors = editor.current_arguments()
+        arguments, errors = await editor.checked_arguments()
+        if tool is not self.tool:
+            return  # the person moved to another tool while the check ran
         if arguments is None:
             self.inspector.notify_plain("; ".join(errors) or "the arguments are not valid", severity="error")
             return
@@ -222,7 +230,7 @@ class ToolsPane(Horizontal):
             self.inspector.notify_plain(
                 "arguments do not match the input schema: " + "; ".join(errors[:3]), severity="warning"
             )
-        self.inspector.confirm_and_call(self.tool, arguments)
+        self.inspector.confirm_and_call(tool, arguments)
 
     def _as_task(self, tool: Item) -> bool:
         support = self.inspector.client.task_support(tool.data)
@@ -281,7 +289,7 @@ class ToolsPane(Horizontal):
             return
         from ...core.command_line import call_command
 
-        arguments, _errors = self.query_one(ArgumentsEditor).current_arguments()
+        arguments, _errors = self.query_one(ArgumentsEditor).arguments()
         roots = [root["uri"] for root in self.inspector.handlers.roots if isinstance(root.get("uri"), str)]
         line = call_command(self.inspector.spec, self.tool.key, arguments or {}, self.tool.input_schema, roots)
         how = copy_text(self.app, line)

@@ -90,18 +90,18 @@ class ElicitationScreen(RequestScreen):
                 form.rebuild()
             form.focus_first()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
         action = {
-            "accept": self.action_accept,
-            "decline": self.action_decline,
-            "cancel": self.action_cancel,
-            "open": self.action_open_url,
-            "copy": self.action_copy_url,
+            "accept": "accept",
+            "decline": "decline",
+            "cancel": "cancel",
+            "open": "open_url",
+            "copy": "copy_url",
         }.get(event.button.id or "")
         if action is not None:
-            action()
+            await self.run_action(action)
 
-    def action_accept(self) -> None:
+    async def action_accept(self) -> None:
         if self.url_mode:
             self.dismiss({"action": "accept"})
             return
@@ -110,7 +110,7 @@ class ElicitationScreen(RequestScreen):
         if errors:
             self.app.notify("; ".join(errors[:3]), severity="error", markup=False)
             return
-        violations = form.validate()
+        violations = await form.check_now()
         if violations:
             self.app.notify("fix the highlighted fields first", severity="error")
             return

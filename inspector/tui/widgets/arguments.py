@@ -7,18 +7,20 @@ so moving between tools (or restarting the server) loses nothing.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import ContentSwitcher, Static, TextArea
+from textual.worker import get_current_worker
 
 from ...core.safetext import safe_json
-from ...forms import validate_value
+from ...forms import Violation, validate_value
 from ..safe import plain
 from .schema_form import SchemaForm
 
@@ -61,7 +63,7 @@ class ArgumentsEditor(Vertical):
     def _save_current(self) -> None:
         if self.key is None:
             return
-        value, _errors = self.current_arguments()
+        value, _errors = self.arguments()
         self.saved[self.key] = (self.mode, value)
 
     def load_schema(self, schema: dict[str, Any], *, key: str) -> None:
@@ -93,8 +95,10 @@ class ArgumentsEditor(Vertical):
     def _show_errors(self, errors: list[str]) -> None:
         self.query_one("#args-errors", Static).update(plain("\n".join(errors)) if errors else "")
 
-    def current_arguments(self) -> tuple[dict[str, Any] | None, list[str]]:
-        """The value to send and what is wrong with it (None when unusable)."""
+    def arguments(self) -> tuple[dict[str, Any] | None, list[str]]:
+        """The value to send, or None and why it cannot be sent (JSON that
+        does not parse, text that does not convert); not checked against the
+        schema, which takes a thread (`checked_arguments`)."""
         if self.mode == "json":
             try:
                 value = json.loads(self.json_area.text or "{}")
@@ -103,22 +107,27 @@ class ArgumentsEditor(Vertical):
         else:
             value, conversion_errors = self.form.value_and_errors()
             if conversion_errors:
-                self._show_errors(conversion_errors)
                 return None, conversion_errors
         if not isinstance(value, dict):
             return None, ["arguments must be a JSON object"]
+        return value, []
+
+    async def checked_arguments(self) -> tuple[dict[str, Any] | None, list[str]]:
+        """The value to send and how it breaks the input schema, checked in a
+        thread; in the form every mark is shown at its field."""
+        value, errors = self.arguments()
+        if value is None:
+            self._show_errors(errors)
+            return None, errors
         if self.mode == "form":
-            # Errors are drawn next to their fields; here only how many.
-            violations = self.form.validate()
-            errors = [f"{v.display_path or '(arguments)'}: {v.message}" for v in violations]
-            self._show_errors([f"{len(errors)} problem(s), shown at the fields"] if errors else [])
-            return value, errors
-        errors = [f"{v.display_path or '(arguments)'}: {v.message}" for v in validate_value(self.schema, value)]
-        self._show_errors(errors)
-        return value, errors
+            violations = await self.form.check_now()
+        else:
+            violations = await asyncio.to_thread(validate_value, self.schema, value)
+            self._show_errors(_lines(violations))
+        return value, _lines(violations)
 
     def action_toggle_mode(self) -> None:
-        value, errors = self.current_arguments()
+        value, errors = self.arguments()
         if value is None:
             self._show_errors(errors)
             return
@@ -148,15 +157,41 @@ class ArgumentsEditor(Vertical):
         except ValueError as exc:
             self._show_errors([f"JSON: {exc}"])
             return
-        errors = [f"{v.display_path or '(arguments)'}: {v.message}" for v in validate_value(self.schema, value)]
-        self._show_errors(errors)
+        self._check_json(self.schema, value)
+
+    @work(thread=True, exclusive=True, group="args-json-check", exit_on_error=False)
+    def _check_json(self, schema: dict[str, Any], value: Any) -> None:
+        # A server's schema may be slow to check: never on the event loop.
+        violations = validate_value(schema, value)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._json_checked, schema, violations)
+
+    def _json_checked(self, schema: dict[str, Any], violations: list[Violation]) -> None:
+        if schema is self.schema and self.mode == "json":
+            self._show_errors(_lines(violations))
+
+    @on(SchemaForm.Checked)
+    def _form_checked(self, event: SchemaForm.Checked) -> None:
+        event.stop()
+        if self.mode != "form":
+            return
+        form = event.form
+        nodes = form.root.walk() if form.root is not None else iter(())
+        shown = sum(len(node.errors) for node in nodes if node.errors and form.marks_shown(node))
+        self._show_errors([f"{shown} problem(s), shown at the fields"] if shown else [])
 
     @on(SchemaForm.Changed)
     def _form_changed(self, event: SchemaForm.Changed) -> None:
-        self.current_arguments()
+        value, errors = self.arguments()
+        if value is None:
+            self._show_errors(errors)
 
     def focus_first(self) -> None:
         if self.mode == "json":
             self.json_area.focus()
         else:
             self.form.focus_first()
+
+
+def _lines(violations: list[Violation]) -> list[str]:
+    return [f"{v.display_path or '(arguments)'}: {v.message}" for v in violations]

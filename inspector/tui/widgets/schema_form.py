@@ -8,6 +8,7 @@ model, so the widget tree never drifts from the value.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from rich.text import Text
@@ -39,32 +40,55 @@ from ...forms import (
 )
 from ...forms.values import json_text
 from ..safe import plain
+from .form_check import Snapshot, check_snapshot, file_violations, snapshot
 
 __all__ = ["SchemaForm"]
 
 _BLANK = Select.NULL
 
 
+def _is_item(node: FormNode) -> bool:
+    return isinstance(node.parent, ArrayNode) and isinstance(node.key, int)
+
+
 def _label(node: FormNode) -> Text:
+    """The property's key (what `call` and the raw JSON need), `[i]` for an
+    item, "value" for a root that is not an object; `*` when required."""
     text = Text()
-    item = isinstance(node.parent, ArrayNode) and isinstance(node.key, int)
-    if item and node.title:
-        # Items share their schema's title; the position tells them apart.
-        text.append(f"[{node.key}] ", style="bold")
-    text.append(visible(one_line(node.label, 60)), style="bold")
-    if node.required and node.path and not item:
+    if isinstance(node.key, int):
+        text.append(f"[{node.key}]", style="bold")
+    else:
+        text.append(visible(one_line(str(node.key) if node.key is not None else "value", 60)), style="bold")
+    if node.required and node.path and not _is_item(node):
         text.append(" *", style="bold red")
+    return text
+
+
+def _kind(node: FormNode) -> str:
     hint = node.schema.get("type")
-    fmt = node.schema.get("format")
-    kind = str(node.kind)
-    detail = f"{kind}" + (f", {fmt}" if isinstance(fmt, str) else "")
     if isinstance(hint, list):
-        detail = "/".join(str(h) for h in hint)
-    text.append(f"  {one_line(detail, 40)}", style="dim")
+        return "/".join(str(h) for h in hint)
+    fmt = node.schema.get("format")
+    return str(node.kind) + (f", {fmt}" if isinstance(fmt, str) else "")
+
+
+def _note(node: FormNode) -> Text:
+    """The dimmed line under a field: its title when it differs from the key,
+    the default, and the description (one line until the field has focus)."""
+    text = Text()
+    parts: list[Text] = []
+    if node.title and node.title != node.key:
+        parts.append(Text(visible(one_line(node.title, 60)), style="italic"))
     if node.has_default:
-        text.append(f"  default {one_line(json_text(node.default), 40)}", style="dim italic")
+        parts.append(Text(f"default {one_line(json_text(node.default), 40)}"))
     if node.deprecated:
-        text.append("  deprecated", style="yellow")
+        parts.append(Text("deprecated", style="yellow"))
+    if node.description:
+        parts.append(plain(node.description))
+    for i, part in enumerate(parts):
+        if i:
+            text.append(" · ")
+        text.append_text(part)
     return text
 
 
@@ -77,17 +101,35 @@ def _errors_text(node: FormNode) -> Text:
     return plain("\n".join(f"✖ {m}" for m in messages), style="red") if messages else Text()
 
 
+FOCUSABLE = "Input, TextArea, Select, Checkbox, SelectionList, Button"
+# After a rebuild, focus the first editor under the row rather than its own buttons.
+UNDER = "-under"
+
+
 class FieldRow(Vertical):
-    """One node: label, description, the editor, and its errors."""
+    """One node: a line with its key and its editor (or buttons), a dimmed
+    note, a multi-line editor when it needs one, and its marks."""
 
     DEFAULT_CSS = """
-    FieldRow { height: auto; margin: 0 0 1 0; }
-    FieldRow > .field-description { color: $text-muted; }
-    FieldRow > .field-errors { color: $error; height: auto; }
+    FieldRow { height: auto; margin: 0; }
+    FieldRow > .field-line { height: auto; }
+    FieldRow .field-label { width: 22; height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    FieldRow .field-kind { width: auto; height: 1; color: $text-muted; margin: 0 1 0 1; }
+    FieldRow > .field-line:focus-within > .field-label { background: $accent; color: $text; }
+    FieldRow:focus-within > .field-line > .field-label { background: $accent 60%; }
+    FieldRow > .field-description {
+        color: $text-muted; height: 1; text-wrap: nowrap; text-overflow: ellipsis; padding: 0 0 0 2;
+    }
+    FieldRow:focus-within > .field-description { height: auto; text-wrap: wrap; }
+    FieldRow > .field-errors { color: $error; height: auto; padding: 0 0 0 2; }
+    FieldRow > .field-errors.-empty { display: none; }
     FieldRow Input, FieldRow Select { width: 1fr; }
-    FieldRow TextArea { height: 6; }
-    FieldRow > Horizontal { height: auto; }
-    FieldRow Button { min-width: 5; width: auto; margin: 0 1 0 0; }
+    FieldRow Input:focus { background: $boost; }
+    FieldRow TextArea { height: 5; }
+    FieldRow Button { min-width: 3; width: auto; margin: 0 1 0 0; }
+    FieldRow Button:focus { text-style: bold reverse; }
+    FieldRow Checkbox { width: auto; border: none; padding: 0; height: 1; }
+    FieldRow SelectionList { height: auto; max-height: 8; }
     """
 
     def __init__(self, node: FormNode, depth: int) -> None:
@@ -97,17 +139,27 @@ class FieldRow(Vertical):
 
     def compose(self) -> ComposeResult:
         node = self.node
-        yield Label(_label(node))
-        if node.description:
-            yield Static(plain(node.description), classes="field-description")
-        yield from self._editor()
-        yield Static(_errors_text(node), classes="field-errors")
+        blocks = list(self._block_editor())
+        with Horizontal(classes="field-line"):
+            yield Label(_label(node), classes="field-label")
+            if not blocks:
+                yield from self._line_editor()
+            else:
+                yield Static(Text(one_line(_kind(node), 30)), classes="field-kind")
+            yield from self._item_buttons()
+        note = _note(node)
+        if note:
+            yield Static(note, classes="field-description")
+        yield from blocks
+        marks = self._marks()
+        yield Static(marks, classes="field-errors" + ("" if marks else " -empty"))
 
     def _json_text(self) -> str:
         value = self.node.to_value()
         return "" if value is UNSET else safe_json(value, indent=2)
 
-    def _editor(self) -> ComposeResult:
+    def _block_editor(self) -> ComposeResult:
+        """The editors that need rows of their own (under the line)."""
         node = self.node
         if node.is_raw or (isinstance(node, StringNode) and has_controls(node.text())):
             # Server-supplied text (a default, say) may hold control
@@ -118,19 +170,6 @@ class FieldRow(Vertical):
             yield TextArea(self._json_text(), language="json", classes="raw-editor", soft_wrap=True)
         elif isinstance(node, StringNode) and node.multiline:
             yield TextArea(node.text(), classes="text-editor", soft_wrap=True)
-        elif isinstance(node, EnumNode):
-            options = [(Text(visible(option.label)), index) for index, option in enumerate(node.options)]
-            current = node.selected_index
-            yield Select(
-                options,
-                value=current if current is not None else _BLANK,
-                allow_blank=not node.required or current is None,
-                classes="enum-editor",
-            )
-        elif isinstance(node, BooleanNode):
-            state = node.to_value()
-            choice = _BLANK if state is UNSET else ("true" if state else "false")
-            yield Select([("true", "true"), ("false", "false")], value=choice, allow_blank=True, classes="bool-editor")
         elif isinstance(node, MultiSelectNode):
             yield SelectionList[int](
                 *[
@@ -139,10 +178,6 @@ class FieldRow(Vertical):
                 ],
                 classes="multi-editor",
             )
-        elif isinstance(node, ConstNode):
-            yield Static(plain(f"constant: {json_text(node.schema.get('const'))}"))
-            if not node.required:
-                yield Checkbox("include", node.is_set, classes="const-include")
         elif isinstance(node, ExtrasNode):
             yield Static(plain("additional properties, as one JSON object", style="dim"))
             yield TextArea(self._json_text(), language="json", classes="raw-editor", soft_wrap=True)
@@ -150,46 +185,93 @@ class FieldRow(Vertical):
             reason = getattr(node, "reason", None) or "the form cannot show this part of the schema"
             yield Static(plain(f"raw JSON: {reason}", style="yellow"))
             yield TextArea(self._json_text(), language="json", classes="raw-editor", soft_wrap=True)
+
+    def _line_editor(self) -> ComposeResult:
+        """The editor or buttons that sit beside the label."""
+        node = self.node
+        if isinstance(node, EnumNode):
+            options = [(Text(visible(option.label)), index) for index, option in enumerate(node.options)]
+            current = node.selected_index
+            yield Select(
+                options,
+                value=current if current is not None else _BLANK,
+                allow_blank=not node.required or current is None,
+                classes="enum-editor",
+                compact=True,
+            )
+        elif isinstance(node, BooleanNode):
+            state = node.to_value()
+            choice = _BLANK if state is UNSET else ("true" if state else "false")
+            yield Select(
+                [("true", "true"), ("false", "false")],
+                value=choice,
+                allow_blank=True,
+                classes="bool-editor",
+                compact=True,
+            )
+        elif isinstance(node, ConstNode):
+            yield Static(plain(f"constant {json_text(node.schema.get('const'))}"), classes="field-kind")
+            if not node.required:
+                yield Checkbox("include", node.is_set, classes="const-include", compact=True)
         elif isinstance(node, ArrayNode):
-            count = len(node.children())
-            with Horizontal():
-                yield Static(Text(f"{count} item(s)", style="dim"))
-                if node.can_add:
-                    yield Button("+ add", classes="array-add", compact=True)
-                if not node.required and node.is_set:
-                    yield Button("clear", classes="array-clear", compact=True)
+            if node.can_add:
+                yield Button("+ add", classes="array-add", compact=True)
+            if not node.required and node.is_set:
+                yield Button("clear", classes="array-clear", compact=True)
+            items = node.children()
+            left_out = sum(1 for item in items if not item.is_set)
+            count = f"{len(items)} item{'s' if len(items) != 1 else ''}"
+            if left_out:
+                count += f", {left_out} empty (left out)"
+            yield Static(Text(count, style="yellow" if left_out else "dim"), classes="field-kind")
         elif isinstance(node, ObjectNode):
-            if not node.required or not node.path:
-                if node.path and not node.present:
-                    yield Button("+ include this object", classes="object-include", compact=True)
-                elif node.path:
+            if node.path and (not node.required or not node.present):
+                if not node.present:
+                    yield Button("+ include", classes="object-include", compact=True)
+                elif not node.required:
                     yield Button("leave out", classes="object-clear", compact=True)
+            yield Static(Text(one_line(_kind(node), 30)), classes="field-kind")
         elif isinstance(node, UnionNode):
             options = [(Text(visible(variant.title)), index) for index, variant in enumerate(node.variants)]
-            yield Select(options, value=node.selected, allow_blank=False, classes="union-editor")
+            yield Select(options, value=node.selected, allow_blank=False, classes="union-editor", compact=True)
         elif isinstance(node, NullableNode):
-            yield Checkbox("null", node.is_null, classes="null-toggle")
+            yield Checkbox("null", node.is_null, classes="null-toggle", compact=True)
+            yield Static(Text(one_line(_kind(node), 30)), classes="field-kind")
         else:
-            placeholder = getattr(node, "placeholder", "")
+            placeholder = getattr(node, "placeholder", "") or _kind(node)
             yield Input(
                 node.text(),
                 placeholder=visible(str(placeholder)),
                 password=bool(getattr(node, "secret", False)),
                 classes="text-input",
+                compact=True,
             )
-        parent = node.parent
-        if isinstance(parent, ArrayNode) and isinstance(node.key, int):
-            with Horizontal():
-                yield Button("↑", classes="item-up", compact=True)
-                yield Button("↓", classes="item-down", compact=True)
-                if parent.can_remove:
-                    yield Button("✕ remove", classes="item-remove", compact=True)
+
+    def _item_buttons(self) -> ComposeResult:
+        parent = self.node.parent
+        if isinstance(parent, ArrayNode) and isinstance(self.node.key, int):
+            yield Button("↑", classes="item-up", compact=True, tooltip="move up")
+            yield Button("↓", classes="item-down", compact=True, tooltip="move down")
+            if parent.can_remove:
+                yield Button("✕", classes="item-remove", compact=True, tooltip="remove")
+
+    def _marks(self) -> Text:
+        form = self._form()
+        return _errors_text(self.node) if form is None or form.marks_shown(self.node) else Text()
+
+    def _form(self) -> SchemaForm | None:
+        for ancestor in self.ancestors:
+            if isinstance(ancestor, SchemaForm):
+                return ancestor
+        return None
 
     def show_errors(self) -> None:
         # A row mounted a moment ago may not have composed its children yet;
         # it draws the node's errors itself when it does.
+        marks = self._marks()
         for errors in self.query(".field-errors").results(Static):
-            errors.update(_errors_text(self.node))
+            errors.update(marks)
+            errors.set_class(not marks, "-empty")
 
 
 class SchemaForm(VerticalScroll):
@@ -208,6 +290,18 @@ class SchemaForm(VerticalScroll):
         def control(self) -> SchemaForm:
             return self.form
 
+    class Checked(Message):
+        """The value was checked against the schema (in a thread); marks are filed."""
+
+        def __init__(self, form: SchemaForm, violations: list[Violation]) -> None:
+            super().__init__()
+            self.form = form
+            self.violations = violations
+
+        @property
+        def control(self) -> SchemaForm:
+            return self.form
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.root: FormNode | None = None
@@ -216,12 +310,25 @@ class SchemaForm(VerticalScroll):
         self._rebuild_pending = False
         self._dirty = False
         self._focus_after_rebuild = False
+        self._focus_to: tuple[tuple[Any, ...], str | None] | None = None
+        # Marks show on the fields a person has changed, or on all of them
+        # once a call or an accept asked for the whole value.
+        self.touched: set[tuple[Any, ...]] = set()
+        self.show_all_marks = False
+        self.violations: list[Violation] = []
+        self._generation = 0
+        self._checking = False
+        self._check_again = False
 
     # -- public surface --------------------------------------------------------------
 
     def load_schema(self, schema: dict[str, Any]) -> str | None:
         """Build the form; returns why it falls back to raw JSON, if it does."""
         self.root = build_form(schema)
+        self.touched = set()
+        self.show_all_marks = False
+        self.violations = []
+        self._generation += 1
         self.fallback_reason = None
         if isinstance(self.root, RawJsonNode):
             self.fallback_reason = getattr(self.root, "reason", None) or "the schema is not a form"
@@ -246,20 +353,77 @@ class SchemaForm(VerticalScroll):
         errors = [f"{node.display_path}: {node.text_error}" for node in self.root.walk() if node.text_error]
         return self.value(), errors
 
-    def validate(self) -> list[Violation]:
+    def marks_shown(self, node: FormNode) -> bool:
+        if self.show_all_marks:
+            return True
+        path = node.path
+        return any(path[: len(touched)] == touched for touched in self.touched)
+
+    def check(self) -> None:
+        """Check the value against the schema in a thread; marks follow when it is done.
+
+        One check runs at a time: changes made meanwhile are checked together
+        once it ends, so a slow schema never piles threads up."""
+        if self.root is None:
+            return
+        self._generation += 1
+        if self._checking:
+            self._check_again = True
+            return
+        self._checking = True
+        shot = snapshot(self.root)
+        generation = self._generation
+        self.run_worker(
+            lambda: self._check_in_thread(generation, shot),
+            thread=True,
+            group="form-check",
+            exit_on_error=False,
+        )
+
+    def _check_in_thread(self, generation: int, shot: Snapshot) -> None:
+        try:
+            found: list[Violation] | None = check_snapshot(shot)
+        except Exception as exc:  # noqa: BLE001 - a check that fails must still end (else no later check runs)
+            found = [Violation((), f"the value could not be checked: {exc}", "schema")]
+        try:
+            self.app.call_from_thread(self._checked, generation, found)
+        except RuntimeError:
+            pass  # the app is closing
+
+    def _checked(self, generation: int, found: list[Violation] | None) -> None:
+        self._checking = False
+        if self._check_again:
+            self._check_again = False
+            self.check()
+            return
+        if generation == self._generation and found is not None:
+            self._apply(found)
+
+    def _apply(self, found: list[Violation]) -> list[Violation]:
         if self.root is None:
             return []
-        violations = self.root.validate()
+        self.violations = file_violations(self.root, found)
         for row in self.query(FieldRow):
             row.show_errors()
-        return violations
+        self.post_message(self.Checked(self, self.violations))
+        return self.violations
+
+    async def check_now(self) -> list[Violation]:
+        """Check at once (before a call or an accept) and show every mark;
+        the check still runs in a thread."""
+        if self.root is None:
+            return []
+        self.show_all_marks = True
+        self._generation += 1
+        found = await asyncio.to_thread(check_snapshot, snapshot(self.root))
+        return self._apply(found)
 
     def focus_first(self) -> None:
         if self._rebuild_pending:
             # The rows are about to be replaced: focus the new ones instead.
             self._focus_after_rebuild = True
             return
-        for widget in self.query("Input, TextArea, Select, Checkbox, SelectionList, Button"):
+        for widget in self.query(FOCUSABLE):
             if widget.focusable:
                 widget.focus()
                 return
@@ -271,6 +435,7 @@ class SchemaForm(VerticalScroll):
         # the loop below draws the model as it is once the last one is done.
         self._dirty = True
         self._rebuild_pending = True
+        self._hold_keys(True)
         if not self._rebuild_scheduled:
             self._rebuild_scheduled = True
             self.call_after_refresh(self._rebuild)
@@ -279,20 +444,36 @@ class SchemaForm(VerticalScroll):
         try:
             while self._dirty:
                 self._dirty = False
-                focused_path = self._focused_path()
+                focused = self._focused_place()
+                if self._focus_to is not None:
+                    focused, self._focus_to = self._focus_to, None
                 await self.remove_children()
                 rows: list[Widget] = []
                 if self.root is not None:
                     self._rows(self.root, 0, rows)
                 await self.mount_all(rows)
-                if focused_path is not None:
-                    self._refocus(focused_path)
+                if focused is not None:
+                    self._refocus(*focused)
         finally:
             self._rebuild_scheduled = False
             self._rebuild_pending = False
         if self._focus_after_rebuild:
             self._focus_after_rebuild = False
             self.focus_first()
+        self._hold_keys(False)
+
+    def _hold_keys(self, hold: bool) -> None:
+        # Keys typed while the rows are replaced wait for the new rows
+        # (inspector.tui.key_order), so none lands on a row being removed.
+        order = getattr(self.app, "key_order", None)
+        if order is not None:
+            if hold:
+                order.busy(self)
+            else:
+                order.done(self)
+
+    def on_unmount(self) -> None:
+        self._hold_keys(False)
 
     def _rows(self, node: FormNode, depth: int, out: list[Widget]) -> None:
         is_root_object = not node.path and isinstance(node, ObjectNode)
@@ -327,21 +508,53 @@ class SchemaForm(VerticalScroll):
             or bool(node.schema.get("patternProperties"))
         )
 
-    def _focused_path(self) -> tuple[Any, ...] | None:
+    def _focused_place(self) -> tuple[tuple[Any, ...], str | None] | None:
+        """The row holding focus, and which of its buttons has it."""
         focused = self.app.focused
+        button = None
+        if isinstance(focused, Button):
+            button = next((name for name in focused.classes if name.startswith(("item-", "array-"))), None)
         while focused is not None and focused is not self:
             if isinstance(focused, FieldRow):
-                return focused.node.path
+                return focused.node.path, button
             focused = focused.parent  # type: ignore[assignment]
         return None
 
-    def _refocus(self, path: tuple[Any, ...]) -> None:
-        for row in self.query(FieldRow):
-            if row.node.path == path:
-                for widget in row.query("Input, TextArea, Select, Checkbox, SelectionList, Button"):
-                    if widget.focusable:
-                        widget.focus()
-                        return
+    def _refocus(self, path: tuple[Any, ...], button: str | None = None) -> None:
+        """Focus the row at *path* (its *button* if named; else its editor, or
+        the first editor under it), or the item before it or its array when
+        it has gone (an item removed)."""
+        rows = list(self.query(FieldRow))
+        by_path: dict[tuple[Any, ...], FieldRow] = {}
+        for row in rows:
+            # A union's row and its variant's share a path: the union's comes first.
+            by_path.setdefault(row.node.path, row)
+        target = by_path.get(path)
+        while target is None and path:
+            path = (*path[:-1], path[-1] - 1) if isinstance(path[-1], int) and path[-1] > 0 else path[:-1]
+            target = by_path.get(path)
+            button = None
+        if target is None:
+            return
+        widgets = [w for w in target.query(FOCUSABLE) if w.focusable]
+        if button is not None and button != UNDER:
+            chosen = [w for w in widgets if w.has_class(button)]
+        else:
+            editors = [] if button == UNDER else [w for w in widgets if not _is_item_button(w)]
+            under = [
+                w
+                for row in rows[rows.index(target) + 1 :]
+                if row.node.path[: len(path)] == path
+                for w in row.query(FOCUSABLE)
+                if w.focusable and not _is_item_button(w)
+            ]
+            # Under a row just opened, typing goes to the first editor, not to
+            # the "leave out" button of the object that was opened.
+            typed = [w for w in under if not isinstance(w, Button)]
+            chosen = editors or typed[:1] or under[:1]
+        chosen = chosen or widgets
+        if chosen:
+            chosen[0].focus()
 
     # -- events from rows --------------------------------------------------------------
 
@@ -354,9 +567,11 @@ class SchemaForm(VerticalScroll):
 
     def _changed(self, row: FieldRow | None = None, structural: bool = False) -> None:
         if row is not None:
+            self.touched.add(row.node.path)
             row.show_errors()
         if structural:
             self.rebuild()
+        self.check()
         self.post_message(self.Changed(self))
 
     @on(Input.Changed, ".text-input")
@@ -423,6 +638,12 @@ class SchemaForm(VerticalScroll):
         node = row.node
         if isinstance(node, NullableNode):
             node.set_null(event.value)
+            inner = node.children()
+            if not event.value and len(inner) == 1 and isinstance(inner[0], ObjectNode):
+                # Not null means an object here: open it for typing rather
+                # than asking for a second "include".
+                inner[0].present = True
+                self._focus_to = (node.path, UNDER)
             self._changed(row, structural=True)
         elif isinstance(node, ConstNode):
             if event.value:
@@ -440,19 +661,26 @@ class SchemaForm(VerticalScroll):
         node = row.node
         classes = event.button.classes
         if "array-add" in classes and isinstance(node, ArrayNode):
-            node.add()
+            # Typing goes on in the new item.
+            self._focus_to = (node.add().path, None)
         elif "array-clear" in classes:
             node.clear()
         elif "object-include" in classes and isinstance(node, ObjectNode):
             node.present = True
+            self._focus_to = (node.path, UNDER)
         elif "object-clear" in classes:
             node.clear()
         elif isinstance(node.parent, ArrayNode) and isinstance(node.key, int):
             parent, index = node.parent, node.key
             if "item-up" in classes:
-                parent.move_up(index)
+                self._focus_to = ((*parent.path, parent.move_up(index)), "item-up")
             elif "item-down" in classes:
-                parent.move_down(index)
+                self._focus_to = ((*parent.path, parent.move_down(index)), "item-down")
             elif "item-remove" in classes:
                 parent.remove(index)
+                self._focus_to = (node.path, None)
         self._changed(row, structural=True)
+
+
+def _is_item_button(widget: Widget) -> bool:
+    return isinstance(widget, Button) and any(name.startswith("item-") for name in widget.classes)

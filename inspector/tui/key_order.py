@@ -1,0 +1,152 @@
+"""Keys reach the widget that shows focus when they are pressed.
+
+Textual routes a key to the focused widget the moment the app takes it from
+its queue, but a key bound to an action (tab, enter on a list, a button)
+only acts once it has travelled through the focused widget and each of its
+ancestors back to the app.  A typist who presses `8`, tab, `2` faster than
+that trip has `2` routed to the field tab was about to leave.  Forms also
+rebuild their rows now and then (an array item added, a variant switched),
+and a key typed during a rebuild has no row to go to.
+
+`KeyOrder` therefore lets one key (or paste) out at a time: the next is
+held until the previous one has been handled — it came back to the app, a
+widget stopped it, or its widget went away — and what it set off has
+settled (every widget's message queue is empty: enter on a list posts a
+message that focuses a form, and `focus()` itself is a queued callback),
+and while any form is rebuilding.  Held keys are then routed in the order they were typed, each
+to whatever has focus by then, which is what the person saw.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from textual import events
+from textual.app import ScreenStackError
+from textual.message_pump import MessagePump
+
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.timer import Timer
+
+__all__ = ["KeyOrder"]
+
+# A key whose trip never ends (its widget removed mid-way, a handler that
+# hangs) must not hold the keyboard: after this long the next key goes anyway.
+STUCK_AFTER = 3.0
+# A rebuild that never finishes must not either.
+BUSY_AT_MOST = 10.0
+POLL = 0.005
+
+Routed = events.Key | events.Paste
+
+
+class KeyOrder:
+    def __init__(self, app: App[Any], route: Callable[[Routed], Awaitable[None]]) -> None:
+        self.app = app
+        self._route = route
+        self._held: deque[Routed] = deque()
+        self._in_flight: Routed | None = None
+        self._sent_at = 0.0
+        self._busy: dict[int, float] = {}
+        self._timer: Timer | None = None
+        self._releasing = False
+
+    @property
+    def idle(self) -> bool:
+        """Nothing held, in flight or rebuilding (tests wait for this)."""
+        return not self._held and self._ready()
+
+    # -- gates a widget can close -------------------------------------------------------
+
+    def busy(self, owner: object) -> None:
+        """Hold keys until `done(owner)`: *owner* is replacing the widgets they would go to."""
+        self._busy.setdefault(id(owner), time.monotonic())
+
+    def done(self, owner: object) -> None:
+        self._busy.pop(id(owner), None)
+        self._schedule()
+
+    # -- called by the app -------------------------------------------------------------
+
+    async def take(self, event: Routed) -> None:
+        """A key or paste from the terminal: route it now, or hold it in order."""
+        if self._held or not self._ready():
+            self._held.append(event)
+            self._schedule()
+            return
+        await self._send(event)
+
+    def came_back(self, event: events.Key) -> None:
+        """The app has run the bindings for *event*: its trip is over."""
+        if event is self._in_flight:
+            self._in_flight = None
+            self._schedule()
+
+    # -- internals ---------------------------------------------------------------------
+
+    async def _send(self, event: Routed) -> None:
+        self._in_flight = event
+        self._sent_at = time.monotonic()
+        await self._route(event)
+        if not event.is_forwarded:
+            # A priority binding took it at once, or nothing could receive it.
+            self._in_flight = None
+        else:
+            self._schedule()
+
+    def _ready(self) -> bool:
+        """Whether the next key may be routed now."""
+        now = time.monotonic()
+        if any(now - since < BUSY_AT_MOST for since in self._busy.values()):
+            return False
+        stuck = time.monotonic() - self._sent_at > STUCK_AFTER
+        event = self._in_flight
+        if event is not None:
+            # Stopped by the widget that handled it (text typed into an
+            # input), or lost on the way: either way it will not come back.
+            if event._stop_propagation or stuck:
+                self._in_flight = None
+            else:
+                return False
+        return stuck or self._settled()
+
+    def _settled(self) -> bool:
+        """No message waits in a queue or is being handled: the app (which is
+        handling the one that runs this) excepted, by one."""
+        app = self.app
+        if app.message_queue_size or _in_hand(app) > 1:
+            return False
+        try:
+            screen = app.screen
+        except ScreenStackError:
+            return True
+        return all(node.message_queue_size == 0 and not _in_hand(node) for node in screen.walk_children(with_self=True))
+
+    def _schedule(self) -> None:
+        if self._timer is None and self._held:
+            self._timer = self.app.set_timer(POLL, self._release)
+
+    async def _release(self) -> None:
+        self._timer = None
+        if self._releasing:
+            return
+        self._releasing = True
+        try:
+            while self._held:
+                if not self._ready():
+                    break
+                await self._send(self._held.popleft())
+        finally:
+            self._releasing = False
+        self._schedule()
+
+
+def _in_hand(pump: MessagePump) -> int:
+    """Messages taken from *pump*'s queue whose handling has not finished
+    (a message bubbling to the parent is in no queue while its handler
+    runs; the queue counts it until `task_done`)."""
+    return int(getattr(pump._message_queue, "_unfinished_tasks", 0))
