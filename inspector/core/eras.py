@@ -138,8 +138,10 @@ class LegacyEra(Era):
         if version != offered:
             client.traffic.event("local", "transport", note=f"offered {offered}; the server chose {version} (accepted)")
         transport.after_initialize(version)
+        # The server may send its first request the moment it is told we are
+        # ready: the stream it would use (HTTP's GET stream) is open by then.
+        await transport.session_ready(timeout)
         await session.notify("notifications/initialized")
-        await transport.session_ready()
         return result
 
 
