@@ -5,7 +5,6 @@ official-SDK server that refuses initialize) and dual-era (the demo server,
 
 from __future__ import annotations
 
-import asyncio
 import json
 import subprocess
 import sys
@@ -20,6 +19,7 @@ from inspector.core.eras import ModernEra
 from inspector.core.modern import PROTOCOL_VERSION_KEY
 
 from .peers import EVERYTHING, NODE, PYTHON, SERVERS, everything_http, free_port, require, serving
+from .waiting import eventually
 
 MODERN_ONLY = str(SERVERS / "modern_only.py")
 QUIET_LEGACY = str(SERVERS / "quiet_legacy.py")
@@ -220,17 +220,10 @@ async def test_modern_session_features(dual: ServerSpec) -> None:
 
         subscription = await client.listen_changes()
         assert subscription is not None
-        for _ in range(100):
-            if subscription.acknowledged is not None:
-                break
-            await asyncio.sleep(0.02)
+        await eventually(lambda: subscription.acknowledged is not None, "the listen acknowledged")
         assert subscription.acknowledged and subscription.acknowledged.get("toolsListChanged")
         await client.call_tool("toggle_extras", {"kind": "tool"})
-        for _ in range(100):
-            if "notifications/tools/list_changed" in seen:
-                break
-            await asyncio.sleep(0.02)
-        assert "notifications/tools/list_changed" in seen
+        await eventually(lambda: "notifications/tools/list_changed" in seen, "tools/list_changed")
         changed = [f for f in client.traffic if f.method == "notifications/tools/list_changed"]
         assert changed[-1].partner == subscription.operation.first_frame.seq  # type: ignore[union-attr]
         relisted = await client.list_all("tools")
@@ -275,8 +268,7 @@ async def test_modern_cancel_over_http_closes_the_stream(demo_http: str) -> None
         operation = await client.start_call_tool(
             "long_running_task", {"steps": 50, "interval_ms": 100}, on_progress=lambda p, t, m: seen.append(p)
         )
-        while not seen:
-            await asyncio.sleep(0.02)
+        await eventually(lambda: seen, "the first progress notification")
         await operation.cancel("test")
         with pytest.raises(Exception, match="test"):
             await operation.result()
