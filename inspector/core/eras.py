@@ -28,10 +28,15 @@ __all__ = ["PROBE_TIMEOUT_STDIO", "Era", "LegacyEra", "ModernEra", "modern_capab
 # The opening request's timeout when the spec sets none; `--timeout` (the
 # spec's `timeout`) is honoured as given, however long.
 INITIALIZE_TIMEOUT = 30.0
-# How long the stdio era probe may take before the server counts as legacy.
-# A legacy stdio server may ignore requests it does not know (the spec allows
-# it), so this bounds the cost of asking; every modern server answers at once.
+# How long the stdio era probe may take, from the moment the server has read
+# it, before the server counts as legacy.  A legacy stdio server may ignore
+# requests it does not know (the spec allows it), so this bounds the cost of
+# asking; every modern server answers at once.  A server slow to start (an
+# SDK's imports, npx) reads nothing until it is up: its start-up is not
+# counted against the budget, only against the connection's timeout.
 PROBE_TIMEOUT_STDIO = 1.5
+# How often the probe looks whether the server has read it yet.
+PROBE_READ_POLL = 0.02
 TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
 
 
@@ -138,8 +143,10 @@ class LegacyEra(Era):
         if version != offered:
             client.traffic.event("local", "transport", note=f"offered {offered}; the server chose {version} (accepted)")
         transport.after_initialize(version)
+        # The server may send its first request the moment it is told we are
+        # ready: the stream it would use (HTTP's GET stream) is open by then.
+        await transport.session_ready(timeout)
         await session.notify("notifications/initialized")
-        await transport.session_ready()
         return result
 
 
@@ -246,16 +253,53 @@ class ModernEra(Era):
         return result
 
     async def _probe_stdio(self, session: Session, note: str | None) -> Any:
-        """Ask, but wait only the probe budget; the request itself stays open."""
+        """Ask, and wait the probe budget from when the server has read the
+        question, within the connection's timeout; the request itself stays
+        open."""
+        client = self.client
+        transport = client.require()[1]
+        unread_input = getattr(transport, "unread_input", None)
         pending = await session.start_request("server/discover", None, note=note, timeout=False)
-        done, _ = await asyncio.wait({pending.future}, timeout=PROBE_TIMEOUT_STDIO)
-        if not done:
-            # Whatever becomes of the connection, this future's end is no
-            # error of anybody's (no "exception was never retrieved").
-            pending.future.add_done_callback(_quiet)
-            self.unanswered = pending
-            raise EraFallback(f"no answer to server/discover within {PROBE_TIMEOUT_STDIO:g} s")
-        return pending.future.result()
+        loop = asyncio.get_running_loop()
+        sent_at = loop.time()
+        overall = client.spec.timeout or INITIALIZE_TIMEOUT
+        read_at: float | None = None
+        while not pending.future.done():
+            now = loop.time()
+            if read_at is None:
+                # Where the OS cannot tell, the budget runs from sending.
+                unread = unread_input() if unread_input is not None else None
+                if unread is None or unread == 0:
+                    read_at = now
+                    self._note_slow_start(now - sent_at)
+            if read_at is None:
+                deadline, step = sent_at + overall, PROBE_READ_POLL
+            else:
+                deadline, step = min(sent_at + overall, read_at + PROBE_TIMEOUT_STDIO), overall
+            if now >= deadline:
+                break
+            await asyncio.wait({pending.future}, timeout=min(step, deadline - now))
+        if read_at is None and pending.future.done():
+            # Read and answered between two looks.
+            self._note_slow_start(loop.time() - sent_at)
+        if pending.future.done():
+            return pending.future.result()
+        # Whatever becomes of the connection, this future's end is no
+        # error of anybody's (no "exception was never retrieved").
+        pending.future.add_done_callback(_quiet)
+        self.unanswered = pending
+        if read_at is None:
+            raise EraFallback(f"the server did not read server/discover within {overall:g} s")
+        raise EraFallback(f"no answer to server/discover within {PROBE_TIMEOUT_STDIO:g} s of the server reading it")
+
+    def _note_slow_start(self, waited: float) -> None:
+        if waited > PROBE_TIMEOUT_STDIO:
+            self.client.traffic.event(
+                "local",
+                "transport",
+                note=f"era probe: the server took {waited:.1f} s to read server/discover (a slow start); "
+                f"the {PROBE_TIMEOUT_STDIO:g} s budget for its answer counts from then",
+            )
 
     async def _discover(self) -> dict[str, Any]:
         client = self.client

@@ -19,6 +19,11 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspa
 
 from inspector.core import Client, ClientHandlers, InspectorError, ServerRequest, ServerSpec
 
+# Request and login timeouts only a hang reaches: on a busy machine a
+# scenario may be slow, and slowness is not what the scenarios test.  The
+# harness's own per-scenario limit (tests/test_conformance.py) is longer.
+HANG = 240.0
+
 
 class ScenarioHandlers(ClientHandlers):
     """Answers a scenario server's requests the way a cooperative user would."""
@@ -160,7 +165,7 @@ def auth_config() -> Any:
         client_metadata_url=CIMD_URL,
         issuer=text("issuer"),
         browser="headless",
-        timeout=20.0,
+        timeout=HANG,
         store=MemoryTokenStore(),
     )
     scenario = os.environ.get("MCP_CONFORMANCE_SCENARIO", "")
@@ -177,7 +182,7 @@ def auth_config() -> Any:
 
 
 async def run(url: str, scenario: str) -> int:
-    spec = ServerSpec(transport="http", url=url, timeout=30.0)
+    spec = ServerSpec(transport="http", url=url, timeout=HANG)
     version = os.environ.get("MCP_CONFORMANCE_PROTOCOL_VERSION")
     if version:
         spec.protocol_version = version

@@ -5,9 +5,10 @@ for the session rules a client must follow (standard library only):
   known, live session id gets 400 (none sent) or 404 (expired or unknown).
 - The tool `expire` answers, then ends the session: later requests on it get
   404, and the open GET stream of it is closed.
-- The tool `slow {seconds}` answers after a pause, and answers 404 instead
-  if its session expired meanwhile (so several requests in flight learn of
-  the expiry at once).
+- The tool `slow {seconds}` answers once some session has expired (at once
+  if one already has; after `seconds` at most), and answers 404 instead if
+  its own session is the one that expired (so several requests in flight
+  learn of the expiry at once, however slowly they reached the server).
 - GET opens the server's stream: the first GET of a session gets one event
   (`id: <session>-1`, `retry: 200`, a log notification) and is then closed
   by the server; a GET that resumes with `Last-Event-ID` gets the next event
@@ -38,6 +39,7 @@ class State:
         self.lock = threading.Lock()
         self.live: set[str] = set()
         self.log: list[dict[str, Any]] = []
+        self.expired = threading.Event()
 
     def note(self, **entry: Any) -> None:
         with self.lock:
@@ -50,6 +52,7 @@ class State:
     def end(self, session: str) -> None:
         with self.lock:
             self.live.discard(session)
+        self.expired.set()
 
 
 STATE = State()
@@ -135,7 +138,7 @@ class Handler(BaseHTTPRequestHandler):
         name = params.get("name")
         arguments = params.get("arguments") or {}
         if name == "slow":
-            time.sleep(float(arguments.get("seconds", 0.5)))
+            STATE.expired.wait(float(arguments.get("seconds", 0.5)))
             if not STATE.alive(session):
                 self._json(404, failure(message_id, -32001, "Session not found"))
                 return

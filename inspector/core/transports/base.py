@@ -67,8 +67,9 @@ class Transport(abc.ABC):
         """Called once the handshake has agreed a revision."""
         self.protocol_version = protocol_version
 
-    async def session_ready(self) -> None:  # noqa: B027 - optional hook
-        """Called after `notifications/initialized`: HTTP opens its GET stream here."""
+    async def session_ready(self, timeout: float | None = None) -> None:  # noqa: B027 - optional hook
+        """Called once the handshake is answered, before `notifications/initialized`:
+        Streamable HTTP opens its GET stream here (waiting at most `timeout`)."""
 
     def cancel_request(self, request_id: Any) -> bool:
         """Drop a request at the transport level; True when that is the cancellation."""

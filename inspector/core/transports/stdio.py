@@ -16,7 +16,9 @@ import asyncio
 import contextlib
 import os
 import signal
+import struct
 import subprocess
+import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -212,6 +214,27 @@ class StdioTransport(Transport):
 
     def stderr_tail(self) -> list[str]:
         return list(self._stderr_tail)
+
+    def unread_input(self) -> int | None:
+        """Bytes we wrote that the server has not read yet (None: cannot tell).
+
+        A server slow to start reads nothing until it is up: this tells a
+        server still booting from one that read a request and ignored it.
+        Linux answers FIONREAD for the pipe's write end too; elsewhere the
+        answer would be about the wrong end, so none is given.
+        """
+        process, stdin = self._process, self._stdin
+        if not sys.platform.startswith("linux") or process is None or process.stdin is None or stdin is None:
+            return None
+        import fcntl
+        import termios
+
+        try:
+            raw = fcntl.ioctl(process.stdin.fileno(), termios.FIONREAD, b"\0\0\0\0")
+        except (OSError, ValueError):
+            return None
+        in_pipe: int = struct.unpack("i", raw)[0]
+        return in_pipe + stdin.get_write_buffer_size()
 
     async def start(self) -> None:
         argv = [self.command, *self.args]

@@ -34,6 +34,9 @@ __all__ = ["StreamableHttpTransport"]
 DEFAULT_RETRY_MS = 1000
 MAX_RESUMES = 10
 GET_STREAM_MAX_FAILURES = 5
+# How long the session waits for the GET stream's first answer before it
+# counts as ready (at most; --timeout, when shorter, bounds it too).
+GET_STREAM_WAIT = 5.0
 
 
 class StreamableHttpTransport(HttpTransportBase):
@@ -258,7 +261,15 @@ class StreamableHttpTransport(HttpTransportBase):
         self.traffic.event("local", "http", note=f"closed the response stream of request {request_id} (cancellation)")
         return True
 
-    async def session_ready(self) -> None:
+    async def session_ready(self, timeout: float | None = None) -> None:
+        """Open the GET stream and wait for its answer (its response headers).
+
+        A server may send a request on that stream as soon as the session is
+        initialised; one that has no stream to send on drops it (the official
+        TypeScript server does, silently).  So the session is ready only once
+        the stream is open, refused, or has failed; a stream that does not
+        answer within the bound is noted and the session goes on.
+        """
         if not self.open_get_stream or self.modern:
             return
         # One GET stream per session: after a re-initialisation the old one
@@ -267,10 +278,26 @@ class StreamableHttpTransport(HttpTransportBase):
         if previous is not None and not previous.done():
             previous.cancel()
             self.traffic.event("local", "sse", note="GET stream restarted for the new session")
-        self._get_task = self.spawn(self._get_stream())
+        answered = asyncio.Event()
+        task = self._get_task = self.spawn(self._get_stream(answered))
+        wait = min(timeout, GET_STREAM_WAIT) if timeout else GET_STREAM_WAIT
+        waiter = asyncio.ensure_future(answered.wait())
+        try:
+            # The stream's task ending (405, 404, closed) is an answer too.
+            await asyncio.wait({waiter, task}, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waiter.cancel()
+        if not answered.is_set() and not task.done():
+            self.traffic.event(
+                "local",
+                "sse",
+                note=f"the GET stream was not answered within {wait:g} s; going on without waiting for it "
+                "(a request the server sends on it before it opens may be lost)",
+            )
 
-    async def _get_stream(self) -> None:
-        """The optional server-to-client stream, kept open and resumed."""
+    async def _get_stream(self, answered: asyncio.Event | None = None) -> None:
+        """The optional server-to-client stream, kept open and resumed;
+        `answered` is set at the first attempt's outcome (headers or failure)."""
         failures = 0
         state = self.get_stream_state
         while not self._closing:
@@ -280,6 +307,8 @@ class StreamableHttpTransport(HttpTransportBase):
             try:
                 async with self.client.stream("GET", self.url, headers=headers) as response:
                     self.record_response("GET", self.url, response, headers, stream="server")
+                    if answered is not None:
+                        answered.set()
                     if response.status_code == 405:
                         self.traffic.event("local", "sse", note="the server offers no GET stream (405); not retrying")
                         return
@@ -304,10 +333,14 @@ class StreamableHttpTransport(HttpTransportBase):
             except httpx2.HTTPError as exc:
                 failures += 1
                 self.traffic.event("local", "transport", note=f"GET stream broke: {exc!r}")
+                if answered is not None:
+                    answered.set()
             except InspectorError as exc:
                 # A refused redirect, an oversized event, a body that is no
                 # event stream: recorded already; asking again would get the same.
                 self.traffic.event("local", "sse", note=f"GET stream closed for good: {exc}")
+                if answered is not None:
+                    answered.set()
                 return
             if self._closing:
                 return
