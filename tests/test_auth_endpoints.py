@@ -21,9 +21,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
-import httpx2
 import pytest
 
 from inspector.commands import exitcodes
@@ -35,6 +33,7 @@ from inspector.core.session import SENDING
 
 from .peers import PYTHON, SERVERS, free_port, run_inspector, serving
 from .terminal import answer_on_terminal
+from .test_auth import control, stats
 
 NOWHERE = "http://auth.invalid/"
 # What the traffic log says of a request that ran out of time.
@@ -48,23 +47,6 @@ def servers() -> Iterator[tuple[str, str]]:
     argv = [PYTHON, str(SERVERS / "auth_server.py"), "--port", str(port), "--second-port", str(second)]
     with serving(argv, port):
         yield f"http://127.0.0.1:{port}", f"http://127.0.0.1:{second}"
-
-
-@pytest.fixture
-def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    directory = tmp_path / "config"
-    monkeypatch.setenv("INSPECTOR_CONFIG_DIR", str(directory))
-    monkeypatch.delenv("INSPECTOR_TOKEN_STORE", raising=False)
-    return directory
-
-
-def control(base: str, **mode: Any) -> None:
-    httpx2.post(f"{base}/_mode", json=mode).raise_for_status()
-
-
-def stats(base: str) -> dict[str, Any]:
-    data: dict[str, Any] = httpx2.get(f"{base}/_stats").json()
-    return data
 
 
 def no_terminal(config_dir: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
