@@ -34,7 +34,8 @@ def report(*args: str, env: dict[str, str] | None = None) -> dict[str, Any]:
     result = inspector("call", "report", "--yes", "--json", *args, env=env)
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr
-    value: dict[str, Any] = json.loads(json.loads(result.stdout)["content"][0]["text"])
+    # The reporter writes its report reversed (see tests/servers/reporter.py).
+    value: dict[str, Any] = json.loads(json.loads(result.stdout)["content"][0]["text"][::-1])
     return value
 
 

@@ -167,7 +167,7 @@ async def call_in_tui(pilot: Any, app: InspectorApp) -> None:
     await pilot.press("ctrl+enter")
     await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
     await pilot.press("y")
-    await wait_for(pilot, lambda: "OK" in status_text(app) or "Error" in status_text(app), "the call's end")
+    await wait_for(pilot, lambda: "OK" in status_text(app) or "✖" in status_text(app), "the call's end")
 
 
 async def test_tui_deep_answer_is_a_clear_error_and_the_app_goes_on() -> None:
@@ -175,7 +175,7 @@ async def test_tui_deep_answer_is_a_clear_error_and_the_app_goes_on() -> None:
     app = InspectorApp(spec)
     async with app.run_test(size=(150, 50)) as pilot:
         await call_in_tui(pilot, app)
-        assert "ProtocolError" in status_text(app) and DEEP_REASON in status_text(app)
+        assert "✖ protocol error" in status_text(app) and DEEP_REASON in status_text(app)
         deep = next(f for f in app.traffic if f.kind == "invalid")
         assert deep.method == "tools/call" and deep.raw is not None and len(deep.raw) > 10_000
         assert sum(f.method == "notifications/message" for f in app.traffic) == 2

@@ -122,10 +122,11 @@ async def test_diff_two_recordings_and_a_live_server(tmp_path: Path) -> None:
     assert json.loads(same.stdout)["identical"] is True
 
 
-def test_diff_needs_a_second_side(tmp_path: Path) -> None:
+def test_diff_with_one_side_compares_with_the_demo(tmp_path: Path) -> None:
     path = tmp_path / "one.jsonl"
     record(path, 1)
-    assert inspector("diff", str(path)).returncode == 2
+    # No server named: the demo server, which differs from this recording.
+    assert inspector("diff", str(path)).returncode == 9
     assert inspector("diff", str(tmp_path / "missing.jsonl"), str(path)).returncode == 2
 
 

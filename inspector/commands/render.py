@@ -78,17 +78,22 @@ def json_lines(value: Any) -> list[str]:
 
 
 _LONG_BLOB = 120
+_ABBREVIATE_DEPTH = 64
 _BASE64 = re.compile(r"[A-Za-z0-9+/=_-]+\Z")
 _DATA_URI = re.compile(r"data:([^,;]*)((?:;[^,;]*)*),", re.IGNORECASE)
 
 
-def abbreviate(value: Any) -> Any:
+def abbreviate(value: Any, depth: int = 0) -> Any:
     """*value* with long base64 strings and ``data:`` URIs (blobs, icons) cut
-    to a short description, for human output; ``--json`` keeps them whole."""
+    to a short description, for human output; ``--json`` keeps them whole.
+    Below _ABBREVIATE_DEPTH levels a value is shown as it is: a message may
+    nest hundreds of levels, and each level costs stack frames here."""
+    if depth > _ABBREVIATE_DEPTH:
+        return value
     if isinstance(value, dict):
-        return {key: _icons(item) if key == "icons" else abbreviate(item) for key, item in value.items()}
+        return {key: _icons(item) if key == "icons" else abbreviate(item, depth + 1) for key, item in value.items()}
     if isinstance(value, list):
-        return [abbreviate(item) for item in value]
+        return [abbreviate(item, depth + 1) for item in value]
     if isinstance(value, str) and len(value) > _LONG_BLOB:
         uri = _DATA_URI.match(value)
         if uri is not None:

@@ -364,11 +364,12 @@ class Replayer:
         self.ids: dict[Any, Any] = {}
         self.carried: dict[str, str] = {}
         self._answers: dict[int, Frame] = {}
-        self._waiting: set[int] = set()
 
     def _observe(self, frame: Frame) -> None:
         # The answer as the traffic log holds it (masked like the recording).
-        if frame.direction == "in" and frame.partner in self._waiting:
+        # Kept for any request, not only one being waited for: an answer can
+        # arrive before start_request() has returned (its send is awaited).
+        if frame.direction == "in" and frame.partner is not None and frame.kind in ("response", "error"):
             self._answers[frame.partner] = frame
 
     async def run(self) -> list[Outcome]:
@@ -408,14 +409,10 @@ class Replayer:
             # Nothing to compare with (the recording ended, or it was cancelled):
             # do not wait for it either.
             return Outcome(frame, "sent", detail="no answer was recorded")
-        self._waiting.add(pending.frame.seq)
-        try:
-            # wait() does not raise the request's own failure; a cancelled
-            # replay (Ctrl-C) still ends here.
-            await asyncio.wait({pending.future})
-            answer = self._answers.get(pending.frame.seq)
-        finally:
-            self._waiting.discard(pending.frame.seq)
+        # wait() does not raise the request's own failure; a cancelled
+        # replay (Ctrl-C) still ends here.
+        await asyncio.wait({pending.future})
+        answer = self._answers.pop(pending.frame.seq, None)
         recorded = answer_of(step.answer.message)
         if answer is None:
             failure = pending.future.exception() if pending.future.done() and not pending.future.cancelled() else None

@@ -42,7 +42,9 @@ def handle(message: dict[str, Any], headers: dict[str, str] | None) -> dict[str,
         return result({})
     if method == "tools/call":
         report = {"env": dict(os.environ), "cwd": os.getcwd(), "argv": sys.argv[1:], "headers": headers}
-        return result({"content": [{"type": "text", "text": json.dumps(report)}]})
+        # Reversed: the inspector masks every secret a server echoes, and the
+        # test wants to see exactly what arrived (it reverses it back).
+        return result({"content": [{"type": "text", "text": json.dumps(report)[::-1]}]})
     return {"jsonrpc": "2.0", "id": message_id, "error": {"code": -32601, "message": f"Method not found: {method}"}}
 
 
