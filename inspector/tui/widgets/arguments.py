@@ -28,7 +28,13 @@ __all__ = ["ArgumentsEditor"]
 
 
 class ArgumentsEditor(Vertical):
-    BINDINGS = [Binding("ctrl+o", "toggle_mode", "Form/JSON", id="toggle_args_mode")]
+    BINDINGS = [
+        Binding("ctrl+o", "toggle_mode", "Form/JSON", id="toggle_args_mode"),
+        # Priority so it works from a field (an input's own ctrl+d deletes
+        # right, as the delete key does); only active over the form, so the
+        # raw editor keeps ctrl+d.
+        Binding("ctrl+d", "fill_defaults", "Fill defaults", id="fill_defaults", priority=True),
+    ]
 
     DEFAULT_CSS = """
     ArgumentsEditor { height: 1fr; }
@@ -147,6 +153,27 @@ class ArgumentsEditor(Vertical):
         self._show_mode()
         if had_focus:
             self.focus_first()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "fill_defaults":
+            return self.mode == "form" and self.form.root is not None and not self.form.fallback_reason
+        return True
+
+    def action_fill_defaults(self) -> None:
+        """Put the schema's defaults into the empty fields: a form starts
+        without them (the server applies them anyway), and this sends them."""
+        form = self.form
+        if form.root is None:
+            return
+        filled = form.root.fill_defaults()
+        if not filled:
+            self.app.notify("no empty field has a default")
+            return
+        form.touched.update(node.path for node in filled)
+        form.rebuild()
+        form.check()
+        form.post_message(SchemaForm.Changed(form))
+        self.app.notify(f"filled {len(filled)} default(s)")
 
     @on(TextArea.Changed, "#args-json")
     def _json_changed(self, event: TextArea.Changed) -> None:

@@ -1,0 +1,57 @@
+"""The tool arguments editor against the demo server: defaults sent only when
+asked, raw JSON sent as typed, the raw editor's selection keys, and panes
+that forget the previous item's form and result at once."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+from textual.widgets import Input, TextArea
+
+from inspector.core import demo_spec
+from inspector.tui.app import InspectorApp
+from inspector.tui.screens.confirm_call import ConfirmCallScreen
+from inspector.tui.widgets.arguments import ArgumentsEditor
+
+from .tui_helpers import burst, field_row, focus, select, wait_connected, wait_for
+
+SIZE = (160, 45)
+
+
+def tool_calls(app: InspectorApp) -> list[object]:
+    return [f for f in app.traffic if f.method == "tools/call" and f.direction == "out"]
+
+
+async def call_and_wait(pilot: Pilot[int], app: InspectorApp) -> object:
+    """ctrl+j, y: returns the recorded tools/call frame."""
+    before = len(tool_calls(app))
+    await burst(pilot, "ctrl+j")
+    await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "the confirmation")
+    await burst(pilot, "y")
+    await wait_for(pilot, lambda: len(tool_calls(app)) > before, "the tools/call")
+    return tool_calls(app)[-1]
+
+
+async def test_defaults_are_placeholders_until_filled_by_the_key() -> None:
+    """echo's `repeat` has a default: shown as the placeholder, not sent;
+    ctrl+d (fill defaults) puts it in the form and in the next call."""
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", "echo")
+        repeat = field_row(app, ("repeat",)).query_one(Input)
+        assert repeat.value == ""
+        assert "default: 1" in str(repeat.placeholder)
+        message = field_row(app, ("message",)).query_one(TextArea)
+        await focus(pilot, message)
+        await burst(pilot, *"hi")
+        frame = await call_and_wait(pilot, app)
+        assert frame.message["params"]["arguments"] == {"message": "hi"}  # type: ignore[attr-defined]
+
+        await focus(pilot, field_row(app, ("message",)).query_one(TextArea))
+        await burst(pilot, "ctrl+d")
+        editor = app.query_one(ArgumentsEditor)
+        await wait_for(pilot, lambda: not editor.form._rebuild_pending, "the form redrawn")
+        assert field_row(app, ("repeat",)).query_one(Input).value == "1"
+        assert field_row(app, ("message",)).query_one(TextArea).text == "hi"
+        frame = await call_and_wait(pilot, app)
+        assert frame.message["params"]["arguments"] == {"message": "hi", "repeat": 1}  # type: ignore[attr-defined]
