@@ -9,6 +9,7 @@ from textual.widgets import Input, TextArea
 
 from inspector.core import demo_spec
 from inspector.tui.app import InspectorApp
+from inspector.tui.screens.composer import ComposerScreen
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.widgets.arguments import ArgumentsEditor
 
@@ -55,3 +56,66 @@ async def test_defaults_are_placeholders_until_filled_by_the_key() -> None:
         assert field_row(app, ("message",)).query_one(TextArea).text == "hi"
         frame = await call_and_wait(pilot, app)
         assert frame.message["params"]["arguments"] == {"message": "hi", "repeat": 1}  # type: ignore[attr-defined]
+
+
+TYPED = '{"message":  "x\\u00e9", "repeat": 1.0}'
+
+
+async def test_raw_editor_text_goes_on_the_wire_as_typed() -> None:
+    """Typed into the raw JSON editor: odd spacing, an escape and 1.0 arrive
+    in the recorded tools/call byte for byte."""
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", "echo")
+        editor = app.query_one(ArgumentsEditor)
+        editor.focus_first()
+        await pilot.pause()
+        await burst(pilot, "ctrl+o")
+        await wait_for(pilot, lambda: app.focused is editor.json_area, "the raw editor")
+        editor.json_area.clear()
+        await burst(pilot, *TYPED)
+        assert editor.json_area.text == TYPED
+        frame = await call_and_wait(pilot, app)
+        raw = frame.raw.decode()  # type: ignore[attr-defined]
+        assert '"arguments":' + TYPED in raw, raw
+        assert frame.message["params"]["arguments"] == {"message": "xé", "repeat": 1.0}  # type: ignore[attr-defined]
+
+
+async def test_raw_editor_untouched_sends_the_form_value() -> None:
+    """Switching to the raw editor without editing it sends the form's value
+    as usual, encoded by the inspector."""
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", "echo")
+        await focus(pilot, field_row(app, ("message",)).query_one(TextArea))
+        await burst(pilot, *"hi", "ctrl+o")
+        editor = app.query_one(ArgumentsEditor)
+        await wait_for(pilot, lambda: app.focused is editor.json_area, "the raw editor")
+        frame = await call_and_wait(pilot, app)
+        assert b'"arguments":{"message":"hi"}' in frame.raw  # type: ignore[attr-defined]
+
+
+async def test_composer_sends_the_typed_request_with_only_its_id_changed() -> None:
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        app.open_composer()
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, ComposerScreen) and app.screen.query(TextArea), "the composer"
+        )
+        typed = (
+            '{"jsonrpc": "2.0",\n "id" : 99, "method": "tools/call",\n "params": {"name": "echo", "arguments": '
+            + TYPED
+            + "}}"
+        )
+        app.screen.query_one(TextArea).text = typed
+        await burst(pilot, "ctrl+s")
+        await wait_for(pilot, lambda: tool_calls(app), "the tools/call")
+        frame = tool_calls(app)[-1]
+        assert frame.note == "typed in the composer"  # type: ignore[attr-defined]
+        request_id = frame.message["id"]  # type: ignore[attr-defined]
+        assert request_id != 99
+        expected = typed.replace("\n", " ").replace('"id" : 99', f'"id" : {request_id}')
+        assert frame.raw == expected.encode()  # type: ignore[attr-defined]

@@ -8,7 +8,6 @@ so moving between tools (or restarting the server) loses nothing.
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
 from rich.text import Text
@@ -19,8 +18,10 @@ from textual.containers import Vertical
 from textual.widgets import ContentSwitcher, Static, TextArea
 from textual.worker import get_current_worker
 
+from ...core.raw_json import RawJsonObject
 from ...core.safetext import safe_json
 from ...forms import Violation, validate_value
+from ...forms.values import parse_json_text
 from ..safe import plain
 from .schema_form import SchemaForm
 
@@ -49,7 +50,12 @@ class ArgumentsEditor(Vertical):
         self.schema: dict[str, Any] = {"type": "object"}
         self.key: str | None = None
         self.mode = "form"
-        self.saved: dict[str, tuple[str, Any]] = {}
+        # Per tool: the mode, the value and, when the person edited the raw
+        # JSON, that text (sent as written: RawJsonObject).
+        self.saved: dict[str, tuple[str, Any, str | None]] = {}
+        # The text this editor last put in the raw editor: anything else there
+        # was typed by the person.
+        self._shown_text = "{}"
 
     def compose(self) -> ComposeResult:
         yield Static("", id="args-mode")
@@ -70,13 +76,14 @@ class ArgumentsEditor(Vertical):
         if self.key is None:
             return
         value, _errors = self.arguments()
-        self.saved[self.key] = (self.mode, value)
+        typed = self.json_area.text if self.mode == "json" and self._raw_edited() else None
+        self.saved[self.key] = (self.mode, value, typed)
 
     def load_schema(self, schema: dict[str, Any], *, key: str) -> None:
         self._save_current()
         self.schema = schema
         self.key = key
-        mode, value = self.saved.get(key, (None, None))
+        mode, value, typed = self.saved.get(key, (None, None, None))
         fallback = self.form.load_schema(schema)
         if fallback:
             self.mode = "json"
@@ -84,9 +91,17 @@ class ArgumentsEditor(Vertical):
             self.mode = mode
         if value is not None:
             self.form.load_value(value)
-        self.json_area.load_text(safe_json(value if value is not None else self.form.value(), indent=2))
+        self._load_json(safe_json(value if value is not None else self.form.value(), indent=2), typed)
         self._show_mode(fallback)
         self._show_errors([])
+
+    def _load_json(self, text: str, typed: str | None = None) -> None:
+        """Show *text* in the raw editor (or the person's own *typed* text)."""
+        self._shown_text = text
+        self.json_area.load_text(typed if typed is not None else text)
+
+    def _raw_edited(self) -> bool:
+        return self.json_area.text != self._shown_text
 
     def _show_mode(self, fallback: str | None = None) -> None:
         self.query_one(ContentSwitcher).current = "args-form" if self.mode == "form" else "args-json"
@@ -106,10 +121,14 @@ class ArgumentsEditor(Vertical):
         does not parse, text that does not convert); not checked against the
         schema, which takes a thread (`checked_arguments`)."""
         if self.mode == "json":
+            text = self.json_area.text
             try:
-                value = json.loads(self.json_area.text or "{}")
+                value = parse_json_text(text or "{}")
             except ValueError as exc:
-                return None, [f"JSON: {exc}"]
+                return None, [str(exc)]
+            if isinstance(value, dict) and text.strip() and self._raw_edited():
+                # What the person typed goes on the wire as typed (1.0, \u00e9, 1e2).
+                value = RawJsonObject(value, text)
         else:
             value, conversion_errors = self.form.value_and_errors()
             if conversion_errors:
@@ -142,7 +161,7 @@ class ArgumentsEditor(Vertical):
         focused = self.app.focused
         had_focus = focused is not None and self in focused.ancestors_with_self
         if self.mode == "form":
-            self.json_area.load_text(safe_json(value, indent=2))
+            self._load_json(safe_json(value, indent=2))
             self.mode = "json"
         else:
             if self.form.fallback_reason:
@@ -180,9 +199,9 @@ class ArgumentsEditor(Vertical):
         if self.mode != "json":
             return
         try:
-            value = json.loads(event.text_area.text or "{}")
+            value = parse_json_text(event.text_area.text or "{}")
         except ValueError as exc:
-            self._show_errors([f"JSON: {exc}"])
+            self._show_errors([str(exc)])
             return
         self._check_json(self.schema, value)
 
