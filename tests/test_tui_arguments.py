@@ -4,6 +4,7 @@ that forget the previous item's form and result at once."""
 
 from __future__ import annotations
 
+from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input, TextArea
 
@@ -119,3 +120,31 @@ async def test_composer_sends_the_typed_request_with_only_its_id_changed() -> No
         assert request_id != 99
         expected = typed.replace("\n", " ").replace('"id" : 99', f'"id" : {request_id}')
         assert frame.raw == expected.encode()  # type: ignore[attr-defined]
+
+
+async def test_raw_editor_select_all_then_paste_replaces_the_text() -> None:
+    """ctrl+a selects the whole raw JSON; a paste then replaces it (and so
+    does typing), and the pasted text is what the call sends."""
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", "echo")
+        editor = app.query_one(ArgumentsEditor)
+        editor.focus_first()
+        await pilot.pause()
+        await burst(pilot, "ctrl+o")
+        area = editor.json_area
+        await wait_for(pilot, lambda: app.focused is area, "the raw editor")
+        area.load_text('{\n  "message": "old"\n}')
+        area.move_cursor((1, 5))
+        await burst(pilot, "ctrl+a")
+        assert area.selected_text == area.text
+        app.post_message(events.Paste(TYPED))
+        await wait_for(pilot, lambda: area.text == TYPED, "the pasted text in place of the old")
+        await burst(pilot, "ctrl+a", *"{}")
+        assert area.text == "{}"
+        await burst(pilot, "ctrl+a")
+        app.post_message(events.Paste(TYPED))
+        await wait_for(pilot, lambda: area.text == TYPED, "the pasted text again")
+        frame = await call_and_wait(pilot, app)
+        assert ('"arguments":' + TYPED).encode() in frame.raw  # type: ignore[attr-defined]

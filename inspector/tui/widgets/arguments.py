@@ -23,6 +23,7 @@ from ...core.safetext import safe_json
 from ...forms import Violation, validate_value
 from ...forms.values import parse_json_text
 from ..safe import plain
+from .json_area import JsonArea
 from .schema_form import SchemaForm
 
 __all__ = ["ArgumentsEditor"]
@@ -61,7 +62,7 @@ class ArgumentsEditor(Vertical):
         yield Static("", id="args-mode")
         with ContentSwitcher(initial="args-form"):
             yield SchemaForm(id="args-form")
-            yield TextArea("{}", language="json", id="args-json", soft_wrap=True, show_line_numbers=False)
+            yield JsonArea("{}", language="json", id="args-json", soft_wrap=True, show_line_numbers=False)
         yield Static("", id="args-errors")
 
     @property
