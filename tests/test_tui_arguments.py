@@ -6,13 +6,19 @@ from __future__ import annotations
 
 from textual import events
 from textual.pilot import Pilot
-from textual.widgets import Input, TextArea
+from textual.widgets import Input, Static, TextArea
 
 from inspector.core import demo_spec
 from inspector.tui.app import InspectorApp
+from inspector.tui.panes.prompts import PromptsPane
+from inspector.tui.panes.templates import TemplatesPane
 from inspector.tui.screens.composer import ComposerScreen
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.widgets.arguments import ArgumentsEditor
+from inspector.tui.widgets.completing_field import CompletingField
+from inspector.tui.widgets.item_list import ItemList
+from inspector.tui.widgets.result_view import ResultView
+from inspector.tui.widgets.schema_form import FieldRow
 
 from .tui_helpers import burst, field_row, focus, select, wait_connected, wait_for
 
@@ -148,3 +154,88 @@ async def test_raw_editor_select_all_then_paste_replaces_the_text() -> None:
         await wait_for(pilot, lambda: area.text == TYPED, "the pasted text again")
         frame = await call_and_wait(pilot, app)
         assert ('"arguments":' + TYPED).encode() in frame.raw  # type: ignore[attr-defined]
+
+
+def shown_rows(app: InspectorApp) -> list[tuple[object, ...]]:
+    return [row.node.path for row in app.screen.query(FieldRow) if row.display and row.parent and row.parent.display]
+
+
+async def test_a_filter_matching_no_tool_clears_the_form_and_result() -> None:
+    """A filter that matches no tool leaves none of the previous tool on
+    screen: no form, no schema, no result; clearing the filter brings the
+    tool back with what was typed and its result."""
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", "echo")
+        await focus(pilot, field_row(app, ("message",)).query_one(TextArea))
+        await burst(pilot, *"hi")
+        await call_and_wait(pilot, app)
+        view = app.query_one(ResultView)
+        await wait_for(pilot, lambda: view.display and "hi" in str(view.last_result), "the result")
+        tools = app.query_one("#tool-list", ItemList)
+        tools.action_filter()
+        await pilot.pause()
+        # Pasted: typed letter by letter, "z" alone matches another tool first.
+        app.post_message(events.Paste("zzzq"))
+        editor = app.query_one(ArgumentsEditor)
+        await wait_for(pilot, lambda: tools.highlighted_item is None and not editor.form._rebuild_pending, "no tool")
+        assert editor.key is None
+        assert shown_rows(app) == []
+        assert not view.display
+        assert str(app.query_one("#tool-schema", Static).render()) == ""
+        assert "No tool selected" in str(app.query_one("#tool-header-text", Static).render())
+        await burst(pilot, "escape")  # clears the filter
+        await wait_for(pilot, lambda: editor.key == "echo" and not editor.form._rebuild_pending, "echo again")
+        assert field_row(app, ("message",)).query_one(TextArea).text == "hi"
+        assert view.display
+
+
+async def test_the_previous_tool_form_leaves_the_screen_at_once() -> None:
+    """The new tool's rows are mounted after a refresh; until then the old
+    ones are already hidden, never shown under the new tool's name."""
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", "plan_trip")
+        assert ("traveller",) in shown_rows(app)
+        tools = app.query_one("#tool-list", ItemList)
+        echo = next(item for item in tools.items if item.key == "echo")
+        app.query_one(ArgumentsEditor).load_schema(echo.input_schema, key="echo")
+        assert shown_rows(app) == []
+        await wait_for(pilot, lambda: ("message",) in shown_rows(app), "echo's form")
+        assert ("traveller",) not in shown_rows(app)
+
+
+async def test_switching_template_clears_the_previous_read() -> None:
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "templates", "demo://users/{user_id}")
+        pane = app.query_one(TemplatesPane)
+        contents = app.query_one("#template-contents")
+        field = next(f for f in pane.query(CompletingField) if f.argument == "user_id")
+        field.query_one(Input).value = "ada"
+        await pilot.pause()
+        pane.action_read()
+        await wait_for(pilot, lambda: len(contents.children) > 1, "the read")
+        await select(pilot, app, "templates", "demo://files/{+path}")
+        await wait_for(pilot, lambda: pane.current is not None and pane.current.key.startswith("demo://files"), "files")
+        assert len(contents.children) == 0
+        assert contents.border_title is None
+        assert [f.argument for f in pane.query(CompletingField)] == ["path"]
+
+
+async def test_switching_prompt_clears_the_previous_messages() -> None:
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "prompts", "tip_of_the_day")
+        pane = app.query_one(PromptsPane)
+        messages = app.query_one("#prompt-messages")
+        pane.action_get()
+        await wait_for(pilot, lambda: len(messages.children) > 1, "the messages")
+        await select(pilot, app, "prompts", "greeting")
+        await wait_for(pilot, lambda: pane.current is not None and pane.current.key == "greeting", "greeting")
+        assert len(messages.children) == 0
+        assert [f.argument for f in pane.query(CompletingField)]

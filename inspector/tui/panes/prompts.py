@@ -94,10 +94,18 @@ class PromptsPane(Horizontal):
 
     @on(ItemList.Highlighted, "#prompt-list")
     async def _show(self, event: ItemList.Highlighted) -> None:
-        self.current = event.item
-        form = self.query_one("#prompt-form", VerticalScroll)
-        await form.remove_children()
         item = event.item
+        current = self.current
+        if item is not None and current is not None and item.key == current.key and item.raw == current.raw:
+            return  # the same one, listed again: keep what was typed and read
+        self.current = item
+        # Nothing of the previous prompt stays: not its fields, not the
+        # messages it gave (nor a get still on its way).
+        self.workers.cancel_group(self, "get-prompt")
+        form = self.query_one("#prompt-form", VerticalScroll)
+        form.border_title = None
+        await self.query_one("#prompt-messages", VerticalScroll).remove_children()
+        await form.remove_children()
         if item is None:
             return
         form.border_title = plain_line(item.key, 120)

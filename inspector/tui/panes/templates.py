@@ -82,11 +82,22 @@ class TemplatesPane(Horizontal):
 
     @on(ItemList.Highlighted, "#template-list")
     async def _show(self, event: ItemList.Highlighted) -> None:
-        self.current = event.item
-        form = self.query_one("#template-form", VerticalScroll)
-        await form.remove_children()
         item = event.item
+        current = self.current
+        if item is not None and current is not None and item.key == current.key and item.raw == current.raw:
+            return  # the same one, listed again: keep what was typed and read
+        self.current = item
+        # Nothing of the previous template stays: not its fields, not what
+        # reading it gave (nor a read still on its way).
+        self.workers.cancel_group(self, "read-template")
+        contents = self.query_one("#template-contents", VerticalScroll)
+        contents.border_title = None
+        form = self.query_one("#template-form", VerticalScroll)
+        form.border_title = None
+        await contents.remove_children()
+        await form.remove_children()
         if item is None:
+            self.query_one("#template-uri", Static).update("")
             return
         form.border_title = plain_line(item.key, 120)
         header = Text()

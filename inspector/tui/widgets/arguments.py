@@ -96,6 +96,15 @@ class ArgumentsEditor(Vertical):
         self._show_mode(fallback)
         self._show_errors([])
 
+    def clear(self) -> None:
+        """Nothing selected: an empty form (what was typed is kept per tool)."""
+        self._save_current()
+        self.key = None
+        self.schema = {"type": "object"}
+        self.form.clear()
+        self._load_json("{}")
+        self._show_errors([])
+
     def _load_json(self, text: str, typed: str | None = None) -> None:
         """Show *text* in the raw editor (or the person's own *typed* text)."""
         self._shown_text = text
