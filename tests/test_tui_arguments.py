@@ -239,3 +239,26 @@ async def test_switching_prompt_clears_the_previous_messages() -> None:
         await wait_for(pilot, lambda: pane.current is not None and pane.current.key == "greeting", "greeting")
         assert len(messages.children) == 0
         assert [f.argument for f in pane.query(CompletingField)]
+
+
+async def escape_to_list(pilot: Pilot[int], app: InspectorApp, kind: str, key: str, pane_type: type) -> None:
+    """Type into the first field of the item's form, escape: focus is on the
+    list again, with the item still highlighted and the text kept."""
+    await select(pilot, app, kind, key)
+    pane = app.query_one(pane_type)
+    await wait_for(pilot, lambda: pane.query(CompletingField), f"the {kind} form")
+    field = pane.query(CompletingField).first().query_one(Input)
+    await focus(pilot, field)
+    await burst(pilot, *"ab", "escape")
+    items = pane.query_one(ItemList)
+    await wait_for(pilot, lambda: app.focused is items.options, f"focus back on the {kind} list")
+    assert field.value == "ab"
+    assert items.highlighted_item is not None and items.highlighted_item.key == key
+
+
+async def test_escape_from_a_template_or_prompt_form_returns_to_its_list() -> None:
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        await escape_to_list(pilot, app, "templates", "demo://users/{user_id}", TemplatesPane)
+        await escape_to_list(pilot, app, "prompts", "greeting", PromptsPane)

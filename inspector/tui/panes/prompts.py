@@ -48,7 +48,10 @@ def message_widgets(result: Any) -> list[Any]:
 
 
 class PromptsPane(Horizontal):
-    BINDINGS = [Binding("ctrl+enter,ctrl+j", "get", "Get prompt", id="get_prompt", priority=True, key_display="^⏎/^j")]
+    BINDINGS = [
+        Binding("ctrl+enter,ctrl+j", "get", "Get prompt", id="get_prompt", priority=True, key_display="^⏎/^j"),
+        Binding("escape", "to_list", "Back to the list", id="prompt_form_to_list", show=False),
+    ]
 
     DEFAULT_CSS = """
     PromptsPane > ItemList { width: 36%; min-width: 28; }
@@ -138,6 +141,9 @@ class PromptsPane(Horizontal):
         """enter on the list: into the form; with nothing to fill, get the prompt at once."""
         if not focus_first_field(self) and self.current is not None:
             self.action_get()
+
+    def action_to_list(self) -> None:
+        self.query_one(ItemList).focus_list()
 
     def values(self) -> dict[str, str]:
         return {field.argument: field.value for field in self.query(CompletingField)}

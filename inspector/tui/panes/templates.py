@@ -44,7 +44,8 @@ def expand_template(template: str, values: dict[str, Any]) -> str:
 
 class TemplatesPane(Horizontal):
     BINDINGS = [
-        Binding("ctrl+enter,ctrl+j", "read", "Read URI", id="read_template", priority=True, key_display="^⏎/^j")
+        Binding("ctrl+enter,ctrl+j", "read", "Read URI", id="read_template", priority=True, key_display="^⏎/^j"),
+        Binding("escape", "to_list", "Back to the list", id="template_form_to_list", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -123,6 +124,9 @@ class TemplatesPane(Horizontal):
         """enter on the list: into the form; with nothing to fill, read the URI at once."""
         if not focus_first_field(self) and self.current is not None:
             self.action_read()
+
+    def action_to_list(self) -> None:
+        self.query_one(ItemList).focus_list()
 
     def values(self) -> dict[str, str]:
         return {field.argument: field.value for field in self.query(CompletingField)}
