@@ -262,3 +262,48 @@ async def test_escape_from_a_template_or_prompt_form_returns_to_its_list() -> No
         await wait_connected(pilot, app)
         await escape_to_list(pilot, app, "templates", "demo://users/{user_id}", TemplatesPane)
         await escape_to_list(pilot, app, "prompts", "greeting", PromptsPane)
+
+
+async def test_typed_raw_json_survives_a_visit_to_another_tool() -> None:
+    """The raw text typed for a tool is what its editor shows and sends after
+    moving to another tool and back, not a re-encoding of it."""
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", "echo")
+        editor = app.query_one(ArgumentsEditor)
+        editor.focus_first()
+        await pilot.pause()
+        await burst(pilot, "ctrl+o")
+        await wait_for(pilot, lambda: app.focused is editor.json_area, "the raw editor")
+        editor.json_area.clear()
+        await burst(pilot, *TYPED)
+        await select(pilot, app, "tools", "divide")
+        await select(pilot, app, "tools", "echo")
+        assert editor.mode == "json" and editor.json_area.text == TYPED
+        editor.focus_first()
+        await pilot.pause()
+        frame = await call_and_wait(pilot, app)
+        assert ('"arguments":' + TYPED).encode() in frame.raw  # type: ignore[attr-defined]
+
+
+async def test_composer_notification_keeps_its_bytes_on_one_line() -> None:
+    """A notification typed over several lines goes out as typed, its line
+    breaks (between tokens) as spaces: a stdio message is one line."""
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        app.open_composer()
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, ComposerScreen) and app.screen.query(TextArea), "the composer"
+        )
+        typed = '{"jsonrpc" : "2.0",\n  "method": "notifications/roots/list_changed",\n "params": {"x": 1.0}}'
+        app.screen.query_one(TextArea).text = typed
+        await burst(pilot, "ctrl+s")
+
+        def sent() -> list[object]:
+            return [f for f in app.traffic if f.direction == "out" and f.note == "typed in the composer"]
+
+        await wait_for(pilot, sent, "the notification")
+        assert sent()[-1].raw == typed.replace("\n", " ").encode()  # type: ignore[attr-defined]
+        assert app.client.state == "connected"
