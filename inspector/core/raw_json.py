@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import uuid
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["RawJsonObject", "encode_message"]
+__all__ = ["RawJsonObject", "encode_message", "one_line", "replace_member"]
 
 
 class RawJsonObject(dict[str, Any]):
@@ -31,7 +32,7 @@ class RawJsonObject(dict[str, Any]):
 
     def __init__(self, value: dict[str, Any], text: str) -> None:
         super().__init__(value)
-        self.text = text.strip().replace("\r", " ").replace("\n", " ")
+        self.text = one_line(text)
         self._parsed = copy.deepcopy(value)
 
     @property
@@ -63,4 +64,45 @@ def encode_message(message: Any, dumps: Callable[[Any], str]) -> str:
     text = dumps({**message, "params": {**params, **marks}})
     for key, mark in marks.items():
         text = text.replace(json.dumps(mark), raw[key].text, 1)
+    return text
+
+
+def one_line(text: str) -> str:
+    """JSON text on one line (a stdio message is one): line breaks can only
+    stand between tokens (a JSON string cannot hold one), so they become spaces."""
+    return text.strip().replace("\r", " ").replace("\n", " ")
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def replace_member(text: str, key: str, value_text: str) -> str | None:
+    """*text* (a JSON object) with the value of each of its top-level *key*
+    members replaced by *value_text*, every other byte kept; None when *text*
+    is not an object or has no such member."""
+    decoder = json.JSONDecoder()
+    spans: list[tuple[int, int]] = []
+    try:
+        at = _SPACE.match(text, 0).end()  # type: ignore[union-attr]
+        if text[at : at + 1] != "{":
+            return None
+        at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+        while text[at : at + 1] not in ("}", ""):
+            name, at = decoder.raw_decode(text, at)
+            at = _SPACE.match(text, at).end()  # type: ignore[union-attr]
+            if not isinstance(name, str) or text[at : at + 1] != ":":
+                return None
+            start = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+            _value, end = decoder.raw_decode(text, start)
+            if name == key:
+                spans.append((start, end))
+            at = _SPACE.match(text, end).end()  # type: ignore[union-attr]
+            if text[at : at + 1] == ",":
+                at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+    except ValueError:
+        return None
+    if not spans:
+        return None
+    for start, end in reversed(spans):
+        text = text[:start] + value_text + text[end:]
     return text

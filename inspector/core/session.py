@@ -30,7 +30,7 @@ from .errors import (
     ProtocolError,
     RequestTimeout,
 )
-from .raw_json import encode_message
+from .raw_json import encode_message, one_line, replace_member
 from .traffic import Frame, TrafficLog
 from .transports.base import Transport
 from .wire_json import MAX_DEPTH, id_type, nested_deeper_than, shallow_members, too_deep_reason
@@ -340,7 +340,10 @@ class Session:
 
         A request gets a fresh id of ours (so its answer is matched and
         timed like any other) and is otherwise sent exactly as typed: no
-        envelope is added.  Anything else goes out byte for byte.
+        envelope is added, only the id's value is replaced in the text.
+        Anything else goes out byte for byte.  Line breaks (between tokens:
+        a JSON string cannot hold one) become spaces, as a stdio message is
+        one line.
         """
         message = _loads(text)
         if isinstance(message, dict) and isinstance(message.get("method"), str) and "id" in message:
@@ -348,7 +351,9 @@ class Session:
                 raise ConnectionClosed(self.closed_reason)
             request_id = self.next_id()
             message = {**message, "id": request_id}
-            raw = _encode(message)
+            # Only the id changes: the rest is the person's text, byte for byte.
+            replaced = replace_member(one_line(text), "id", _dumps(request_id))
+            raw = replaced.encode("utf-8", errors="surrogatepass") if replaced is not None else _encode(message)
             method = message["method"]
             frame = self.traffic.add(
                 "out", "request", raw=raw, message=message, method=method, id=request_id, note=note
@@ -368,7 +373,7 @@ class Session:
                 self._ensure_ticker()
             await self.transport.send(raw, message)
             return pending
-        raw = text.encode("utf-8")
+        raw = one_line(text).encode("utf-8", errors="surrogatepass")
         kind = "notification" if isinstance(message, dict) and "method" in message else "invalid"
         method = message.get("method") if isinstance(message, dict) else None
         frame = self.traffic.add("out", kind, raw=raw, message=message, method=method, note=note)

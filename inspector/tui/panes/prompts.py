@@ -48,7 +48,10 @@ def message_widgets(result: Any) -> list[Any]:
 
 
 class PromptsPane(Horizontal):
-    BINDINGS = [Binding("ctrl+enter,ctrl+j", "get", "Get prompt", id="get_prompt", priority=True, key_display="^⏎/^j")]
+    BINDINGS = [
+        Binding("ctrl+enter,ctrl+j", "get", "Get prompt", id="get_prompt", priority=True, key_display="^⏎/^j"),
+        Binding("escape", "to_list", "Back to the list", id="prompt_form_to_list", show=False),
+    ]
 
     DEFAULT_CSS = """
     PromptsPane > ItemList { width: 36%; min-width: 28; }
@@ -94,10 +97,18 @@ class PromptsPane(Horizontal):
 
     @on(ItemList.Highlighted, "#prompt-list")
     async def _show(self, event: ItemList.Highlighted) -> None:
-        self.current = event.item
-        form = self.query_one("#prompt-form", VerticalScroll)
-        await form.remove_children()
         item = event.item
+        current = self.current
+        if item is not None and current is not None and item.key == current.key and item.raw == current.raw:
+            return  # the same one, listed again: keep what was typed and read
+        self.current = item
+        # Nothing of the previous prompt stays: not its fields, not the
+        # messages it gave (nor a get still on its way).
+        self.workers.cancel_group(self, "get-prompt")
+        form = self.query_one("#prompt-form", VerticalScroll)
+        form.border_title = None
+        await self.query_one("#prompt-messages", VerticalScroll).remove_children()
+        await form.remove_children()
         if item is None:
             return
         form.border_title = plain_line(item.key, 120)
@@ -130,6 +141,9 @@ class PromptsPane(Horizontal):
         """enter on the list: into the form; with nothing to fill, get the prompt at once."""
         if not focus_first_field(self) and self.current is not None:
             self.action_get()
+
+    def action_to_list(self) -> None:
+        self.query_one(ItemList).focus_list()
 
     def values(self) -> dict[str, str]:
         return {field.argument: field.value for field in self.query(CompletingField)}

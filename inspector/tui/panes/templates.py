@@ -44,7 +44,8 @@ def expand_template(template: str, values: dict[str, Any]) -> str:
 
 class TemplatesPane(Horizontal):
     BINDINGS = [
-        Binding("ctrl+enter,ctrl+j", "read", "Read URI", id="read_template", priority=True, key_display="^⏎/^j")
+        Binding("ctrl+enter,ctrl+j", "read", "Read URI", id="read_template", priority=True, key_display="^⏎/^j"),
+        Binding("escape", "to_list", "Back to the list", id="template_form_to_list", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -82,11 +83,22 @@ class TemplatesPane(Horizontal):
 
     @on(ItemList.Highlighted, "#template-list")
     async def _show(self, event: ItemList.Highlighted) -> None:
-        self.current = event.item
-        form = self.query_one("#template-form", VerticalScroll)
-        await form.remove_children()
         item = event.item
+        current = self.current
+        if item is not None and current is not None and item.key == current.key and item.raw == current.raw:
+            return  # the same one, listed again: keep what was typed and read
+        self.current = item
+        # Nothing of the previous template stays: not its fields, not what
+        # reading it gave (nor a read still on its way).
+        self.workers.cancel_group(self, "read-template")
+        contents = self.query_one("#template-contents", VerticalScroll)
+        contents.border_title = None
+        form = self.query_one("#template-form", VerticalScroll)
+        form.border_title = None
+        await contents.remove_children()
+        await form.remove_children()
         if item is None:
+            self.query_one("#template-uri", Static).update("")
             return
         form.border_title = plain_line(item.key, 120)
         header = Text()
@@ -112,6 +124,9 @@ class TemplatesPane(Horizontal):
         """enter on the list: into the form; with nothing to fill, read the URI at once."""
         if not focus_first_field(self) and self.current is not None:
             self.action_read()
+
+    def action_to_list(self) -> None:
+        self.query_one(ItemList).focus_list()
 
     def values(self) -> dict[str, str]:
         return {field.argument: field.value for field in self.query(CompletingField)}

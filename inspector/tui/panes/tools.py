@@ -118,6 +118,8 @@ class ToolsPane(Horizontal):
         self.running_task: TaskInfo | None = None
         self.started = 0.0
         self._task_option: tuple[str | None, str] | None = None
+        # The result view was hidden while no tool was selected.
+        self._result_hidden = False
 
     @property
     def inspector(self) -> InspectorApp:
@@ -149,11 +151,22 @@ class ToolsPane(Horizontal):
             return
         self.tool = item
         header = self.query_one("#tool-header-text", Static)
-        self.query_one(ResultView).show_selected(item.key if item is not None else None)
+        view = self.query_one(ResultView)
+        view.show_selected(item.key if item is not None else None)
         self.refresh_task_option()
         if item is None:
+            # No tool (a filter that matches none): none of the previous
+            # tool's form, schemas or result stays on screen.
             header.update("No tool selected")
+            self.query_one(ArgumentsEditor).clear()
+            for part in ("#tool-schema", "#tool-output", "#tool-raw"):
+                self.query_one(part, Static).update("")
+            self._result_hidden = self._result_hidden or not view.empty
+            view.empty = True
             return
+        if self._result_hidden:
+            self._result_hidden = False
+            view.empty = False
         header.update(tool_header(item))
         self.query_one("#tool-schema", Static).update(json_syntax(item.data.get("inputSchema")))
         output = item.output_schema

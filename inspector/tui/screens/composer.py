@@ -16,6 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
 
 from ..safe import plain
+from ..widgets.json_area import JsonArea
 
 __all__ = ["ComposerScreen"]
 
@@ -52,7 +53,7 @@ class ComposerScreen(ModalScreen[str | None]):
                     style="dim",
                 )
             )
-            yield TextArea(self.text, language="json", id="composer-text")
+            yield JsonArea(self.text, language="json", id="composer-text")
             yield Static("", id="composer-error")
 
     def on_mount(self) -> None:

@@ -34,6 +34,7 @@ _WHERE = {
     "ItemList": "tool / resource / template / prompt lists",
     "ToolsPane": "tools",
     "ArgumentsEditor": "tool arguments",
+    "JsonArea": "raw JSON editors (arguments, composer)",
     "ResourcesPane": "resources",
     "TemplatesPane": "templates",
     "PromptsPane": "prompts",

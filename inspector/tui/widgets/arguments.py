@@ -8,7 +8,6 @@ so moving between tools (or restarting the server) loses nothing.
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
 from rich.text import Text
@@ -19,16 +18,25 @@ from textual.containers import Vertical
 from textual.widgets import ContentSwitcher, Static, TextArea
 from textual.worker import get_current_worker
 
+from ...core.raw_json import RawJsonObject
 from ...core.safetext import safe_json
 from ...forms import Violation, validate_value
+from ...forms.values import parse_json_text
 from ..safe import plain
+from .json_area import JsonArea
 from .schema_form import SchemaForm
 
 __all__ = ["ArgumentsEditor"]
 
 
 class ArgumentsEditor(Vertical):
-    BINDINGS = [Binding("ctrl+o", "toggle_mode", "Form/JSON", id="toggle_args_mode")]
+    BINDINGS = [
+        Binding("ctrl+o", "toggle_mode", "Form/JSON", id="toggle_args_mode"),
+        # Priority so it works from a field (an input's own ctrl+d deletes
+        # right, as the delete key does); only active over the form, so the
+        # raw editor keeps ctrl+d.
+        Binding("ctrl+d", "fill_defaults", "Fill defaults", id="fill_defaults", priority=True),
+    ]
 
     DEFAULT_CSS = """
     ArgumentsEditor { height: 1fr; }
@@ -43,13 +51,18 @@ class ArgumentsEditor(Vertical):
         self.schema: dict[str, Any] = {"type": "object"}
         self.key: str | None = None
         self.mode = "form"
-        self.saved: dict[str, tuple[str, Any]] = {}
+        # Per tool: the mode, the value and, when the person edited the raw
+        # JSON, that text (sent as written: RawJsonObject).
+        self.saved: dict[str, tuple[str, Any, str | None]] = {}
+        # The text this editor last put in the raw editor: anything else there
+        # was typed by the person.
+        self._shown_text = "{}"
 
     def compose(self) -> ComposeResult:
         yield Static("", id="args-mode")
         with ContentSwitcher(initial="args-form"):
             yield SchemaForm(id="args-form")
-            yield TextArea("{}", language="json", id="args-json", soft_wrap=True, show_line_numbers=False)
+            yield JsonArea("{}", language="json", id="args-json", soft_wrap=True, show_line_numbers=False)
         yield Static("", id="args-errors")
 
     @property
@@ -64,13 +77,14 @@ class ArgumentsEditor(Vertical):
         if self.key is None:
             return
         value, _errors = self.arguments()
-        self.saved[self.key] = (self.mode, value)
+        typed = self.json_area.text if self.mode == "json" and self._raw_edited() else None
+        self.saved[self.key] = (self.mode, value, typed)
 
     def load_schema(self, schema: dict[str, Any], *, key: str) -> None:
         self._save_current()
         self.schema = schema
         self.key = key
-        mode, value = self.saved.get(key, (None, None))
+        mode, value, typed = self.saved.get(key, (None, None, None))
         fallback = self.form.load_schema(schema)
         if fallback:
             self.mode = "json"
@@ -78,9 +92,26 @@ class ArgumentsEditor(Vertical):
             self.mode = mode
         if value is not None:
             self.form.load_value(value)
-        self.json_area.load_text(safe_json(value if value is not None else self.form.value(), indent=2))
+        self._load_json(safe_json(value if value is not None else self.form.value(), indent=2), typed)
         self._show_mode(fallback)
         self._show_errors([])
+
+    def clear(self) -> None:
+        """Nothing selected: an empty form (what was typed is kept per tool)."""
+        self._save_current()
+        self.key = None
+        self.schema = {"type": "object"}
+        self.form.clear()
+        self._load_json("{}")
+        self._show_errors([])
+
+    def _load_json(self, text: str, typed: str | None = None) -> None:
+        """Show *text* in the raw editor (or the person's own *typed* text)."""
+        self._shown_text = text
+        self.json_area.load_text(typed if typed is not None else text)
+
+    def _raw_edited(self) -> bool:
+        return self.json_area.text != self._shown_text
 
     def _show_mode(self, fallback: str | None = None) -> None:
         self.query_one(ContentSwitcher).current = "args-form" if self.mode == "form" else "args-json"
@@ -100,10 +131,14 @@ class ArgumentsEditor(Vertical):
         does not parse, text that does not convert); not checked against the
         schema, which takes a thread (`checked_arguments`)."""
         if self.mode == "json":
+            text = self.json_area.text
             try:
-                value = json.loads(self.json_area.text or "{}")
+                value = parse_json_text(text or "{}")
             except ValueError as exc:
-                return None, [f"JSON: {exc}"]
+                return None, [str(exc)]
+            if isinstance(value, dict) and text.strip() and self._raw_edited():
+                # What the person typed goes on the wire as typed (1.0, \u00e9, 1e2).
+                value = RawJsonObject(value, text)
         else:
             value, conversion_errors = self.form.value_and_errors()
             if conversion_errors:
@@ -136,7 +171,7 @@ class ArgumentsEditor(Vertical):
         focused = self.app.focused
         had_focus = focused is not None and self in focused.ancestors_with_self
         if self.mode == "form":
-            self.json_area.load_text(safe_json(value, indent=2))
+            self._load_json(safe_json(value, indent=2))
             self.mode = "json"
         else:
             if self.form.fallback_reason:
@@ -148,14 +183,35 @@ class ArgumentsEditor(Vertical):
         if had_focus:
             self.focus_first()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "fill_defaults":
+            return self.mode == "form" and self.form.root is not None and not self.form.fallback_reason
+        return True
+
+    def action_fill_defaults(self) -> None:
+        """Put the schema's defaults into the empty fields: a form starts
+        without them (the server applies them anyway), and this sends them."""
+        form = self.form
+        if form.root is None:
+            return
+        filled = form.root.fill_defaults()
+        if not filled:
+            self.app.notify("no empty field has a default")
+            return
+        form.touched.update(node.path for node in filled)
+        form.rebuild()
+        form.check()
+        form.post_message(SchemaForm.Changed(form))
+        self.app.notify(f"filled {len(filled)} default(s)")
+
     @on(TextArea.Changed, "#args-json")
     def _json_changed(self, event: TextArea.Changed) -> None:
         if self.mode != "json":
             return
         try:
-            value = json.loads(event.text_area.text or "{}")
+            value = parse_json_text(event.text_area.text or "{}")
         except ValueError as exc:
-            self._show_errors([f"JSON: {exc}"])
+            self._show_errors([str(exc)])
             return
         self._check_json(self.schema, value)
 

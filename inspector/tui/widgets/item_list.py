@@ -84,6 +84,9 @@ class FilterList(Vertical, Generic[T]):
         self.items: list[T] = []
         self.shown: list[T] = []
         self.filter_text = ""
+        # The item last highlighted: a filter that hid everything and is
+        # then cleared comes back to it, not to the first row.
+        self._last: T | None = None
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder=self.placeholder, id="filter")
@@ -116,6 +119,8 @@ class FilterList(Vertical, Generic[T]):
         options.clear_options()
         options.add_options(Option(self.render_row(item)) for item in self.shown)
         index = 0
+        if keep is None:
+            keep = self._last
         if keep is not None:
             for i, item in enumerate(self.shown):
                 if self._same(item, keep):
@@ -124,7 +129,13 @@ class FilterList(Vertical, Generic[T]):
         if self.shown:
             options.highlighted = index
         self._update_title()
-        self.post_message(self.Highlighted(self, self.highlighted_item))
+        self._post_highlighted()
+
+    def _post_highlighted(self) -> None:
+        item = self.highlighted_item
+        if item is not None:
+            self._last = item
+        self.post_message(self.Highlighted(self, item))
 
     def _update_title(self) -> None:
         total = len(self.items)
@@ -150,7 +161,7 @@ class FilterList(Vertical, Generic[T]):
     @on(OptionList.OptionHighlighted, "#options")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()
-        self.post_message(self.Highlighted(self, self.highlighted_item))
+        self._post_highlighted()
 
     @on(OptionList.OptionSelected, "#options")
     def _selected(self, event: OptionList.OptionSelected) -> None:

@@ -332,8 +332,26 @@ class SchemaForm(VerticalScroll):
         self.fallback_reason = None
         if isinstance(self.root, RawJsonNode):
             self.fallback_reason = getattr(self.root, "reason", None) or "the schema is not a form"
+        self._hide_rows()
         self.rebuild()
         return self.fallback_reason
+
+    def clear(self) -> None:
+        """No schema: the form shows nothing (no item is selected)."""
+        self.root = None
+        self.fallback_reason = None
+        self.touched = set()
+        self.show_all_marks = False
+        self.violations = []
+        self._generation += 1
+        self._hide_rows()
+        self.rebuild()
+
+    def _hide_rows(self) -> None:
+        # The rows of the previous schema go from the screen at once; the new
+        # ones are mounted after the next refresh (a big form takes a while).
+        for child in self.children:
+            child.display = False
 
     def load_value(self, value: Any) -> None:
         if self.root is not None:
