@@ -19,6 +19,7 @@ from ...core.latency import latency_table
 from ...core.safetext import one_line, safe_json
 from ...core.traffic import Frame, TrafficLog
 from ..clipboard import copy_text
+from ..gaps import hold_gaps
 from ..safe import json_syntax, plain, plain_line
 from ..widgets.traffic_table import TrafficTable, header_text
 from .problems import ProblemsPane, severity_style
@@ -111,7 +112,7 @@ def frame_detail(frame: Frame) -> list[Any]:
     retry_of = frame.meta.get("retry_of") if isinstance(frame.meta, dict) else None
     if isinstance(retry_of, int):
         head.append(f"  retry of frame #{retry_of} (o jumps there)", style="magenta")
-    parts: list[Any] = [Static(head)]
+    parts: list[Any] = [Static(hold_gaps(head))]
     for problem in frame.problems:
         parts.append(Static(plain(f"⚠ {problem}", style="bold red")))
     for finding in frame.findings:
