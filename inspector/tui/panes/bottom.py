@@ -443,6 +443,16 @@ class BottomPanel(Vertical):
             if targets:
                 targets[0].focus()
 
+    def open(self) -> None:
+        self.remove_class("hidden", "collapsed")
+
+    def toggle(self) -> None:
+        """Hide an open panel; open a hidden or collapsed one."""
+        if self.has_class("hidden") or self.has_class("collapsed"):
+            self.open()
+        else:
+            self.add_class("hidden")
+
     def resize_by(self, delta: int) -> None:
         height = self.styles.height
         current = int(height.value) if height is not None and height.unit == 1 else 12
