@@ -241,6 +241,10 @@ class TrafficPane(Horizontal):
     TrafficPane > #traffic-left { width: 60%; }
     TrafficPane #traffic-filter { height: 1; border: none; padding: 0 1; }
     TrafficPane > #traffic-detail { width: 1fr; border-left: solid $primary-muted; padding: 0 1; }
+    /* Where the arrows go: the focused side has the accent edge. */
+    TrafficPane > #traffic-detail:focus { border-left: thick $accent; }
+    TrafficPane > #traffic-left { border-left: blank; }
+    TrafficPane > #traffic-left:focus-within { border-left: thick $accent; }
     """
 
     def __init__(self, traffic: TrafficLog) -> None:
@@ -384,7 +388,7 @@ class LogsPane(Vertical):
 
 class BottomPanel(Vertical):
     DEFAULT_CSS = """
-    BottomPanel { height: 12; dock: bottom; border-top: heavy $primary-muted; }
+    BottomPanel { height: 12; border-top: heavy $primary-muted; }
     BottomPanel.hidden { display: none; }
     BottomPanel TabbedContent, BottomPanel ContentSwitcher, BottomPanel TabPane { height: 1fr; }
     """

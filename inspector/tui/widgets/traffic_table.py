@@ -172,7 +172,7 @@ class TrafficTable(ScrollView, can_focus=True):
     DEFAULT_CSS = """
     TrafficTable { height: 1fr; overflow-x: hidden; }
     TrafficTable > .traffic-table--cursor { background: $block-cursor-background; }
-    TrafficTable > .traffic-table--cursor-blurred { text-style: reverse; }
+    TrafficTable > .traffic-table--cursor-blurred { background: $primary-muted; }
     """
 
     BINDINGS = [
