@@ -52,6 +52,8 @@ async def test_separators_survive_a_reading_of_the_screenshot(size: tuple[int, i
         assert re.search(r"\[1\] text +16 chars", text), text
         # The key bar: a key and what it does.
         assert re.search(r"\^q Quit", text), text
+        # The tool list (raw name, then badges) and the tool's header.
+        assert re.search(r"plan_trip +RO CLOSED", text), text
         panel = app.query_one(BottomPanel)
         panel.set_class(False, "hidden")
         panel.styles.height = 20

@@ -55,6 +55,8 @@ LIST_CHANGED = {
     "notifications/prompts/list_changed": ("prompts",),
 }
 SYNC_INTERVAL = 0.05
+# Rows from which a terminal counts as tall (see VERTICAL_BREAKPOINTS).
+TALL = 36
 
 
 def focus_pane(pane: Widget) -> None:
@@ -77,7 +79,7 @@ class InspectorApp(App[int]):
     COMMANDS = App.COMMANDS | {ServerCommands}
     # A short terminal gets a smaller bottom panel and tool header (app.tcss),
     # so a call's result still has rows to show in.
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (TALL, "-tall")]
 
     # The key bar shows these first, so they must stay short.
     BINDINGS = [
@@ -224,6 +226,9 @@ class InspectorApp(App[int]):
         else:
             auth.set_events(self.auth_session.log.events)
             self.auth_session.log.subscribe(auth.add_event)
+        if self.size.height < TALL:
+            # The result and the form need the rows more than the traffic does, at first.
+            self.query_one(BottomPanel).add_class("collapsed")
         if self.recording is not None:
             self._show_recording(*self.recording)
             return

@@ -450,6 +450,11 @@ class BottomPanel(Vertical):
     def open(self) -> None:
         self.remove_class("hidden", "collapsed")
 
+    def on_click(self) -> None:
+        # Collapsed to its tab row: a click on a tab opens the panel there.
+        if self.has_class("collapsed"):
+            self.open()
+
     def toggle(self) -> None:
         """Hide an open panel; open a hidden or collapsed one."""
         if self.has_class("hidden") or self.has_class("collapsed"):
@@ -458,6 +463,9 @@ class BottomPanel(Vertical):
             self.add_class("hidden")
 
     def resize_by(self, delta: int) -> None:
+        if self.has_class("hidden") or self.has_class("collapsed"):
+            self.open()
+            return
         height = self.styles.height
         current = int(height.value) if height is not None and height.unit == 1 else 12
         self.styles.height = max(5, min(60, current + delta))
