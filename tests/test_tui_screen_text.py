@@ -55,7 +55,7 @@ async def test_separators_survive_a_reading_of_the_screenshot(size: tuple[int, i
         # The tool list (raw name, then badges) and the tool's header.
         assert re.search(r"plan_trip +RO CLOSED", text), text
         panel = app.query_one(BottomPanel)
-        panel.set_class(False, "hidden")
+        panel.open()
         panel.styles.height = 20
         pane = app.query_one(TrafficPane)
         pane.query_one("#traffic-filter", Input).value = "method:tools/call"

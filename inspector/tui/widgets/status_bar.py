@@ -163,10 +163,10 @@ class KeyBar(Widget):
 
     def render(self) -> Text:
         local, app_keys = self.keys()
-        key_style = self.get_component_rich_style("key-bar--key")
-        description_style = self.get_component_rich_style("key-bar--description")
-        disabled_style = self.get_component_rich_style("key-bar--disabled")
-        separator_style = self.get_component_rich_style("key-bar--separator")
+        key_style = self.get_component_rich_style("key-bar--key", partial=True)
+        description_style = self.get_component_rich_style("key-bar--description", partial=True)
+        disabled_style = self.get_component_rich_style("key-bar--disabled", partial=True)
+        separator_style = self.get_component_rich_style("key-bar--separator", partial=True)
         room = self.size.width - sum(entry.width for entry in app_keys) - 2
         shown: list[KeyEntry] = []
         for entry in local[: self.max_local]:
