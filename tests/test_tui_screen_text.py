@@ -69,3 +69,13 @@ async def test_separators_survive_a_reading_of_the_screenshot(size: tuple[int, i
         assert re.search(r"\d\d:\d\d:\d\d\.\d{3} +[\d.]+ ms", text), text
         assert re.search(r"#\d+ +\d\d:\d\d:\d\d\.\d{3} +← +response +tools/c\S* +\d+ +[\d.]+ms", text), text
         assert not re.search(r"[a-z]Partner", text), text
+
+
+async def test_latency_columns_read_apart() -> None:
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=(200, 50)) as pilot:
+        await wait_connected(pilot, app)
+        await burst(pilot, "alt+5")
+        await wait_for(pilot, lambda: any("tools/list" in line for line in svg_lines(app)), "the latency table")
+        line = next(line for line in svg_lines(app) if "tools/list" in line)
+        assert re.search(r"tools/list +\d+ +[\d.]+ +[\d.]+ +[\d.]+", line), line

@@ -7,7 +7,6 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
-from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -151,23 +150,24 @@ def frame_detail(frame: Frame) -> list[Any]:
     return parts
 
 
-def latency_renderable(frames: list[Frame]) -> Table | Text:
+def latency_renderable(frames: list[Frame]) -> Text:
+    """Count and percentiles per method, as aligned columns of one text
+    (a rich Table pads with bare spaces, which a screenshot's text drops)."""
     rows = latency_table(frames)
     if not rows:
         return Text("no answered requests yet", style="dim")
-    table = Table(box=None, header_style="bold", padding=(0, 2))
-    for column in ("method", "count", "errors", "p50 ms", "p95 ms", "max ms"):
-        table.add_column(column, justify="left" if column == "method" else "right")
+    width = max(len("method"), *(len(one_line(row.method, 60)) for row in rows))
+    text = Text(no_wrap=True)
+    text.append(
+        f"{'method':<{width}}  {'count':>6}  {'errors':>6}  {'p50 ms':>9}  {'p95 ms':>9}  {'max ms':>9}\n", style="bold"
+    )
     for row in rows:
-        table.add_row(
-            Text(one_line(row.method, 60)),
-            str(row.count),
-            str(row.errors or ""),
-            f"{row.p50 * 1000:.1f}",
-            f"{row.p95 * 1000:.1f}",
-            f"{row.max * 1000:.1f}",
+        text.append(
+            f"{one_line(row.method, 60):<{width}}  {row.count:>6}  {row.errors or '':>6}"
+            f"  {row.p50 * 1000:>9.1f}  {row.p95 * 1000:>9.1f}  {row.max * 1000:>9.1f}\n"
         )
-    return table
+    text.rstrip()
+    return text
 
 
 def log_row(frame: Frame, width: int = 0) -> Text:
