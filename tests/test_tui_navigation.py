@@ -168,7 +168,9 @@ async def test_assumed_hints_differ_in_the_list() -> None:
         echo = tool_row(tools["echo"]).plain.splitlines()[1]  # no annotations: every hint assumed
         assert echo.split() == ["RW?", "DESTR?", "NON-IDEM?", "OPEN?"]
         weather = tool_row(tools["weather_report"]).plain.splitlines()[1]
-        assert "RO" in weather and "?" not in weather.split("  ")[0]
+        # The raw name first, then the badges.
+        name, badges = weather.split("  ")
+        assert name == "weather_report" and "RO" in badges and "?" not in badges
 
 
 # -- 4. enter on every list -----------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 
+import pytest
 from textual.widgets import Input, Static, TabbedContent
 
 from inspector.core import ServerSpec, demo_spec
@@ -22,7 +23,7 @@ from inspector.tui.widgets.traffic_table import (
 )
 
 from .peers import SERVERS
-from .tui_helpers import focus, wait_connected, wait_for
+from .tui_helpers import burst, focus, wait_connected, wait_for
 
 SIZE = (150, 50)
 HOSTILE = str(SERVERS / "hostile.py")
@@ -224,3 +225,58 @@ async def test_stderr_view_has_a_filter() -> None:
         field.value = "spawned"
         await pilot.pause(0.2)
         assert [app.traffic.frames[i].kind for i in table.rows] == ["process"]
+
+
+def cursor_row_on_screen(app: InspectorApp, table: TrafficTable) -> bool:
+    """The cursor's row is drawn where the person sees it: inside the table's
+    region and not under another widget (the key bar docks over the bottom)."""
+    row = table.cursor - int(table.scroll_y)
+    if not 0 <= row < table._visible_rows:
+        return False
+    y = table.content_region.y + (1 if table.header is not None else 0) + row
+    widget, _region = app.screen.get_widget_at(table.content_region.x + 1, y)
+    return widget is table
+
+
+@pytest.mark.parametrize("size", [(100, 30), (200, 50)])
+async def test_the_newest_row_is_the_cursor_row_and_on_screen(size: tuple[int, int]) -> None:
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=size) as pilot:
+        await wait_connected(pilot, app)
+        await burst(pilot, "alt+1")
+        pane = app.query_one(TrafficPane)
+        table = pane.table
+        add_events(app, 60, "many")
+        await wait_for(pilot, lambda: len(table.rows) == len(app.traffic.frames), "rows synced")
+        last = app.traffic.frames[-1]
+        detail = pane.query_one("#traffic-detail")
+
+        def shown() -> bool:
+            heads = detail.query(Static)
+            return bool(heads) and f"frame #{last.seq} " in str(heads.first().render())
+
+        await wait_for(pilot, shown, "the newest frame in the detail")
+        await pilot.pause()
+        assert table.cursor == len(table.rows) - 1
+        assert table.selected_frame is last
+        assert cursor_row_on_screen(app, table), (size, table.cursor, table.scroll_y, table.region)
+        assert any(line.startswith(f"#{last.seq} ") for line in drawn(table))
+
+
+async def test_focus_between_table_and_detail_is_visible() -> None:
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        pane = app.query_one(TrafficPane)
+        table = pane.table
+        detail = pane.query_one("#traffic-detail")
+        await focus(pilot, table)
+        await pilot.pause()
+        cursor_focused = table.render_line(1 + table.cursor - int(table.scroll_y))
+        edge_blurred = detail.styles.border_left
+        await focus(pilot, detail)
+        await pilot.pause()
+        cursor_blurred = table.render_line(1 + table.cursor - int(table.scroll_y))
+        assert cursor_focused.text == cursor_blurred.text
+        assert [s.style for s in cursor_focused] != [s.style for s in cursor_blurred]
+        assert detail.styles.border_left != edge_blurred

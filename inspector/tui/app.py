@@ -55,6 +55,22 @@ LIST_CHANGED = {
     "notifications/prompts/list_changed": ("prompts",),
 }
 SYNC_INTERVAL = 0.05
+# Rows from which a terminal counts as tall (see VERTICAL_BREAKPOINTS).
+TALL = 36
+
+
+def focus_pane(pane: Widget) -> None:
+    """Focus what a pane is for: its list (a traffic-like table in the
+    bottom panel), else the first thing in it that takes focus."""
+    lists = pane.query(FilterList)
+    if lists:
+        lists.first().focus_list()
+        return
+    targets = [*pane.query(TrafficTable), *(w for w in pane.query("*") if w.focusable)]
+    if targets:
+        targets[0].focus()
+    elif pane.focusable:
+        pane.focus()
 
 
 class InspectorApp(App[int]):
@@ -63,7 +79,7 @@ class InspectorApp(App[int]):
     COMMANDS = App.COMMANDS | {ServerCommands}
     # A short terminal gets a smaller bottom panel and tool header (app.tcss),
     # so a call's result still has rows to show in.
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (TALL, "-tall")]
 
     # The key bar shows these first, so they must stay short.
     BINDINGS = [
@@ -80,6 +96,12 @@ class InspectorApp(App[int]):
         Binding("f7", "show_tab('roots')", "Roots", id="tab_roots", show=False),
         Binding("f8", "show_tab('tasks')", "Tasks", id="tab_tasks", show=False),
         Binding("f9", "show_tab('auth')", "Auth", id="tab_auth", show=False),
+        # The bottom panel's tabs. Priority: a text field would take the digit.
+        Binding("alt+1", "show_bottom('traffic')", "Traffic", id="bottom_traffic", show=False, priority=True),
+        Binding("alt+2", "show_bottom('stderr')", "Stderr", id="bottom_stderr", show=False, priority=True),
+        Binding("alt+3", "show_bottom('logs')", "Logs", id="bottom_logs", show=False, priority=True),
+        Binding("alt+4", "show_bottom('problems')", "Problems", id="bottom_problems", show=False, priority=True),
+        Binding("alt+5", "show_bottom('latency')", "Latency", id="bottom_latency", show=False, priority=True),
         Binding("ctrl+q", "quit", "Quit", id="quit"),
         # Priority: it works from inside a text field too.
         Binding("ctrl+l", "jump", "Jump", id="jump", priority=True, tooltip="a letter per field in view"),
@@ -204,6 +226,9 @@ class InspectorApp(App[int]):
         else:
             auth.set_events(self.auth_session.log.events)
             self.auth_session.log.subscribe(auth.add_event)
+        if self.size.height < TALL:
+            # The result and the form need the rows more than the traffic does, at first.
+            self.query_one(BottomPanel).add_class("collapsed")
         if self.recording is not None:
             self._show_recording(*self.recording)
             return
@@ -594,13 +619,26 @@ class InspectorApp(App[int]):
         self.connect(reconnect=True)
 
     def action_toggle_bottom(self) -> None:
-        self.query_one(BottomPanel).toggle_class("hidden")
+        self.query_one(BottomPanel).toggle()
 
     def action_resize_bottom(self, delta: int) -> None:
         self.query_one(BottomPanel).resize_by(delta)
 
     def action_show_tab(self, tab: str) -> None:
-        self.query_one("#main", TabbedContent).active = tab
+        """Show a main pane and put focus on its list (a pane hidden until
+        now, as Tasks or Auth, shows its tab first)."""
+        tabs = self.query_one("#main", TabbedContent)
+        tabs.show_tab(tab)
+        tabs.active = tab
+        focus_pane(tabs.get_pane(tab))
+
+    def action_show_bottom(self, tab: str) -> None:
+        """Show a tab of the bottom panel, opening the panel, with focus in it."""
+        panel = self.query_one(BottomPanel)
+        panel.open()
+        tabs = panel.query_one("#bottom-tabs", TabbedContent)
+        tabs.active = tab
+        focus_pane(tabs.get_pane(tab))
 
     def action_help(self) -> None:
         from .screens.help import HelpScreen
@@ -645,9 +683,7 @@ class InspectorApp(App[int]):
 
     @on(TabbedContent.TabActivated, "#main")
     def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        pane = event.pane
-        with contextlib.suppress(NoMatches):
-            pane.query_one(FilterList).focus_list()
+        focus_pane(event.pane)
 
     async def on_unmount(self) -> None:
         with contextlib.suppress(Exception):

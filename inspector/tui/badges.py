@@ -9,6 +9,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from ..core.items import Hint, Item
+from .gaps import hold_gaps
 from .safe import plain_line
 
 __all__ = ["hint_badges", "tool_row", "uri_row"]
@@ -57,17 +58,20 @@ def hint_badges(hints: list[Hint], *, long: bool = False) -> Text:
 
 def tool_row(item: Item) -> Text:
     """Always two lines (the list cuts each at its width with an ellipsis):
-    the display name, then the compact badges and the raw name."""
+    the display name, then the raw name and the compact badges.  The raw
+    name comes first: it is what `call` takes, and on a narrow list the
+    badges are what the ellipsis may cut (the detail shows them in full)."""
     text = Text(no_wrap=True, overflow="ellipsis")
     if item.problems:
         text.append("⚠ ", style="bold red")
     text.append_text(plain_line(item.display_name, 80, style="bold" if item.ok else "red"))
     text.append("\n")
-    text.append_text(hint_badges(item.hints()))
     if item.title and item.title != item.name:
-        text.append("  ")
+        # The gap in the name's style: a run of bare spaces reads as nothing in a screenshot's text.
         text.append_text(plain_line(item.name, 60, style="dim"))
-    return text
+        text.append("  ", style="dim")
+    text.append_text(hint_badges(item.hints()))
+    return hold_gaps(text)
 
 
 def uri_row(item: Item, marker: tuple[str, str] | None = None) -> Text:
@@ -80,4 +84,4 @@ def uri_row(item: Item, marker: tuple[str, str] | None = None) -> Text:
     text.append_text(plain_line(item.display_name, 50, style="bold"))
     text.append("\n")
     text.append_text(plain_line(item.key, 80, style="dim"))
-    return text
+    return hold_gaps(text)

@@ -7,7 +7,6 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
-from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -19,6 +18,7 @@ from ...core.latency import latency_table
 from ...core.safetext import one_line, safe_json
 from ...core.traffic import Frame, TrafficLog
 from ..clipboard import copy_text
+from ..gaps import hold_gaps
 from ..safe import json_syntax, plain, plain_line
 from ..widgets.traffic_table import TrafficTable, header_text
 from .problems import ProblemsPane, severity_style
@@ -111,7 +111,7 @@ def frame_detail(frame: Frame) -> list[Any]:
     retry_of = frame.meta.get("retry_of") if isinstance(frame.meta, dict) else None
     if isinstance(retry_of, int):
         head.append(f"  retry of frame #{retry_of} (o jumps there)", style="magenta")
-    parts: list[Any] = [Static(head)]
+    parts: list[Any] = [Static(hold_gaps(head))]
     for problem in frame.problems:
         parts.append(Static(plain(f"⚠ {problem}", style="bold red")))
     for finding in frame.findings:
@@ -150,23 +150,24 @@ def frame_detail(frame: Frame) -> list[Any]:
     return parts
 
 
-def latency_renderable(frames: list[Frame]) -> Table | Text:
+def latency_renderable(frames: list[Frame]) -> Text:
+    """Count and percentiles per method, as aligned columns of one text
+    (a rich Table pads with bare spaces, which a screenshot's text drops)."""
     rows = latency_table(frames)
     if not rows:
         return Text("no answered requests yet", style="dim")
-    table = Table(box=None, header_style="bold", padding=(0, 2))
-    for column in ("method", "count", "errors", "p50 ms", "p95 ms", "max ms"):
-        table.add_column(column, justify="left" if column == "method" else "right")
+    width = max(len("method"), *(len(one_line(row.method, 60)) for row in rows))
+    text = Text(no_wrap=True)
+    text.append(
+        f"{'method':<{width}}  {'count':>6}  {'errors':>6}  {'p50 ms':>9}  {'p95 ms':>9}  {'max ms':>9}\n", style="bold"
+    )
     for row in rows:
-        table.add_row(
-            Text(one_line(row.method, 60)),
-            str(row.count),
-            str(row.errors or ""),
-            f"{row.p50 * 1000:.1f}",
-            f"{row.p95 * 1000:.1f}",
-            f"{row.max * 1000:.1f}",
+        text.append(
+            f"{one_line(row.method, 60):<{width}}  {row.count:>6}  {row.errors or '':>6}"
+            f"  {row.p50 * 1000:>9.1f}  {row.p95 * 1000:>9.1f}  {row.max * 1000:>9.1f}\n"
         )
-    return table
+    text.rstrip()
+    return text
 
 
 def log_row(frame: Frame, width: int = 0) -> Text:
@@ -240,6 +241,10 @@ class TrafficPane(Horizontal):
     TrafficPane > #traffic-left { width: 60%; }
     TrafficPane #traffic-filter { height: 1; border: none; padding: 0 1; }
     TrafficPane > #traffic-detail { width: 1fr; border-left: solid $primary-muted; padding: 0 1; }
+    /* Where the arrows go: the focused side has the accent edge. */
+    TrafficPane > #traffic-detail:focus { border-left: thick $accent; }
+    TrafficPane > #traffic-left { border-left: blank; }
+    TrafficPane > #traffic-left:focus-within { border-left: thick $accent; }
     """
 
     def __init__(self, traffic: TrafficLog) -> None:
@@ -383,7 +388,7 @@ class LogsPane(Vertical):
 
 class BottomPanel(Vertical):
     DEFAULT_CSS = """
-    BottomPanel { height: 12; dock: bottom; border-top: heavy $primary-muted; }
+    BottomPanel { height: 12; border-top: heavy $primary-muted; }
     BottomPanel.hidden { display: none; }
     BottomPanel TabbedContent, BottomPanel ContentSwitcher, BottomPanel TabPane { height: 1fr; }
     """
@@ -442,7 +447,25 @@ class BottomPanel(Vertical):
             if targets:
                 targets[0].focus()
 
+    def open(self) -> None:
+        self.remove_class("hidden", "collapsed")
+
+    def on_click(self) -> None:
+        # Collapsed to its tab row: a click on a tab opens the panel there.
+        if self.has_class("collapsed"):
+            self.open()
+
+    def toggle(self) -> None:
+        """Hide an open panel; open a hidden or collapsed one."""
+        if self.has_class("hidden") or self.has_class("collapsed"):
+            self.open()
+        else:
+            self.add_class("hidden")
+
     def resize_by(self, delta: int) -> None:
+        if self.has_class("hidden") or self.has_class("collapsed"):
+            self.open()
+            return
         height = self.styles.height
         current = int(height.value) if height is not None and height.unit == 1 else 12
         self.styles.height = max(5, min(60, current + delta))

@@ -20,6 +20,7 @@ from ...core.safetext import one_line, safe_json
 from ...core.tasks import TaskInfo
 from ..badges import hint_badges, tool_row
 from ..clipboard import copy_text
+from ..gaps import hold_gaps
 from ..safe import json_syntax, plain, plain_line
 from ..widgets.arguments import ArgumentsEditor
 from ..widgets.content_view import BlockView
@@ -82,7 +83,7 @@ def tool_header(item: Item) -> Text:
     if item.description:
         text.append("\n")
         text.append_text(plain(item.description))
-    return text
+    return hold_gaps(text)
 
 
 class ToolsPane(Horizontal):

@@ -15,6 +15,7 @@ from textual.widgets import Button, Static
 
 from ...core.items import Item
 from ..badges import hint_badges
+from ..gaps import hold_gaps
 from ..safe import json_syntax, plain_line
 
 __all__ = ["TRUST", "ConfirmCallScreen"]
@@ -59,7 +60,7 @@ class ConfirmCallScreen(ModalScreen[bool | str]):
             if tool.title:
                 title.append_text(plain_line(f"  ({tool.title})", 60, style="dim"))
             title.append("?")
-            yield Static(title)
+            yield Static(hold_gaps(title))
             yield Static(hint_badges(tool.hints(), long=True))
             if not any(h.explicit for h in tool.hints()):
                 yield Static(

@@ -18,6 +18,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from ...core.safetext import visible
+from ..gaps import hold_gaps
 from ..safe import json_syntax, plain, plain_line
 
 __all__ = ["BlockView", "ContentList", "decode_blob", "image_cells", "resource_body", "save_blob"]
@@ -235,7 +236,7 @@ class BlockView(Vertical):
 
     def compose(self) -> ComposeResult:
         title, body = self._title_and_body()
-        yield Static(title, classes="block-title")
+        yield Static(hold_gaps(title), classes="block-title")
         picture = self._graphics()
         yield picture if picture is not None else Static(body)
 

@@ -12,6 +12,7 @@ from textual.widgets import ProgressBar, Static
 
 from ...core.errors import InspectorError, JsonRpcError
 from ...core.tasks import TaskInfo
+from ..gaps import hold_gaps
 from ..safe import json_syntax, plain, plain_line
 from .content_view import ContentList
 from .json_tree import JsonTree
@@ -105,7 +106,7 @@ class ResultView(VerticalScroll):
 
     def _status(self, text: Text, error: bool = False) -> None:
         status = self.query_one("#status", Static)
-        status.update(text)
+        status.update(hold_gaps(text))
         status.set_class(error, "error")
 
     async def _clear(self) -> None:

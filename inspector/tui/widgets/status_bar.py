@@ -13,6 +13,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ...core.safetext import one_line
+from ..gaps import hold_gaps
 
 __all__ = ["ConnectionFacts", "KeyBar", "KeyEntry", "StatusBar"]
 
@@ -83,7 +84,7 @@ class StatusBar(Widget):
         if facts.trusted_tools:
             text.append("│ ", style="dim")
             text.append(f"no-confirm: {', '.join(one_line(t, 20) for t in facts.trusted_tools)}", style="bold red")
-        return text
+        return hold_gaps(text)
 
 
 class KeyEntry(NamedTuple):
@@ -162,10 +163,10 @@ class KeyBar(Widget):
 
     def render(self) -> Text:
         local, app_keys = self.keys()
-        key_style = self.get_component_rich_style("key-bar--key")
-        description_style = self.get_component_rich_style("key-bar--description")
-        disabled_style = self.get_component_rich_style("key-bar--disabled")
-        separator_style = self.get_component_rich_style("key-bar--separator")
+        key_style = self.get_component_rich_style("key-bar--key", partial=True)
+        description_style = self.get_component_rich_style("key-bar--description", partial=True)
+        disabled_style = self.get_component_rich_style("key-bar--disabled", partial=True)
+        separator_style = self.get_component_rich_style("key-bar--separator", partial=True)
         room = self.size.width - sum(entry.width for entry in app_keys) - 2
         shown: list[KeyEntry] = []
         for entry in local[: self.max_local]:
@@ -190,7 +191,7 @@ class KeyBar(Widget):
             for entry in shown:
                 add(entry)
         self._spots = spots
-        return text
+        return hold_gaps(text)
 
     def on_click(self, event: events.Click) -> None:
         for start, end, key in self._spots:

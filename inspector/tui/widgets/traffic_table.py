@@ -29,6 +29,7 @@ from textual.strip import Strip
 from ...core.problems import severity_rank
 from ...core.safetext import one_line
 from ...core.traffic import Frame
+from ..gaps import hold_gaps
 
 __all__ = ["TrafficTable", "frame_summary", "header_text", "row_text"]
 
@@ -156,7 +157,7 @@ def row_text(frame: Frame, width: int = DEFAULT_WIDTH) -> Text:
         used += len(flag)
     if used < FLAGS_W:
         text.append(" " * (FLAGS_W - used))
-    return text
+    return hold_gaps(text)
 
 
 class TrafficTable(ScrollView, can_focus=True):
@@ -171,7 +172,7 @@ class TrafficTable(ScrollView, can_focus=True):
     DEFAULT_CSS = """
     TrafficTable { height: 1fr; overflow-x: hidden; }
     TrafficTable > .traffic-table--cursor { background: $block-cursor-background; }
-    TrafficTable > .traffic-table--cursor-blurred { text-style: reverse; }
+    TrafficTable > .traffic-table--cursor-blurred { background: $primary-muted; }
     """
 
     BINDINGS = [

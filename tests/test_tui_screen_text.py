@@ -1,0 +1,81 @@
+"""What the screens read as text, the way a reader of the SVG screenshot
+takes it: one text element per styled run, each run's leading spaces
+dropped. Separators between runs must survive that reading."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from textual.widgets import Input, Static
+
+from inspector.core import demo_spec
+from inspector.tui.app import InspectorApp
+from inspector.tui.panes.bottom import BottomPanel, TrafficPane
+from inspector.tui.screens.confirm_call import ConfirmCallScreen
+from inspector.tui.widgets.result_view import ResultView
+
+from .tui_helpers import burst, field_row, fill, select, wait_connected, wait_for
+
+_RUN = re.compile(r'<text class="[^"]*" x="[\d.]+" y="([\d.]+)"[^>]*>([^<]*)</text>')
+
+
+def svg_lines(app: InspectorApp) -> list[str]:
+    """The screenshot's text, line by line, each run read without its leading spaces."""
+    lines: dict[float, list[str]] = {}
+    for match in _RUN.finditer(app.export_screenshot()):
+        run = html.unescape(match.group(2)).replace("\xa0", " ")
+        lines.setdefault(float(match.group(1)), []).append(run.lstrip(" "))
+    return ["".join(lines[y]) for y in sorted(lines)]
+
+
+def status_text(app: InspectorApp) -> str:
+    return str(app.query_one(ResultView).query_one("#status", Static).render())
+
+
+@pytest.mark.parametrize("size", [(100, 30), (200, 50)])
+async def test_separators_survive_a_reading_of_the_screenshot(size: tuple[int, int]) -> None:
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=size) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", "echo")
+        await fill(pilot, field_row(app, ("message",)), "hello, inspector")
+        await burst(pilot, "ctrl+j")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "the confirmation")
+        await burst(pilot, "y")
+        await wait_for(pilot, lambda: "OK" in status_text(app), "the result")
+        await pilot.pause()
+        text = "\n".join(svg_lines(app))
+        assert re.search(r"Inspector Demo Server 0\.1\.0", text), text
+        assert re.search(r"✔ OK +[\d.]+ ms", text), text
+        assert re.search(r"\[1\] text +16 chars", text), text
+        # The key bar: a key and what it does.
+        assert re.search(r"\^q Quit", text), text
+        # The tool list (raw name, then badges) and the tool's header.
+        assert re.search(r"plan_trip +RO CLOSED", text), text
+        panel = app.query_one(BottomPanel)
+        panel.open()
+        panel.styles.height = 20
+        pane = app.query_one(TrafficPane)
+        pane.query_one("#traffic-filter", Input).value = "method:tools/call"
+        pane.table.focus()
+        await burst(pilot, "end")
+        await wait_for(pilot, lambda: len(pane.query_one("#traffic-detail").children) > 1, "the frame's detail")
+        await pilot.pause()
+        text = "\n".join(svg_lines(app))
+        assert re.search(r"frame #\d+ in response +tools/call", text), text
+        # The detail's clock and latency, and the table's columns.
+        assert re.search(r"\d\d:\d\d:\d\d\.\d{3} +[\d.]+ ms", text), text
+        assert re.search(r"#\d+ +\d\d:\d\d:\d\d\.\d{3} +← +response +tools/c\S* +\d+ +[\d.]+ms", text), text
+        assert not re.search(r"[a-z]Partner", text), text
+
+
+async def test_latency_columns_read_apart() -> None:
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=(200, 50)) as pilot:
+        await wait_connected(pilot, app)
+        await burst(pilot, "alt+5")
+        await wait_for(pilot, lambda: any("tools/list" in line for line in svg_lines(app)), "the latency table")
+        line = next(line for line in svg_lines(app) if "tools/list" in line)
+        assert re.search(r"tools/list +\d+ +[\d.]+ +[\d.]+ +[\d.]+", line), line
