@@ -6,15 +6,24 @@ from __future__ import annotations
 import os
 import pty
 import select
+import signal
 import subprocess
 import termios
 import time
 from pathlib import Path
 
 
+def interruptible() -> None:
+    """Ctrl-C acts as in a shell's foreground job: a test runner's worker
+    (pytest-xdist) may ignore SIGINT, and a child inherits that, which makes
+    Python install no KeyboardInterrupt handler at all."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _take_terminal() -> None:
     # A session of its own with the pty as its controlling terminal, so that
     # what reads /dev/tty (getpass) reads the pty too.
+    interruptible()
     os.setsid()
     import fcntl
 

@@ -41,6 +41,7 @@ from inspector.core.auth.provider import MAX_STEP_UPS
 from inspector.core.auth.store import server_key
 
 from .peers import PYTHON, SERVERS, free_port, run_inspector, serving
+from .terminal import interruptible
 
 
 @pytest.fixture(scope="module")
@@ -262,6 +263,7 @@ def test_ctrl_c_interrupts_a_waiting_login(auth_server: str, config_dir: Path, t
             stdout=subprocess.DEVNULL,
             stderr=sink,
             env=env,
+            preexec_fn=interruptible,
         )
         try:
             deadline = time.monotonic() + 30

@@ -49,6 +49,15 @@ def servers() -> Iterator[tuple[str, str]]:
         yield f"http://127.0.0.1:{port}", f"http://127.0.0.1:{second}"
 
 
+@pytest.fixture
+def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A token store of the test's own (the same as test_auth's)."""
+    directory = tmp_path / "config"
+    monkeypatch.setenv("INSPECTOR_CONFIG_DIR", str(directory))
+    monkeypatch.delenv("INSPECTOR_TOKEN_STORE", raising=False)
+    return directory
+
+
 def no_terminal(config_dir: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return run_inspector(*args, env={"INSPECTOR_CONFIG_DIR": str(config_dir), **(env or {})})
 
