@@ -322,16 +322,23 @@ class FormNode:
         not convert (keyword "text") and blank array items ("empty-item").
         """
         root = self.root
-        for node in root._walk_all():
-            node.errors = []
         value = root.to_value()
         if value is UNSET:
             found = [Violation((), "no value", "required")] if root.required else []
         else:
             found = validate_value(root.context.schema, value)
+        root.file_violations(found)
+        return [v for node in self.walk() for v in node.errors]
+
+    def file_violations(self, found: list[Violation]) -> list[Violation]:
+        """File schema violations found elsewhere (a worker thread) on the
+        nodes of this root, with the form's own (text that does not convert,
+        blank array items); returns them all."""
+        for node in self._walk_all():
+            node.errors = []
         for violation in found:
-            root._node_for_value_path(violation.path).errors.append(violation)
-        for node in root.walk():
+            self._node_for_value_path(violation.path).errors.append(violation)
+        for node in self.walk():
             if node.text_error is not None:
                 node.errors.append(Violation(node.path, node.text_error, "text"))
             for target, violation in node._form_violations():

@@ -3,7 +3,7 @@
 A server's schema is untrusted: a `pattern` may be slow to match, a schema
 large.  The JSON Schema check therefore runs in a thread on a copy of the
 value taken on the event loop; what it finds is filed on the form's nodes
-back on the event loop, as `FormNode.validate` would file it.
+back on the event loop by `FormNode.file_violations`, as `validate` files it.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import copy
 from ...forms import UNSET, FormNode, Violation, validate_value
 from ...forms.values import JSONValue, Schema
 
-__all__ = ["Snapshot", "check_snapshot", "file_violations", "snapshot"]
+__all__ = ["Snapshot", "check_snapshot", "snapshot"]
 
 Snapshot = tuple[Schema, JSONValue | object, bool]
 
@@ -29,18 +29,3 @@ def check_snapshot(shot: Snapshot) -> list[Violation]:
     if value is UNSET:
         return [Violation((), "no value", "required")] if required else []
     return validate_value(schema, value)
-
-
-def file_violations(root: FormNode, found: list[Violation]) -> list[Violation]:
-    """File the thread's findings and the form's own (text that does not
-    convert, blank array items) on the nodes; returns them all."""
-    for node in root._walk_all():
-        node.errors = []
-    for violation in found:
-        root._node_for_value_path(violation.path).errors.append(violation)
-    for node in root.walk():
-        if node.text_error is not None:
-            node.errors.append(Violation(node.path, node.text_error, "text"))
-        for target, violation in node._form_violations():
-            target.errors.append(violation)
-    return [v for node in root.walk() for v in node.errors]

@@ -40,7 +40,7 @@ from ...forms import (
 )
 from ...forms.values import json_text
 from ..safe import plain
-from .form_check import Snapshot, check_snapshot, file_violations, snapshot
+from .form_check import Snapshot, check_snapshot, snapshot
 
 __all__ = ["SchemaForm"]
 
@@ -420,7 +420,7 @@ class SchemaForm(VerticalScroll):
     def _apply(self, found: list[Violation]) -> list[Violation]:
         if self.root is None:
             return []
-        self.violations = file_violations(self.root, found)
+        self.violations = self.root.file_violations(found)
         for row in self.query(FieldRow):
             row.show_errors()
         self.post_message(self.Checked(self, self.violations))
