@@ -255,13 +255,19 @@ class Session:
             session=self,
             cancel_on_timeout=cancel_on_timeout,
         )
-        self._pending[request_id] = pending
         if on_progress is not None:
             self._by_token[request_id] = pending
+        await self._send_request(pending, raw, message)
+        return pending
+
+    async def _send_request(self, pending: PendingRequest, raw: bytes, message: dict[str, Any]) -> None:
+        """Track a request, start its clock and send it within its deadline;
+        a send that fails ends the request and raises why."""
+        self._pending[pending.id] = pending
         if pending.timeout:
             pending.deadline = pending.started + pending.timeout
             self._ensure_ticker()
-        sending = SENDING.set((self, request_id))
+        sending = SENDING.set((self, pending.id))
         try:
             await self._send_by_deadline(pending, raw, message)
         except Exception as exc:
@@ -273,14 +279,13 @@ class Session:
                     pending.future.exception()
             else:
                 pending.future.cancel()
-            reason = f"could not send {method}: {exc}"
-            frame.problems.append(reason)
+            reason = f"could not send {pending.method}: {exc}"
+            pending.frame.problems.append(reason)
             if isinstance(exc, InspectorError):
                 raise
             raise ConnectionClosed(reason) from exc
         finally:
             SENDING.reset(sending)
-        return pending
 
     async def _send_by_deadline(self, pending: PendingRequest, raw: bytes, message: dict[str, Any]) -> None:
         """The transport's send, bounded by the request's deadline.
@@ -367,11 +372,9 @@ class Session:
                 time.perf_counter(),
                 session=self,
             )
-            self._pending[request_id] = pending
-            if pending.timeout:
-                pending.deadline = pending.started + pending.timeout
-                self._ensure_ticker()
-            await self.transport.send(raw, message)
+            # Bounded by --timeout like any request: a raw `initialize` is sent
+            # and read in one go on HTTP.
+            await self._send_request(pending, raw, message)
             return pending
         raw = one_line(text).encode("utf-8", errors="surrogatepass")
         kind = "notification" if isinstance(message, dict) and "method" in message else "invalid"
