@@ -7,6 +7,7 @@ kept in the traffic, in the CLI's error and in the TUI."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import resource
 import subprocess
@@ -19,8 +20,11 @@ from typing import Any
 import pytest
 
 from inspector.commands import exitcodes
-from inspector.core.errors import MessageTooLarge
-from inspector.core.session import Session
+from inspector.core.auth import AuthConfig, TokenStore
+from inspector.core.auth.session import session_for
+from inspector.core.errors import MessageTooLarge, RequestTimeout
+from inspector.core.session import PendingRequest, Session
+from inspector.core.spec import ServerSpec
 from inspector.core.traffic import TrafficLog
 from inspector.core.transports.streamable_http import StreamableHttpTransport
 
@@ -90,6 +94,26 @@ def test_a_trickling_initialize_ends_at_the_deadline(hostile: Hostile, tmp_path:
     result = list_tools(hostile.url("trickle"), "--timeout", "3", record=record)
     assert_failure(result, exitcodes.TIMEOUT, "did not answer initialize within 3 s")
     assert any("the transport's send was stopped" in note for note in notes(recorded(record)))
+
+
+@pytest.mark.parametrize("mode", ["trickle", "comments"])
+async def test_a_raw_initialize_ends_at_the_deadline(hostile: Hostile, mode: str) -> None:
+    """A request typed in the composer goes through `send_raw`; a raw
+    `initialize` is sent and read in one go on HTTP, and its send was not
+    bounded by the deadline: the server held it for minutes."""
+    traffic = TrafficLog()
+    transport = StreamableHttpTransport(traffic, hostile.url(mode), open_get_stream=False)
+    session = Session(transport, traffic, default_timeout=2)
+    await transport.start()
+    typed = '{"jsonrpc": "2.0", "id": 7, "method": "initialize", "params": {"capabilities": {}}}'
+    try:
+        sent = await asyncio.wait_for(session.send_raw(typed), BOUND)
+        assert isinstance(sent, PendingRequest)
+        with pytest.raises(RequestTimeout):
+            await asyncio.wait_for(sent.future, BOUND)
+    finally:
+        await session.close()
+    assert any("initialize: the transport's send was stopped" in (f.note or "") for f in traffic)
 
 
 @pytest.mark.parametrize("mode", ["trickle/later", "comments/later"])
@@ -166,6 +190,22 @@ def test_the_default_size_limit_bounds_the_inspectors_memory(hostile: Hostile) -
     assert_failure(result, exitcodes.PROTOCOL_ERROR, "larger than the message size limit of 268435456 bytes")
     peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     assert peak_kib < 1024 * 1024, f"peak RSS of a child: {peak_kib} KiB"
+
+
+async def test_the_login_probe_reads_no_more_than_the_size_limit(hostile: Hostile, tmp_path: Path) -> None:
+    """The login check before connecting sends its own `initialize` probe;
+    its answer was read whole, so a body that never ends grew the memory
+    until the server gave up.  It is read up to --max-message-size, like
+    every other body: the probe was not challenged, so there is no login."""
+    limit = 64 * 1024
+    spec = ServerSpec(url=hostile.url("oversize"), max_message_size=limit)
+    spec.auth = AuthConfig(store=TokenStore(tmp_path, keyring=False))
+    session = session_for(spec)
+    assert session is not None
+    assert await asyncio.wait_for(session.preflight(), BOUND) is False
+    said = [event.title for event in session.log.events]
+    assert any(f"larger than the message size limit ({limit} bytes)" in title for title in said), said
+    assert any("did not ask for authorization (POST" in title and "→ 200" in title for title in said), said
 
 
 # -- redirects ------------------------------------------------------------------------------------

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 import logging
-import time
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from ..spec import DEFAULT_MAX_MESSAGE_SIZE
+from . import clock
 from .config import AuthConfig, Opener
 from .errors import AuthError
 from .log import AuthLog, HttpExchange
@@ -32,6 +33,7 @@ __all__ = ["OAuthSession", "http_auth", "session_for"]
 PROBE_VERSION = "2025-11-25"
 # Marks the stand-in challenge of a login the server did not ask for.
 SYNTHETIC = "inspector_synthetic_challenge"
+_BODY_ENCODING_HEADERS = frozenset({"content-encoding", "content-length", "transfer-encoding"})
 
 
 class OAuthSession:
@@ -45,6 +47,8 @@ class OAuthSession:
         # succeeded after one (see provider.MAX_STEP_UPS).
         self.step_ups: dict[str, int] = {}
         self._provider: _Observed | None = None
+        # The bound on every body read (--max-message-size); session_for keeps it the spec's.
+        self.max_message_size = DEFAULT_MAX_MESSAGE_SIZE
 
     # -- wiring --------------------------------------------------------------------------
 
@@ -182,8 +186,7 @@ class OAuthSession:
                 first = await http.send(probe, stream=True)
             except httpx2.HTTPError as exc:
                 raise AuthError(f"cannot reach {self.server_url}: {exc}", step="challenge") from exc
-            await first.aread()
-            await first.aclose()
+            first = await self._read_probe_answer(first)
             _remember_session(first, session_ids)
             response: httpx2.Response = first
             if first.status_code not in (401, 403):
@@ -220,7 +223,7 @@ class OAuthSession:
                     response = await http.send(outgoing, stream=True)
                     # The retried probe's success may be a stream: not read.
                     if outgoing is not probe or response.status_code >= 300:
-                        await response.aread()
+                        response = await self._read_probe_answer(response)
                     await response.aclose()
                     if outgoing is probe:
                         _remember_session(response, session_ids)
@@ -247,6 +250,35 @@ class OAuthSession:
         self.log.emit("login", "ok", f"logged in to {self.server_url} (issuer {provider.issuer})")
         return True
 
+    async def _read_probe_answer(self, response: httpx2.Response) -> httpx2.Response:
+        """The probe's answer with its body read as far as the message size
+        limit, like every other body: one that never ends costs no more
+        memory than a message may.  What is past the limit is not read."""
+        import httpx2
+
+        from ..transports.httpbase import read_bounded
+
+        try:
+            body, cut = await read_bounded(response, self.max_message_size)
+        finally:
+            await response.aclose()
+        if cut:
+            self.log.emit(
+                "login",
+                "info",
+                f"the answer to the probe is larger than the message size limit ({self.max_message_size} bytes); "
+                "the rest was not read",
+            )
+        # The body is decoded already: the headers that describe its encoding no longer do.
+        headers = [(k, v) for k, v in response.headers.multi_items() if k.lower() not in _BODY_ENCODING_HEADERS]
+        return httpx2.Response(
+            response.status_code,
+            headers=headers,
+            content=body,
+            request=response.request,
+            extensions=response.extensions,
+        )
+
     def logout(self) -> bool:
         existed = self.store.delete(self.server_url)
         if self._provider is not None:
@@ -264,7 +296,7 @@ def describe_record(server: str, record: dict[str, Any] | None, store: TokenStor
     out: dict[str, Any] = {"server": server, "logged_in": False, "store": store.backend, "issuers": []}
     if not isinstance(record, dict):
         return out
-    now = time.time()
+    now = clock.now()
     out["current_issuer"] = record.get("current_issuer")
     out["secrets_in"] = record.get("secrets")
     out["updated_at"] = record.get("updated_at")
@@ -320,6 +352,7 @@ def session_for(spec: ServerSpec) -> OAuthSession | None:
         return None
     if config.session is None or config.session.server_url != server_key(spec.url):
         config.session = OAuthSession(config, spec.url)
+    config.session.max_message_size = spec.max_message_size
     return config.session
 
 

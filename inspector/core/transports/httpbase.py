@@ -25,7 +25,7 @@ from ..spec import DEFAULT_MAX_MESSAGE_SIZE
 from ..traffic import TrafficLog
 from .base import Transport
 
-__all__ = ["DEFAULT_MAX_MESSAGE_SIZE", "HttpTransportBase", "mask_headers", "redirect_guard"]
+__all__ = ["DEFAULT_MAX_MESSAGE_SIZE", "HttpTransportBase", "mask_headers", "read_bounded", "redirect_guard"]
 
 # What is kept of a body that cannot be used (a login page, a body past the
 # size limit): enough to see what it was, not enough to hurt.
@@ -219,7 +219,7 @@ class HttpTransportBase(Transport):
     async def read_error_body(self, response: httpx2.Response, verb: str, url: str) -> str:
         """The body of a 4xx/5xx answer, kept in the traffic log (bounded by
         the message size limit) and returned as text for the error."""
-        body, cut = await self.read_bounded(response, self.max_message_size)
+        body, cut = await read_bounded(response, self.max_message_size)
         self.keep_error_body(response, verb, url, body, cut)
         return body.decode("utf-8", errors="replace")
 
@@ -232,19 +232,6 @@ class HttpTransportBase(Transport):
         content_type = response.headers.get("content-type", "")
         meta = {"http_body": response.status_code, "content_type": content_type, "truncated": cut}
         self.traffic.add("in", "http", raw=body, note=note, meta=meta)
-
-    async def read_bounded(self, response: httpx2.Response, limit: int) -> tuple[bytes, bool]:
-        """Up to `limit` bytes of a body, counted as they arrive; True when
-        there was more (the rest is not read)."""
-        chunks: list[bytes] = []
-        size = 0
-        async for chunk in response.aiter_bytes():
-            size += len(chunk)
-            if size > limit:
-                chunks.append(chunk[: len(chunk) - (size - limit)])
-                return b"".join(chunks), True
-            chunks.append(chunk)
-        return b"".join(chunks), False
 
     async def read_json_body(self, response: httpx2.Response, what: str) -> bytes:
         """A JSON body, read with a running count: past the message size
@@ -379,6 +366,20 @@ class HttpTransportBase(Transport):
             )
             return
         self.receiver.feed(event.data.encode("utf-8", errors="surrogatepass"), meta)
+
+
+async def read_bounded(response: httpx2.Response, limit: int) -> tuple[bytes, bool]:
+    """Up to `limit` bytes of a body, counted as they arrive; True when
+    there was more (the rest is not read)."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > limit:
+            chunks.append(chunk[: len(chunk) - (size - limit)])
+            return b"".join(chunks), True
+        chunks.append(chunk)
+    return b"".join(chunks), False
 
 
 def redirect_target(response: httpx2.Response) -> httpx2.URL | None:

@@ -12,7 +12,7 @@ import httpx2
 
 from ..errors import ConnectError, HttpError, InspectorError, RedirectRefused
 from ..traffic import TrafficLog
-from .httpbase import DEFAULT_MAX_MESSAGE_SIZE, HttpTransportBase
+from .httpbase import DEFAULT_MAX_MESSAGE_SIZE, HttpTransportBase, read_bounded
 
 __all__ = ["LegacySseTransport"]
 
@@ -145,7 +145,7 @@ class LegacySseTransport(HttpTransportBase):
                 if response.status_code >= 400:
                     raise self.http_failure(response, await self.read_error_body(response, "POST", endpoint))
                 # The answer comes on the SSE stream; this body is an acknowledgement.
-                await self.read_bounded(response, self.max_message_size)
+                await read_bounded(response, self.max_message_size)
         except httpx2.HTTPError as exc:
             raise self.connect_failure("POST", endpoint, exc) from exc
 

@@ -27,7 +27,7 @@ from ..errors import (
 )
 from ..modern import MODERN_ERRORS, param_headers, standard_headers
 from ..traffic import TrafficLog
-from .httpbase import DEFAULT_MAX_MESSAGE_SIZE, KEPT_PREFIX, HttpTransportBase, neither_json_nor_sse
+from .httpbase import DEFAULT_MAX_MESSAGE_SIZE, KEPT_PREFIX, HttpTransportBase, neither_json_nor_sse, read_bounded
 
 __all__ = ["StreamableHttpTransport"]
 
@@ -152,7 +152,7 @@ class StreamableHttpTransport(HttpTransportBase):
         if status == 202 or (status < 300 and "id" not in message):
             return
         if status >= 400:
-            raw_body, cut = await self.read_bounded(response, self.max_message_size)
+            raw_body, cut = await read_bounded(response, self.max_message_size)
             body = raw_body.decode("utf-8", errors="replace")
             parsed = _json_or_none(body)
             is_jsonrpc_error = isinstance(parsed, dict) and "error" in parsed
