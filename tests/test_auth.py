@@ -35,6 +35,7 @@ from inspector.core.auth import (
     LoginTimedOut,
     OAuthSession,
     TokenStore,
+    clock,
     session_for,
 )
 from inspector.core.auth.provider import MAX_STEP_UPS
@@ -42,6 +43,7 @@ from inspector.core.auth.store import server_key
 
 from .peers import PYTHON, SERVERS, free_port, run_inspector, serving
 from .terminal import interruptible
+from .waiting import eventually, eventually_sync
 
 
 @pytest.fixture(scope="module")
@@ -120,14 +122,31 @@ def test_first_login_then_a_second_process_reuses_the_token(auth_server: str, co
     assert not list((config_dir / "auth").glob("*.json"))
 
 
-async def test_refresh_after_expiry(auth_server: str, config_dir: Path) -> None:
-    control(auth_server, token_ttl=1)
+# Past the lifetime of the test server's tokens (an hour).
+AFTER_EXPIRY = 3600 + 60
+
+
+def expire_stored_tokens(config_dir: Path) -> None:
+    """Move the recorded expiry of every stored token into the past: what a
+    later process reads as an expired token.  The server's own lifetime for
+    it is an hour, so only the client's view changes (a process started by
+    the test offers no clock to move)."""
+    (path,) = (config_dir / "auth").glob("*.json")
+    record = json.loads(path.read_text())
+    for entry in record["issuers"].values():
+        entry["expires_at"] = time.time() - 60
+    path.write_text(json.dumps(record))
+
+
+async def test_refresh_after_expiry(auth_server: str, config_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    control(auth_server)
     spec = spec_for(auth_server, config_dir)
     client = Client(spec)
     await client.connect()
     await client.close()
     before = stats(auth_server)
-    await asyncio.sleep(1.2)
+    # The token expires: the auth clock moves past its lifetime (no waiting for it).
+    monkeypatch.setattr(clock, "now", lambda: time.time() + AFTER_EXPIRY)
     # A new process's view: a fresh session over the same store.
     spec = spec_for(auth_server, config_dir)
     client = Client(spec)
@@ -138,6 +157,9 @@ async def test_refresh_after_expiry(auth_server: str, config_dir: Path) -> None:
     after = stats(auth_server)
     assert after["refresh"] - before["refresh"] == 1
     assert after["authorize"] == before["authorize"]
+    session = session_for(spec)
+    assert session is not None
+    assert any("expired" in event.title for event in session.log.events if event.step == "stored")
     session = session_for(spec)
     assert session is not None
     assert ("refresh", "ok") in steps(session) and ("authorization", "waiting") not in steps(session)
@@ -201,8 +223,7 @@ async def test_a_cancelled_login_stops_waiting(auth_server: str, config_dir: Pat
     session = session_for(spec)
     assert session is not None
     login = asyncio.create_task(session.login())
-    while not opened:
-        await asyncio.sleep(0.02)
+    await eventually(lambda: opened, "the login to open its URL")
     assert session.cancel("the person pressed X")
     with pytest.raises(LoginAborted, match="cancelled"):
         await login
@@ -244,8 +265,7 @@ async def test_a_timed_out_login_is_a_timeout_and_a_cancelled_one_is_not(auth_se
     session.config.opener = walks_away
     session.config.timeout = 30.0
     login = asyncio.create_task(session.login())
-    while not opened:
-        await asyncio.sleep(0.02)
+    await eventually(lambda: opened, "the login to open its URL")
     assert session.cancel("the person pressed X")
     with pytest.raises(LoginAborted) as caught:
         await login
@@ -266,10 +286,10 @@ def test_ctrl_c_interrupts_a_waiting_login(auth_server: str, config_dir: Path, t
             preexec_fn=interruptible,
         )
         try:
-            deadline = time.monotonic() + 30
-            while "Waiting up to" not in errors.read_text():
-                assert process.poll() is None and time.monotonic() < deadline, errors.read_text()
-                time.sleep(0.05)
+            eventually_sync(
+                lambda: "Waiting up to" in errors.read_text() or process.poll() is not None, "the login to wait"
+            )
+            assert process.poll() is None, errors.read_text()
             process.send_signal(signal.SIGINT)
             # Generous: only a hang reaches it (on an idle machine the exit takes a fraction of a second).
             code = process.wait(60)
@@ -516,8 +536,13 @@ async def test_tui_logs_in_and_shows_every_step(auth_server: str, config_dir: Pa
         assert steps, "the Auth pane shows the flow"
         assert any("token" in step for step in steps)
         await pilot.press("f9")
-        await pilot.pause(0.2)
-        assert app.query_one("#main").active == "auth"  # type: ignore[attr-defined]
+
+        def auth_tab_drawn() -> bool:
+            active = app.query_one("#main").active == "auth"  # type: ignore[attr-defined]
+            # The summary's border title, one word (the screenshot is SVG, its spaces are entities).
+            return active and "Authorization" in app.export_screenshot()
+
+        await wait_for(pilot, auth_tab_drawn, "the Auth tab drawn")
         shown = app.export_screenshot()
         stored = json.dumps(app.auth_session.status())
         assert "access_token" not in shown or "***" in shown
@@ -816,17 +841,14 @@ async def test_metadata_naming_another_issuer_is_rejected(auth_server: str, conf
 
 
 def test_no_secret_in_a_recording_of_a_refresh(auth_server: str, config_dir: Path, tmp_path: Path) -> None:
-    control(auth_server, token_ttl=1)
-    try:
-        url = f"{auth_server}/mcp"
-        first = cli(config_dir, "auth", "login", "--url", url, "--oauth-browser", "headless")
-        assert first.returncode == exitcodes.OK, first.stderr
-        time.sleep(1.2)
-        record = tmp_path / "refresh.jsonl"
-        listed = cli(config_dir, "list", "tools", "--url", url, "--oauth-browser", "headless", "--record", str(record))
-        assert listed.returncode == exitcodes.OK, listed.stderr
-    finally:
-        control(auth_server)
+    control(auth_server)
+    url = f"{auth_server}/mcp"
+    first = cli(config_dir, "auth", "login", "--url", url, "--oauth-browser", "headless")
+    assert first.returncode == exitcodes.OK, first.stderr
+    expire_stored_tokens(config_dir)
+    record = tmp_path / "refresh.jsonl"
+    listed = cli(config_dir, "list", "tools", "--url", url, "--oauth-browser", "headless", "--record", str(record))
+    assert listed.returncode == exitcodes.OK, listed.stderr
     text = record.read_text()
     issued = stats(auth_server)["issued"]
     assert not [secret for secret in issued if secret and secret in text]

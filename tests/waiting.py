@@ -4,6 +4,7 @@ bound only a hang reaches (a busy machine may be slow, never this slow)."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -24,4 +25,19 @@ async def eventually(condition: Callable[[], T], what: str, timeout: float = HAN
             return value
         if loop.time() > deadline:
             raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+        # The polling interval of this wait, not a wait of its own.
         await asyncio.sleep(POLL)
+
+
+def eventually_sync(condition: Callable[[], T], what: str, timeout: float = HANG) -> T:
+    """`eventually` for a test without an event loop (watching a subprocess
+    or a file it writes, which offer nothing to block on)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+        # The polling interval of this wait, not a wait of its own.
+        time.sleep(POLL)

@@ -53,6 +53,7 @@ from mcp.shared.auth import (
 )
 from pydantic import AnyUrl, ValidationError
 
+from . import clock
 from .endpoints import ENDPOINT_NAMES, insecure, other_origins
 from .errors import AuthError, LoginAborted, LoginTimedOut
 from .httpauth import hold_request_clock, restart_request_clock
@@ -95,6 +96,16 @@ def choose_token_auth_method(supported: list[str] | None) -> str:
 
 
 class InspectorOAuthContext(OAuthContext):
+    # The SDK reads time.time() for these two; ours read the auth clock, so
+    # that every expiry decision follows one clock.
+    def update_token_expiry(self, token: OAuthToken) -> None:
+        self.token_expiry_time = None if token.expires_in is None else clock.now() + token.expires_in
+
+    def is_token_valid(self) -> bool:
+        tokens = self.current_tokens
+        expiry = self.token_expiry_time
+        return bool(tokens and tokens.access_token and (not expiry or clock.now() <= expiry))
+
     def prepare_token_auth(
         self, data: dict[str, str], headers: dict[str, str] | None = None
     ) -> tuple[dict[str, str], dict[str, str]]:
@@ -173,7 +184,7 @@ class RecordStorage:
         record = self._load()
         entry = self._entry(record, issuer, create=True)
         assert entry is not None
-        now = time.time()
+        now = clock.now()
         entry["token"] = tokens.model_dump(mode="json", exclude_none=True)
         entry["obtained_at"] = int(now)
         entry["expires_at"] = now + tokens.expires_in if tokens.expires_in else None
@@ -999,7 +1010,7 @@ def _json(response: httpx2.Response) -> Any:
 
 
 def _relative(expires_at: float) -> str:
-    left = expires_at - time.time()
+    left = expires_at - clock.now()
     if left <= 0:
         return f"expired {int(-left)} s ago"
     return f"expires in {int(left)} s"
