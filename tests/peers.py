@@ -8,9 +8,10 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
+
+from .waiting import HANG, eventually_sync
 
 ROOT = Path(__file__).resolve().parent.parent
 PEERS = Path(os.environ.get("INSPECTOR_PEERS", ROOT / "peers" / "node_modules"))
@@ -35,15 +36,17 @@ def free_port() -> int:
         return port
 
 
-def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+def wait_for_port(port: int, process: subprocess.Popen[bytes], timeout: float = HANG) -> None:
+    """Until the server listens (it says so nowhere else); a server that exits first fails at once."""
+
+    def listening() -> bool:
         if process.poll() is not None:
             raise RuntimeError(f"server exited with {process.returncode} before listening on {port}")
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.2):
-            return
-        time.sleep(0.05)
-    raise TimeoutError(f"nothing listening on {port} after {timeout} s")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=1.0):
+            return True
+        return False
+
+    eventually_sync(listening, f"a server listening on port {port}", timeout)
 
 
 @contextlib.contextmanager
