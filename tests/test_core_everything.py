@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
@@ -10,6 +9,7 @@ import pytest
 from inspector.core import Client, JsonRpcError, ServerSpec
 
 from .conftest import RecordingHandlers
+from .waiting import eventually
 
 
 @pytest.fixture(params=["stdio", "http", "sse-fallback", "sse"])
@@ -134,8 +134,7 @@ async def test_cancellation_reaches_the_server(everything_stdio: ServerSpec) -> 
             {"duration": 10, "steps": 10},
             on_progress=lambda p, t, m: seen.append(p),
         )
-        while not seen:
-            await asyncio.sleep(0.05)
+        await eventually(lambda: seen, "the operation's first progress")
         await pending.cancel("test cancels")
         with pytest.raises(Exception, match="test cancels"):
             await pending.result()
@@ -155,10 +154,6 @@ async def test_notifications_reach_observers(everything_stdio: ServerSpec) -> No
     try:
         await client.set_logging_level("debug")
         await client.call_tool("toggle-simulated-logging", {})
-        for _ in range(100):
-            if any(method == "notifications/message" for method, _ in seen):
-                break
-            await asyncio.sleep(0.05)
-        assert any(method == "notifications/message" for method, _ in seen)
+        await eventually(lambda: any(method == "notifications/message" for method, _ in seen), "a log message")
     finally:
         await client.close()
