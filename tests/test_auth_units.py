@@ -184,6 +184,8 @@ async def test_loopback_listener_answers_once_and_can_be_cancelled() -> None:
         with pytest.raises(LoginTimeout):
             await listener.wait(0.05)
         waiting = asyncio.create_task(listener.wait(5.0))
+        # One turn of the loop, not a timed pause: a new task runs up to its
+        # first await, so the waiter is inside its wait when it is cancelled.
         await asyncio.sleep(0)
         assert listener.cancel("stop")
         with pytest.raises(LoginCancelled):
