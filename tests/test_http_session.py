@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,11 +20,10 @@ from inspector.core import Client, ClientHandlers, ServerRequest, ServerSpec
 from inspector.core.transports.streamable_http import StreamableHttpTransport
 
 from .peers import PYTHON, SERVERS, free_port, serving
+from .waiting import HANG, eventually
 
 EXPIRING = str(SERVERS / "expiring_http.py")
 EAGER_GET = str(SERVERS / "eager_get.py")
-# Only a hang reaches it.
-HANG = 60.0
 
 
 @pytest.fixture
@@ -38,17 +37,6 @@ def server_log(base: str) -> list[dict[str, Any]]:
     with urllib.request.urlopen(f"{base}/log", timeout=5) as response:
         entries: list[dict[str, Any]] = json.loads(response.read())
         return entries
-
-
-async def until(condition: Callable[[], Any], what: str, timeout: float = HANG) -> Any:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.05)
 
 
 def initializes(base: str) -> list[dict[str, Any]]:
@@ -80,14 +68,16 @@ async def test_get_stream_resumes_with_last_event_id(server: str) -> None:
     try:
         # The server closes the first GET after one event; the client comes
         # back after the event's retry delay, naming the last event it saw.
-        resumed = await until(
+        resumed = await eventually(
             lambda: [e for e in server_log(server) if e["verb"] == "GET" and e.get("last_event_id")], "a resumed GET"
         )
         assert resumed[0]["last_event_id"] == f"{session_id}-1" and resumed[0]["session"] == session_id
-        messages = await until(
-            lambda: [f for f in client.traffic if f.method == "notifications/message"], "the resumed event", 5
+        messages = await eventually(
+            lambda: [f for f in client.traffic if f.method == "notifications/message"], "the resumed event"
         )
-        await until(lambda: len([f for f in client.traffic if f.method == "notifications/message"]) >= 2, "2 events")
+        await eventually(
+            lambda: len([f for f in client.traffic if f.method == "notifications/message"]) >= 2, "2 events"
+        )
         texts = [f.message["params"]["data"] for f in client.traffic if f.method == "notifications/message"]
         assert texts == ["first event", f"resumed after {session_id}-1"]
         assert (messages[0].meta or {})["sse_id"] == f"{session_id}-1"
@@ -100,11 +90,13 @@ async def test_get_stream_resumes_with_last_event_id(server: str) -> None:
 async def test_requests_that_all_get_404_reinitialise_once(server: str) -> None:
     client, old_session = await open_client(server)
     try:
-        await until(lambda: [e for e in server_log(server) if e.get("last_event_id")], "the GET stream, resumed")
+        await eventually(lambda: [e for e in server_log(server) if e.get("last_event_id")], "the GET stream, resumed")
         # The server holds each `slow` until a session expires: all three are
         # in flight at the server when `expire` ends their session.
         slow = [await client.start_call_tool("slow", {"seconds": HANG}, timeout=HANG) for _ in range(3)]
-        await until(lambda: len([e for e in server_log(server) if e.get("method") == "tools/call"]) == 3, "3 calls")
+        await eventually(
+            lambda: len([e for e in server_log(server) if e.get("method") == "tools/call"]) == 3, "3 calls"
+        )
         ended = await client.call_tool("expire", {})
         assert old_session in ended["content"][0]["text"]
         results = await asyncio.gather(*(operation.result() for operation in slow))
@@ -121,7 +113,7 @@ async def test_requests_that_all_get_404_reinitialise_once(server: str) -> None:
             assert resend.note == "resent after the session expired"
             assert client.traffic.by_seq(resend.partner or 0).kind == "response"  # type: ignore[union-attr]
         # The GET stream follows the new session, without the old session's event id.
-        new_gets = await until(
+        new_gets = await eventually(
             lambda: [e for e in server_log(server) if e["verb"] == "GET" and e["session"] == new_session],
             "a GET on the new session",
         )
@@ -142,15 +134,15 @@ async def test_an_expiry_seen_only_by_the_get_stream(server: str) -> None:
     """No request is in flight: the GET stream's 404 opens the new session."""
     client, old_session = await open_client(server)
     try:
-        await until(lambda: [e for e in server_log(server) if e.get("last_event_id")], "the GET stream, resumed")
+        await eventually(lambda: [e for e in server_log(server) if e.get("last_event_id")], "the GET stream, resumed")
         await client.call_tool("expire", {})
-        await until(lambda: len(initializes(server)) == 2, "a new session", 10)
+        await eventually(lambda: len(initializes(server)) == 2, "a new session")
         transport = client.transport
         assert isinstance(transport, StreamableHttpTransport)
-        new_session = await until(
+        new_session = await eventually(
             lambda: transport.session_id not in (None, old_session) and transport.session_id, "the new session id"
         )
-        await until(
+        await eventually(
             lambda: [e for e in server_log(server) if e["verb"] == "GET" and e["session"] == new_session],
             "a GET on the new session",
         )
@@ -192,7 +184,7 @@ async def test_a_request_on_the_get_stream_at_once_is_answered(eager: str) -> No
         deadline = asyncio.get_running_loop().time() + HANG
         while report["answer"] is None:
             assert asyncio.get_running_loop().time() < deadline, "the answer never reached the server"
-            await until(
+            await eventually(
                 lambda: [f for f in client.traffic if f.direction == "out" and f.id == "eager-elicitation-1"],
                 "the answer",
             )
