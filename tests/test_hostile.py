@@ -18,8 +18,10 @@ import pytest
 from inspector.commands import exitcodes
 from inspector.core import Client, ConnectError, ConnectionClosed, RequestTimeout, ServerSpec
 from inspector.core.errors import ConnectTimeout
+from inspector.core.session import PendingRequest
 
 from .peers import SERVERS, run_inspector
+from .waiting import eventually
 
 HOSTILE = str(SERVERS / "hostile.py")
 
@@ -164,13 +166,13 @@ async def test_initialize_honours_a_long_timeout() -> None:
     client = Client(spec)
     connecting = asyncio.ensure_future(client.connect())
     try:
-        for _ in range(200):
+
+        def initialize_pending() -> list[PendingRequest]:
             session = client.session
-            pending = [p for p in session._pending.values() if p.method == "initialize"] if session else []
-            if pending:
-                break
-            await asyncio.sleep(0.05)
-        assert pending and pending[0].timeout == 45
+            return [p for p in session._pending.values() if p.method == "initialize"] if session else []
+
+        pending = await eventually(initialize_pending, "initialize to be sent")
+        assert pending[0].timeout == 45
     finally:
         connecting.cancel()
         with contextlib.suppress(BaseException):
