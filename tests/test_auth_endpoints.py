@@ -34,6 +34,7 @@ from inspector.core.session import SENDING
 from .peers import PYTHON, SERVERS, free_port, run_inspector, serving
 from .terminal import answer_on_terminal
 from .test_auth import control, stats
+from .waiting import eventually
 
 NOWHERE = "http://auth.invalid/"
 # What the traffic log says of a request that ran out of time.
@@ -223,9 +224,9 @@ async def test_the_request_clock_waits_for_the_login(servers: tuple[str, str], c
         pending = session._pending[request_id]
         assert pending.timeout is not None
         held.append((pending.method, pending.deadline))
-        # Wait for the state "this request's own timeout is over" (not for a fixed time).
-        while time.perf_counter() <= pending.started + pending.timeout:
-            await asyncio.sleep(0.05)
+        # The state waited for is "this request's own timeout is over" (its clock is perf_counter's).
+        timeout_over = pending.started + pending.timeout
+        await eventually(lambda: time.perf_counter() > timeout_over, "the request's own timeout to pass")
         await HeadlessUserAgent()(url)
 
     config = AuthConfig(store=TokenStore(config_dir), opener=slow_person, timeout=120.0)
