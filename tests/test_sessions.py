@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.widgets import Static, TextArea
@@ -32,6 +33,21 @@ def inspector(
     *args: str, cwd: str | None = None, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     return run_inspector(*args, cwd=cwd, env=env)
+
+
+def toasts(app: InspectorApp) -> list[str]:
+    """Every toast's text from now on, in order (the app's notify still runs):
+    what the app says when it refuses, so a test waits for the refusal
+    instead of for a while."""
+    said: list[str] = []
+    original = app.notify
+
+    def notify(message: str, *args: Any, **kwargs: Any) -> None:
+        said.append(str(message))
+        original(message, *args, **kwargs)
+
+    app.notify = notify  # type: ignore[method-assign]
+    return said
 
 
 def record(path: Path, release: int) -> None:
@@ -78,9 +94,10 @@ async def test_open_a_recording_read_only(tmp_path: Path) -> None:
         app.query_one(BottomPanel).sync()
         assert len(app.query_one(TrafficPane).table.rows) == len(app.traffic.frames)
         before = len(app.traffic.frames)
+        said = toasts(app)
         await select(pilot, app, "tools", "search")
         await pilot.press("ctrl+enter")
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: "this is a recording: nothing can be sent" in said, "the refusal")
         assert len(app.traffic.frames) == before, "a recording sends nothing"
 
 
@@ -95,9 +112,11 @@ async def test_a_recording_offers_no_composer(tmp_path: Path) -> None:
         await focus(pilot, traffic.table)
         sent = next(f for f in app.traffic if f.direction == "out" and f.method == "tools/list")
         assert traffic.table.select_seq(sent.seq)
-        for key in ("n", "r"):
+        said = toasts(app)
+        for count, key in enumerate(("n", "r"), 1):
             await pilot.press(key)
-            await pilot.pause(0.2)
+            await wait_for(pilot, lambda count=count: len(said) >= count, f"{key}: the refusal")
+            assert "this is a recording" in said[-1]
             assert not isinstance(app.screen, ComposerScreen), f"{key}: a recording has nobody to send to"
 
 
@@ -235,9 +254,10 @@ async def test_composer_sends_and_resends() -> None:
         assert "no/such-method" in app.screen.query_one(TextArea).text
         app.screen.query_one(TextArea).text = "not json"
         await pilot.press("ctrl+s")
-        await pilot.pause(0.1)
+        await wait_for(
+            pilot, lambda: "not JSON" in str(app.screen.query_one("#composer-error", Static).render()), "the error"
+        )
         assert isinstance(app.screen, ComposerScreen)
-        assert "not JSON" in str(app.screen.query_one("#composer-error", Static).render())
         await pilot.press("escape")
 
 
@@ -249,7 +269,9 @@ async def test_latency_table_from_a_session() -> None:
         assert {"tools/list", "resources/list"} <= set(rows)
         assert all(row.count >= 1 and 0 < row.p50 <= row.p95 <= row.max for row in rows.values())
         app.query_one("#bottom-tabs").active = "latency"  # type: ignore[attr-defined]
-        await pilot.pause(0.2)
+        await wait_for(
+            pilot, lambda: "tools/list" in str(app.query_one("#latency-table", Static).render()), "the latency pane"
+        )
         from rich.console import Console
 
         from inspector.tui.panes.bottom import latency_renderable
@@ -294,15 +316,25 @@ async def test_hot_restart_on_file_change(tmp_path: Path) -> None:
     app = InspectorApp(demo_spec(), watch=[str(tmp_path)])
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot, app)
-        spawned = sum(1 for f in app.traffic if f.kind == "process" and "spawned" in (f.note or ""))
-        await pilot.pause(0.5)
-        watched.write_text("v = 2\n")
-        await wait_for(
-            pilot,
-            lambda: sum(1 for f in app.traffic if f.kind == "process" and "spawned" in (f.note or "")) > spawned,
-            "restart",
-            timeout=20,
-        )
+
+        def spawns() -> int:
+            return sum(1 for f in app.traffic if f.kind == "process" and "spawned" in (f.note or ""))
+
+        spawned = spawns()
+        polls = 0
+
+        def restarted() -> bool:
+            # The watcher says nowhere when it is watching: the file changes
+            # again every twentieth poll until a change is seen.
+            nonlocal polls
+            if spawns() > spawned:
+                return True
+            if polls % 20 == 0:
+                watched.write_text(f"v = {2 + polls}\n")
+            polls += 1
+            return False
+
+        await wait_for(pilot, restarted, "restart")
         await wait_for(pilot, lambda: app.client.state == "connected", "reconnected")
         assert any("hot restart" in (f.note or "") for f in app.traffic)
 
@@ -340,5 +372,5 @@ async def test_a_recording_shows_each_tools_last_call(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: view.owner == "divide", "divide's recorded result")
         await wait_for(pilot, lambda: "TOOL ERROR" in str(view.query_one("#status", Static).render()), "isError")
         await select(pilot, app, "tools", "get_json")  # never called: nothing claims to be its result
-        await pilot.pause(0.2)
-        assert view.owner == "divide" and "not the selected tool" in str(view.border_subtitle)
+        await wait_for(pilot, lambda: "not the selected tool" in str(view.border_subtitle), "the view's note")
+        assert view.owner == "divide"
