@@ -145,8 +145,8 @@ async def test_the_tui_traffic_pane_never_holds_a_secret() -> None:
     app = InspectorApp(spec)
     async with app.run_test(size=(150, 50)) as pilot:
         await wait_connected(pilot, app)
+        # Both frames are in the traffic once the call has returned.
         await app.client.call_tool("echo", {"message": f"the token is {PAT}"})
-        await pilot.pause(0.2)
         app.query_one(BottomPanel).sync()
         calls = [f for f in app.traffic if f.method == "tools/call"]
         assert len(calls) == 2  # the request and its answer
