@@ -234,16 +234,16 @@ async def test_the_tui_never_shows_the_secret(monkeypatch: pytest.MonkeyPatch) -
 
         sampling = asyncio.create_task(app.client.call_tool("ask_sampling", {}))
         await wait_for(pilot, lambda: isinstance(app.screen, SamplingScreen), "the sampling dialog")
-        await pilot.pause(0.2)
-        assert "Use ***" in screen_text(app) + shown_text(app)
+        await wait_for(pilot, lambda: "Use ***" in screen_text(app) + shown_text(app), "the masked prompt shown")
         assert SECRET not in screen_text(app) and SECRET not in shown_text(app)
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, RequestScreen), "the dialog closed")
 
         elicitation = asyncio.create_task(app.client.call_tool("ask_elicitation", {}))
         await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), "the elicitation dialog")
-        await pilot.pause(0.2)
-        assert "Confirm the token ***" in screen_text(app) + shown_text(app)
+        await wait_for(
+            pilot, lambda: "Confirm the token ***" in screen_text(app) + shown_text(app), "the masked message shown"
+        )
         assert SECRET not in screen_text(app) and SECRET not in shown_text(app)
         await pilot.press("escape")
         await asyncio.wait_for(asyncio.gather(sampling, elicitation, return_exceptions=True), 30)
