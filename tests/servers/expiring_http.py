@@ -187,7 +187,7 @@ class Handler(BaseHTTPRequestHandler):
             while STATE.alive(session):
                 self.wfile.write(b": keep-alive\n\n")
                 self.wfile.flush()
-                time.sleep(0.1)
+                time.sleep(0.1)  # the keep-alive's pace while the session lives
         except (BrokenPipeError, ConnectionResetError):
             return
 
