@@ -36,10 +36,10 @@ def main() -> int:
             with open(log, "a", encoding="utf-8") as handle:
                 handle.write(f"pid {os.getpid()}\n")
         while True:
-            signal.pause()
+            signal.pause()  # a browser window left open: nothing ever comes back (the behaviour under test)
     delay = float(os.environ.get("FAKE_BROWSER_DELAY") or 0)
     for url in sys.argv[1:]:
-        time.sleep(delay)
+        time.sleep(delay)  # a person slow to approve: the slowness is what the test asks for
         try:
             with opener.open(url, timeout=20) as response:
                 outcome = f"{response.status} {response.geturl()}"
