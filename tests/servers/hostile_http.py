@@ -161,7 +161,7 @@ class Handler(BaseHTTPRequestHandler):
             for byte in data:
                 self.wfile.write(bytes([byte]))
                 self.wfile.flush()
-                time.sleep(1.0)
+                time.sleep(1.0)  # one byte a second: the slow answer under test
         elif mode == "comments":
             self._open("text/event-stream")
             self._hold(lambda: self.wfile.write(b": keep-alive\n\n"), 0.2)
@@ -201,7 +201,7 @@ class Handler(BaseHTTPRequestHandler):
             step()
             self.wfile.flush()
             if pause:
-                time.sleep(pause)
+                time.sleep(pause)  # the misbehaviour's pace (keep-alives every `pause` seconds)
 
 
 def main() -> None:
