@@ -147,7 +147,7 @@ class Server:
             write(head + b',"result":{"content":[{"type":"text","text":"')
             self.pour(OUT)
             while True:  # the line never ends; killed or stdin closes
-                time.sleep(1)
+                time.sleep(1)  # idle: the unfinished line is the behaviour under test
         elif mode == "endless-stderr":
             self.pour(ERR)
             ERR.write(b"\n")
@@ -157,7 +157,7 @@ class Server:
             write(head + b',"result":{"content":[{"type":"text","text":"')
             while True:
                 write(b"x")
-                time.sleep(1)
+                time.sleep(1)  # one byte a second: the slow answer under test
         elif mode == "odd-token":
             odd = [
                 line(
