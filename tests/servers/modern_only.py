@@ -102,7 +102,7 @@ def build() -> MCPServer[Any]:
         """Count with progress notifications."""
         for step in range(1, steps + 1):
             await ctx.report_progress(step, steps, f"step {step}")
-            await anyio.sleep(0.01)
+            await anyio.sleep(0.01)  # work between the steps: the tool's behaviour, not a wait for state
         return f"counted to {steps}"
 
     @server.tool()
