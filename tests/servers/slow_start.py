@@ -10,7 +10,7 @@ import sys
 import time
 
 if __name__ == "__main__":
-    time.sleep(float(sys.argv[1]))
+    time.sleep(float(sys.argv[1]))  # the slow start is the behaviour under test
     sys.argv = [sys.argv[0], *sys.argv[2:]]
     from inspector.demo.server import main
 
