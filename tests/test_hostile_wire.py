@@ -35,6 +35,7 @@ from inspector.tui.widgets.result_view import ResultView
 
 from .peers import PYTHON, SERVERS, run_inspector
 from .tui_helpers import focus, select, wait_for
+from .waiting import HANG, eventually_sync
 
 WIRE = str(SERVERS / "hostile_wire.py")
 FLOOD = 10_000
@@ -81,16 +82,18 @@ def run_measured(args: list[str], tmp_path: Path, timeout: float = 120) -> tuple
     out, err = tmp_path / "stdout", tmp_path / "stderr"
     with out.open("wb") as stdout, err.open("wb") as stderr:
         process = subprocess.Popen([PYTHON, "-m", "inspector", *args], stdout=stdout, stderr=stderr)
-    deadline = time.monotonic() + timeout
-    while True:
+
+    def exited() -> tuple[int, Any] | None:
+        # wait4 gives the usage of this one process; it has no timeout, so it is polled.
         pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.monotonic() > deadline:
-            process.kill()
-            process.wait()
-            raise AssertionError(f"inspector {args} still running after {timeout} s")
-        time.sleep(0.05)
+        return (status, usage) if pid else None
+
+    try:
+        status, usage = eventually_sync(exited, f"inspector {args} to exit", timeout)
+    except AssertionError:
+        process.kill()
+        process.wait()
+        raise
     process.returncode = os.waitstatus_to_exitcode(status)
     # ru_maxrss is in kilobytes on Linux.
     return process.returncode, out.read_text(), err.read_text(), usage.ru_maxrss * 1024
@@ -199,7 +202,9 @@ async def test_tui_shows_json_nested_up_to_the_bound() -> None:
         app.query_one(BottomPanel).remove_class("hidden")
         assert app.query_one("#traffic-table").select_seq(answer.seq)  # type: ignore[attr-defined]
         await wait_for(pilot, lambda: "tools/call" in _detail_text(app), "the frame's detail")
-        await pilot.pause(0.3)
+        # Drawn whole now (the deep tree and the detail): a crash in drawing them raises here.
+        app.export_screenshot()
+        await pilot.pause()
         assert app.is_running and "OK" in status_text(app)
 
 
@@ -231,12 +236,13 @@ class HoldingHandlers(ClientHandlers):
 
 async def server_stats(client: Client, want: dict[str, int]) -> dict[str, int]:
     """The server's count of our answers, once it has read `want` of them."""
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + HANG
     while True:
         result = await client.call_tool("stats", {})
         stats: dict[str, int] = json.loads(result["content"][0]["text"])
         if all(stats.get(key, 0) >= count for key, count in want.items()) or time.monotonic() > deadline:
             return stats
+        # The polling interval of this wait (asking costs a tool call), not a wait of its own.
         await asyncio.sleep(0.1)
 
 
