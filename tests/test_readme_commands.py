@@ -28,7 +28,6 @@ import re
 import shlex
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +37,7 @@ import pytest
 from inspector.commands import exitcodes
 
 from .peers import EVERYTHING, NODE, PEERS, PYTHON, ROOT, SERVERS, free_port, require, serving, wait_for_port
+from .waiting import eventually_sync
 
 README = ROOT / "README.md"
 SCRIPTING = {"info", "list", "call", "read", "get", "lint", "servers", "auth", "diff", "replay", "demo-server"}
@@ -212,20 +212,20 @@ def run_tui(ws: Workspace, argv: list[str]) -> None:
     subprocess.run([*tmux, "new-session", "-d", *size, "-c", str(ws.path), "sh", str(script)], check=True)
     try:
         screen = ""
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline and "Quit" not in screen:
+
+        def drawn_or_ended() -> bool:
+            nonlocal screen
             shown = subprocess.run([*tmux, "capture-pane", "-p"], capture_output=True, text=True, check=False)
             screen = shown.stdout
-            if status.exists():
-                break
-            time.sleep(0.2)
+            return "Quit" in screen or status.exists()
+
+        # A generous bound: a fresh TUI imports Textual and starts the demo server first.
+        eventually_sync(drawn_or_ended, "the first screen", timeout=90, poll=0.2)
         assert "Quit" in screen, screen
         assert "Traceback" not in screen, screen
         subprocess.run([*tmux, "send-keys", "C-q"], check=True)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and not status.exists():
-            time.sleep(0.2)
-        assert status.exists() and status.read_text().strip() == "0", screen
+        eventually_sync(status.exists, "the program to end after ctrl+q")
+        assert status.read_text().strip() == "0", screen
     finally:
         subprocess.run([*tmux, "kill-server"], capture_output=True, check=False)
 

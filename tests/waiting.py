@@ -29,9 +29,10 @@ async def eventually(condition: Callable[[], T], what: str, timeout: float = HAN
         await asyncio.sleep(POLL)
 
 
-def eventually_sync(condition: Callable[[], T], what: str, timeout: float = HANG) -> T:
+def eventually_sync(condition: Callable[[], T], what: str, timeout: float = HANG, poll: float = POLL) -> T:
     """`eventually` for a test without an event loop (watching a subprocess
-    or a file it writes, which offer nothing to block on)."""
+    or a file it writes, which offer nothing to block on); `poll` is longer
+    for a condition that is costly to ask (one that runs a command)."""
     deadline = time.monotonic() + timeout
     while True:
         value = condition()
@@ -40,4 +41,4 @@ def eventually_sync(condition: Callable[[], T], what: str, timeout: float = HANG
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
         # The polling interval of this wait, not a wait of its own.
-        time.sleep(POLL)
+        time.sleep(poll)
