@@ -152,7 +152,7 @@ async def held(client: Client) -> AsyncIterator[Client]:
 
     task = asyncio.create_task(hold())
     waiter = asyncio.create_task(ready.wait())
-    await asyncio.wait({task, waiter}, timeout=20, return_when=asyncio.FIRST_COMPLETED)
+    await asyncio.wait({task, waiter}, timeout=HANG, return_when=asyncio.FIRST_COMPLETED)
     if not ready.is_set():
         waiter.cancel()
         task.cancel()
@@ -161,7 +161,7 @@ async def held(client: Client) -> AsyncIterator[Client]:
         yield client
     finally:
         stop.set()
-        await asyncio.wait_for(task, 10)
+        await asyncio.wait_for(task, HANG)
 
 
 @pytest_asyncio.fixture(
