@@ -58,7 +58,15 @@ class Step:
     def label(self) -> str:
         """What the step sends, in a few words (`call get-sum`)."""
         if self.kind == "raw":
-            method = self.target.get("method") if isinstance(self.target, dict) else None
+            message = self.target
+            if isinstance(message, str):
+                import json
+
+                try:
+                    message = json.loads(message)
+                except ValueError:
+                    message = None
+            method = message.get("method") if isinstance(message, dict) else None
             return f"raw {method}" if isinstance(method, str) else "raw message"
         return f"{self.kind} {self.target}"
 

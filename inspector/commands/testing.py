@@ -275,4 +275,4 @@ def _print_report(out: Output, results: list[CollectionResult], updates: dict[st
     summary = f"{len(steps)} step(s): {len(steps) - failed} passed, {failed} failed"
     if broken:
         summary += f"; {broken} collection(s) could not run"
-    out.line(summary)
+    out.line(summary + (" (before the update)" if updates else ""))
