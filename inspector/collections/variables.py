@@ -1,7 +1,8 @@
 """`${env:NAME}` and `${NAME}` in a step's values.
 
-`${env:NAME}` is an environment variable; `${NAME}` a value an earlier step
-saved (`save: {NAME: JMESPath}`).  A string that is exactly one reference
+`${env:NAME}` is an environment variable (`${env:NAME:-text}` gives `text`
+when it is not set); `${NAME}` a value an earlier step saved
+(`save: {NAME: JMESPath}`).  A string that is exactly one reference
 becomes the referenced value with its JSON type (a saved number stays a
 number); a reference inside longer text is replaced by its text (JSON text
 for a value that is not a string).  `$${` writes a literal `${`.
@@ -16,16 +17,21 @@ from typing import Any
 
 __all__ = ["VariableError", "env_references", "substitute"]
 
-_REFERENCE = re.compile(r"\$(\$?)\{(env:)?([A-Za-z_][A-Za-z0-9_.-]*)\}")
+_REFERENCE = re.compile(r"\$(\$?)\{(env:)?([A-Za-z_][A-Za-z0-9_.-]*)(?::-([^}]*))?\}")
 
 
 class VariableError(Exception):
     """A reference to a variable that has no value."""
 
 
-def _lookup(is_env: bool, name: str, env: Mapping[str, str], saved: Mapping[str, Any]) -> Any:
+def _lookup(match: re.Match[str], env: Mapping[str, str], saved: Mapping[str, Any]) -> Any:
+    is_env, name, default = bool(match.group(2)), match.group(3), match.group(4)
+    if default is not None and not is_env:
+        raise VariableError(f"{match.group(0)}: a default (:-) is for environment variables only")
     if is_env:
         if name not in env:
+            if default is not None:
+                return default
             raise VariableError(f"${{env:{name}}}: the environment variable is not set")
         return env[name]
     if name not in saved:
@@ -42,12 +48,12 @@ def substitute(value: Any, env: Mapping[str, str], saved: Mapping[str, Any]) -> 
     if isinstance(value, str):
         whole = _REFERENCE.fullmatch(value)
         if whole is not None and not whole.group(1):
-            return _lookup(bool(whole.group(2)), whole.group(3), env, saved)
+            return _lookup(whole, env, saved)
 
         def replace(match: re.Match[str]) -> str:
             if match.group(1):
                 return match.group(0)[1:]
-            return _text(_lookup(bool(match.group(2)), match.group(3), env, saved))
+            return _text(_lookup(match, env, saved))
 
         return _REFERENCE.sub(replace, value)
     if isinstance(value, dict):
