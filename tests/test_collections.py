@@ -442,3 +442,38 @@ def test_a_usage_error_runs_nothing(tmp_path: Path) -> None:
     path.write_text("steps:\n  - call: echo\n    expect: {nope: 1}\n")
     done = run_tests(str(path))
     assert done.returncode == exitcodes.USAGE and "unknown expectation(s) nope" in done.stderr
+
+
+def test_variable_forms() -> None:
+    from inspector.collections.variables import VariableError, substitute
+
+    env, saved = {"HOST": "example.org"}, {"n": 3, "items": ["a"]}
+    assert substitute("${n}", env, saved) == 3
+    assert substitute({"k": ["${items}", "n=${n} at ${env:HOST}"]}, env, saved) == {"k": [["a"], "n=3 at example.org"]}
+    assert substitute("${env:PORT:-8080}/${env:HOST:-x}", env, saved) == "8080/example.org"
+    assert substitute("$${n} stays", env, saved) == "${n} stays"
+    with pytest.raises(VariableError, match="no earlier step saved 'm'"):
+        substitute("${m}", env, saved)
+
+
+def test_a_collection_whose_server_cannot_start_is_an_error_in_junit(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "gone.yaml",
+        """\
+        server: {command: ./no-such-server}
+        steps:
+          - list: tools
+        """,
+    )
+    fine = write(tmp_path, "fine.yaml", "steps:\n  - list: prompts\n")
+    junit = tmp_path / "junit.xml"
+    done = run_tests(str(path), str(fine), "--json", "--junit", str(junit))
+    assert done.returncode == exitcodes.CANNOT_CONNECT, done.stdout + done.stderr
+    report = json.loads(done.stdout)
+    assert [c["passed"] for c in report["collections"]] == [False, True]
+    assert "no-such-server" in report["collections"][0]["failure"]
+    suites = ET.parse(junit).getroot().findall("testsuite")
+    assert [s.get("errors") for s in suites] == ["1", "0"]
+    error = suites[0].find("testcase/error")
+    assert error is not None and "no-such-server" in (error.get("message") or "")
