@@ -18,7 +18,7 @@ import io
 from typing import Any
 
 from .expectations import Answer, search_path
-from .model import Collection
+from .model import Collection, Step
 from .running import StepResult
 
 __all__ = ["UNFIXABLE", "snapshot_expect", "unified_diff", "update_collection"]
@@ -37,8 +37,7 @@ def _outcome_entry(answer: Answer) -> tuple[str, Any]:
     return "success", True
 
 
-def _snapshot_path(result: StepResult) -> str | None:
-    step, answer = result.step, result.answer
+def _snapshot_path(step: Step, answer: Answer) -> str | None:
     document = answer.result
     if answer.outcome not in ("success", "isError") or not isinstance(document, dict):
         return None
@@ -56,12 +55,11 @@ def _snapshot_path(result: StepResult) -> str | None:
     return "@"
 
 
-def snapshot_expect(result: StepResult) -> dict[str, Any]:
-    """Expectations that the current answer meets (for a step that had none)."""
-    answer = result.answer
+def snapshot_expect(step: Step, answer: Answer) -> dict[str, Any]:
+    """Expectations that `answer` meets (for a step that had none)."""
     key, value = _outcome_entry(answer)
     expect: dict[str, Any] = {key: value}
-    path = _snapshot_path(result)
+    path = _snapshot_path(step, answer)
     if path is not None:
         expect["values"] = {path: search_path(path, answer.document)}
     tool = answer.tool
@@ -82,7 +80,7 @@ def update_collection(collection: Collection, results: list[StepResult]) -> tupl
         node = collection.step_node(step)
         if not step.expect.written or node.get("expect") is None:
             at = list(node).index("save") if "save" in node else len(node)
-            node.insert(at, "expect", snapshot_expect(result))
+            node.insert(at, "expect", snapshot_expect(step, result.answer))
             continue
         expect = node["expect"]
         for check in result.failed_checks:
