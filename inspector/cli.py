@@ -274,6 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
         "nobody answers them: sampling is refused, elicitation declined",
     )
     _add_recording_commands(sub, command)
+    _add_test_command(command)
     _add_auth_command(sub, command)
     p = sub.add_parser("demo-server", help="run the embedded demo server (stdio by default)")
     p.add_argument("--http", type=int, metavar="PORT", help="serve Streamable HTTP on 127.0.0.1:PORT/mcp")
@@ -310,6 +311,24 @@ def _add_recording_commands(sub: Any, command: Any) -> None:
     p.add_argument(
         "--ignore", action="append", metavar="KEY", help="also ignore members named KEY when comparing (repeatable)"
     )
+
+
+def _add_test_command(command: Any) -> None:
+    from .commands.exitcodes import EXPECTATIONS_FAILED
+
+    p = command(
+        "test",
+        "run collections (YAML files of saved calls with expectations) as tests, against the server named "
+        "as usual or the one each file names",
+    )
+    p.add_argument("files", nargs="+", metavar="FILE", help="a collection file (YAML)")
+    p.add_argument("--junit", metavar="FILE", help="write a JUnit XML report for CI")
+    p.add_argument(
+        "--update",
+        action="store_true",
+        help="rewrite each file's expectations from the current answers (snapshot style) and print the diff",
+    )
+    p.epilog = f"exit {EXPECTATIONS_FAILED} when an expectation fails."
 
 
 _SHARED_LIVE_OPTIONS = ("era", "protocol_version", "timeout", "inherit_env", "max_message_size")
@@ -652,6 +671,8 @@ def _dispatch(argv: list[str]) -> int:
         except UsageError as exc:
             return _usage_error(exc)
         return run_replay(args, replay_spec)
+    if command == "test":
+        return _run_test(args, server_command)
     if command == "diff":
         from .commands.diff import run_diff
 
@@ -680,6 +701,20 @@ def _dispatch(argv: list[str]) -> int:
     from .commands.runner import run_command
 
     return run_command(command, spec, args, process=process)
+
+
+def _run_test(args: argparse.Namespace, server_command: list[str]) -> int:
+    from .commands.testing import collection_spec, run_test
+
+    named = _names_a_server(args, server_command) or getattr(args, "server", None)
+
+    def spec_for(collection: Any) -> ServerSpec:
+        # The command line's server wins, so CI can point a collection at another build.
+        if named or collection.server is None:
+            return spec_from_args(args, server_command)
+        return collection_spec(collection, args)
+
+    return run_test(args, spec_for)
 
 
 def _usage_error(exc: Exception) -> int:

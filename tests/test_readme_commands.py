@@ -5,7 +5,8 @@ there is tested here without anyone remembering to.  Each runs in a
 workspace that holds what the README's examples name: `my_server.py`,
 `server.py`, `v1.py`/`v2.py` (Python SDK servers), `server.js` (the
 reference TypeScript server), `./server`, `src/`, and the recordings
-`session.jsonl`, `before.jsonl`, `after.jsonl`; `python` is this
+`session.jsonl`, `before.jsonl`, `after.jsonl`, and the collection
+`checks.yaml` (the README's own `yaml` block); `python` is this
 interpreter and `npx` finds the reference server in the workspace's
 `node_modules` (no network).  Only what cannot exist on a machine without
 internet is replaced, and the table below says how: the example ports
@@ -40,7 +41,7 @@ from .peers import EVERYTHING, NODE, PEERS, PYTHON, ROOT, SERVERS, free_port, re
 from .waiting import eventually_sync
 
 README = ROOT / "README.md"
-SCRIPTING = {"info", "list", "call", "read", "get", "lint", "servers", "auth", "diff", "replay", "demo-server"}
+SCRIPTING = {"info", "list", "call", "read", "get", "lint", "servers", "auth", "diff", "replay", "demo-server", "test"}
 # What a scripting command may exit with besides 0, by subcommand.
 ALSO_ACCEPTED = {"lint": {exitcodes.LINT_FINDINGS}, "diff": {exitcodes.DIFFERENCES}}
 
@@ -79,6 +80,13 @@ def readme_commands() -> list[str]:
             if line.startswith("inspector"):
                 commands.append(re.sub(r"\s+#.*$", "", line).strip())
     return commands
+
+
+def readme_collection() -> str:
+    """The collection file the README shows (its `yaml` block), which its `inspector test` lines run."""
+    blocks = re.findall(r"```yaml\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+    assert len(blocks) == 1, "the README shows one collection file"
+    return str(blocks[0])
 
 
 def expanded(command: str) -> list[str]:
@@ -127,6 +135,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workspace]:
     (path / "server").write_text('#!/bin/sh\nexec python my_server.py "$@"\n')
     (path / "server").chmod(0o755)
     (path / "src").mkdir()
+    (path / "checks.yaml").write_text(readme_collection())
     (path / "node_modules").symlink_to(PEERS)
     browser = path / "fake-browser"
     browser.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{SERVERS / "fake_browser.py"}" "$@"\n')

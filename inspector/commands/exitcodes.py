@@ -10,6 +10,7 @@ __all__ = [
     "CANNOT_CONNECT",
     "CONFIRMATION_REFUSED",
     "DIFFERENCES",
+    "EXPECTATIONS_FAILED",
     "INTERNAL",
     "INTERRUPTED",
     "LINT_FINDINGS",
@@ -34,6 +35,7 @@ CONFIRMATION_REFUSED = 7  # the person said no, or there was no terminal to ask 
 LINT_FINDINGS = 8  # `inspector lint` found errors (or warnings with --strict)
 DIFFERENCES = 9  # `inspector diff` found differences, or `inspector replay` answers that differ
 OUTPUT_SCHEMA = 10  # `inspector call --strict`: structuredContent does not match the tool's outputSchema
+EXPECTATIONS_FAILED = 11  # `inspector test`: a step's answer did not meet its expectations
 INTERRUPTED = 130  # Ctrl-C
 
 # Code -> the short meaning that opens its README row and its --help entry.
@@ -49,6 +51,7 @@ MEANINGS: dict[int, str] = {
     LINT_FINDINGS: "lint findings",
     DIFFERENCES: "differences found (diff, replay)",
     OUTPUT_SCHEMA: "structuredContent breaks the outputSchema (call --strict)",
+    EXPECTATIONS_FAILED: "expectations failed (test)",
     INTERRUPTED: "interrupted",
 }
 

@@ -37,6 +37,7 @@ __all__ = [
     "MASK",
     "SecretMask",
     "escaped_pattern",
+    "is_secret_name",
     "mark_secret",
     "mask_traffic",
     "secret_header",
@@ -87,6 +88,11 @@ def mark_secret(spec: ServerSpec, value: str, variable: str) -> None:
     `variable` is the environment variable a copied command line names instead."""
     if value:
         spec.secret_values[value] = variable
+
+
+def is_secret_name(name: str) -> bool:
+    """Whether a variable's name says it holds a credential (`API_TOKEN`, `DB_PASSWORD`)."""
+    return bool(_SECRET_NAME.search(name))
 
 
 def _secret_name(spec: ServerSpec, name: str) -> bool:

@@ -35,6 +35,7 @@ from .handlers import TuiHandlers
 from .key_order import KeyOrder, Routed
 from .panes.auth import AuthPane
 from .panes.bottom import BottomPanel
+from .panes.collections import CollectionsPane
 from .panes.prompts import PromptsPane
 from .panes.resources import ResourcesPane
 from .panes.roots import RootsPane
@@ -96,6 +97,8 @@ class InspectorApp(App[int]):
         Binding("f7", "show_tab('roots')", "Roots", id="tab_roots", show=False),
         Binding("f8", "show_tab('tasks')", "Tasks", id="tab_tasks", show=False),
         Binding("f9", "show_tab('auth')", "Auth", id="tab_auth", show=False),
+        Binding("f10", "show_tab('collections')", "Collections", id="tab_collections", show=False),
+        Binding("ctrl+b", "save_call", "Save call as a step", id="save_call", show=False, priority=True),
         # The bottom panel's tabs. Priority: a text field would take the digit.
         Binding("alt+1", "show_bottom('traffic')", "Traffic", id="bottom_traffic", show=False, priority=True),
         Binding("alt+2", "show_bottom('stderr')", "Stderr", id="bottom_stderr", show=False, priority=True),
@@ -197,6 +200,8 @@ class InspectorApp(App[int]):
                 yield TasksPane()
             with TabPane("Auth", id="auth"):
                 yield AuthPane(server=self.spec.url)
+            with TabPane("Collections", id="collections"):
+                yield CollectionsPane()
         yield BottomPanel(self.traffic)
         yield KeyBar()
 
@@ -221,6 +226,8 @@ class InspectorApp(App[int]):
         tabs = self.query_one("#main", TabbedContent)
         # Tasks appear once a server offers them (or a task shows up).
         tabs.hide_tab("tasks")
+        # Collections appear once asked for (F10) or once a call is saved (ctrl+b).
+        tabs.hide_tab("collections")
         if self.auth_session is None:
             tabs.hide_tab("auth")
         else:
@@ -639,6 +646,11 @@ class InspectorApp(App[int]):
         tabs = panel.query_one("#bottom-tabs", TabbedContent)
         tabs.active = tab
         focus_pane(tabs.get_pane(tab))
+
+    def action_save_call(self) -> None:
+        from .collection_save import save_current_call
+
+        save_current_call(self)
 
     def action_help(self) -> None:
         from .screens.help import HelpScreen

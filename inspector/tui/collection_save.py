@@ -1,0 +1,67 @@
+"""ctrl+b: the selected tool's last call (as it went out) and its answer,
+saved as a step of a collection file the person names."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..collections import Answer, CollectionError
+from ..collections.saving import append_step, call_step
+from ..core.recordings import last_call
+
+if TYPE_CHECKING:
+    from .app import InspectorApp
+
+__all__ = ["save_current_call"]
+
+
+def _answer(app: InspectorApp, response: Any, tool: dict[str, Any]) -> Answer:
+    message = response.message if isinstance(response.message, dict) else {}
+    answer = Answer(tool=tool, revision=app.client.protocol_version)
+    if isinstance(message.get("error"), dict):
+        answer.error = message["error"]
+    else:
+        answer.result = message.get("result")
+    if response.latency is not None:
+        answer.elapsed_ms = response.latency * 1000
+    return answer
+
+
+def save_current_call(app: InspectorApp) -> None:
+    from .panes.collections import CollectionsPane
+    from .panes.tools import ToolsPane
+    from .screens.save_step import SaveStepScreen
+
+    tool = app.query_one(ToolsPane).tool
+    if tool is None:
+        app.notify("select a tool and call it first: the step saves what was sent and what came back")
+        return
+    found = last_call(app.traffic, tool.key)
+    if found is None or found[1] is None:
+        app.notify_plain(f"call {tool.key} first: the step saves what was sent and what came back")
+        return
+    request, response = found
+    params = request.message.get("params") if isinstance(request.message, dict) else None
+    if not isinstance(params, dict):
+        return
+    step = call_step(f"call {tool.key}", tool.key, params, _answer(app, response, tool.data))
+    pane = app.query_one(CollectionsPane)
+
+    def chosen(where: tuple[str, str] | None) -> None:
+        if where is None:
+            app.notify("not saved")
+            return
+        path, name = where
+        step["name"] = name
+        try:
+            saved_as = append_step(path, step)
+        except (CollectionError, OSError) as exc:
+            app.notify_plain(f"not saved: {exc}", severity="error")
+            return
+        app.notify_plain(f"saved step {saved_as!r} to {path}")
+        from textual.widgets import TabbedContent
+
+        app.query_one("#main", TabbedContent).show_tab("collections")
+        pane.load(path)
+
+    app.push_screen(SaveStepScreen(pane.path, step), callback=chosen)

@@ -1,0 +1,45 @@
+"""The confirmation before a collection run: every tool it will call, like
+the confirmation before any tools/call."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from ..safe import plain_line
+
+__all__ = ["RunStepsScreen"]
+
+
+class RunStepsScreen(ModalScreen[bool]):
+    BINDINGS = [
+        Binding("y", "answer(True)", "Run", id="run_steps_yes"),
+        Binding("n,escape", "answer(False)", "Don't run", id="run_steps_no"),
+    ]
+
+    DEFAULT_CSS = """
+    RunStepsScreen { align: center middle; }
+    RunStepsScreen > Vertical {
+        width: 80%; max-width: 100; height: auto; max-height: 90%;
+        border: thick $warning; background: $surface; padding: 1 2;
+    }
+    """
+
+    def __init__(self, count: int, tools: list[str]) -> None:
+        super().__init__()
+        self.count = count
+        self.tools = tools
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(f"Run {self.count} step(s)? They call these tools, as the file says:", style="bold"))
+            for tool in self.tools:
+                yield Static(plain_line(f"  {tool}", 100, style="yellow"))
+            yield Static(Text("y: run   n / escape: don't", style="dim"))
+
+    def action_answer(self, run: bool) -> None:
+        self.dismiss(run)
