@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable, Iterable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from textual import events, on, work
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.reactive import reactive
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Select, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
@@ -30,7 +32,7 @@ if TYPE_CHECKING:
 from ..core.spec import ServerSpec
 from ..core.traffic import Frame, JsonlRecorder, TrafficLog
 from .clipboard import copy_text
-from .commands import ServerCommands
+from .commands import ActionCommands, ServerCommands
 from .handlers import TuiHandlers
 from .key_order import KeyOrder, Routed
 from .panes.auth import AuthPane
@@ -59,6 +61,23 @@ SYNC_INTERVAL = 0.05
 TALL = 36
 
 
+def new_recording_path() -> str:
+    """A file name nobody has yet, in the working directory (else the temporary one)."""
+    import os
+    import tempfile
+    import time
+
+    stem = time.strftime("inspector-%Y%m%d-%H%M%S")
+    for folder in (os.getcwd(), tempfile.gettempdir()):
+        if not os.access(folder, os.W_OK):
+            continue
+        for counter in range(1000):
+            path = os.path.join(folder, f"{stem}{'-' + str(counter) if counter else ''}.jsonl")
+            if not os.path.exists(path):
+                return path
+    raise OSError("no writable folder for a recording")
+
+
 def focus_pane(pane: Widget) -> None:
     """Focus what a pane is for: its list (a traffic-like table in the
     bottom panel), else the first thing in it that takes focus."""
@@ -76,7 +95,7 @@ def focus_pane(pane: Widget) -> None:
 class InspectorApp(App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "MCP inspector"
-    COMMANDS = App.COMMANDS | {ServerCommands}
+    COMMANDS = App.COMMANDS | {ActionCommands, ServerCommands}
     # A short terminal gets a smaller bottom panel and tool header (app.tcss),
     # so a call's result still has rows to show in.
     VERTICAL_BREAKPOINTS = [(0, "-short"), (TALL, "-tall")]
@@ -84,7 +103,7 @@ class InspectorApp(App[int]):
     # The key bar shows these first, so they must stay short.
     BINDINGS = [
         Binding("f1,question_mark", "help", "Help", id="help", key_display="?"),
-        Binding("ctrl+r", "reconnect", "Reconnect", id="reconnect"),
+        Binding("ctrl+r", "reconnect", "Reconnect", id="reconnect", tooltip="restart / reconnect the server"),
         Binding("ctrl+t", "toggle_bottom", "Panel", id="toggle_bottom", tooltip="show or hide the bottom panel"),
         Binding("ctrl+up", "resize_bottom(2)", "Grow panel", id="grow_bottom", show=False),
         Binding("ctrl+down", "resize_bottom(-2)", "Shrink panel", id="shrink_bottom", show=False),
@@ -128,10 +147,13 @@ class InspectorApp(App[int]):
         self.client = Client(spec, handlers=self.handlers, traffic=self.traffic)
         self.lists: dict[str, ListResult] = {}
         self.trusted_tools: set[str] = set()
+        # Binding id -> keys, from the config file (see keymap.py).
+        self.keymap: dict[str, str] = {}
         self._recorder: JsonlRecorder | None = None
+        self._stop_recording: Callable[[], None] | None = None
+        self.recording_path: str | None = None
         if record:
-            self._recorder = JsonlRecorder.open(record)
-            self.traffic.subscribe(self._recorder)
+            self._start_recording(record)
         self._sync_scheduled = False
         self.validator: FrameValidator | None = None
         self._validated = 0
@@ -645,6 +667,44 @@ class InspectorApp(App[int]):
 
         self.push_screen(HelpScreen())
 
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        # Textual's "Keys" panel and "Quit" duplicate our help and quit bindings,
+        # which the palette offers with the keys in force.
+        for command in super().get_system_commands(screen):
+            if command.title not in ("Keys", "Quit"):
+                yield command
+
+    # -- recording -----------------------------------------------------------------------
+
+    def _start_recording(self, path: str) -> None:
+        self._recorder = JsonlRecorder.open(path)
+        self._stop_recording = self.traffic.subscribe(self._recorder)
+        self.recording_path = path
+
+    def action_toggle_record(self) -> None:
+        """Record on: the session so far and every frame from now on go to a
+        new JSON Lines file; record off: the file is closed."""
+        if self._recorder is not None:
+            if self._stop_recording is not None:
+                self._stop_recording()
+            self._recorder.close()
+            self.notify_plain(f"recording stopped: {self.recording_path}")
+            self._recorder = self._stop_recording = self.recording_path = None
+            return
+        try:
+            path = new_recording_path()
+            recorder = JsonlRecorder.open(path)
+            for frame in list(self.traffic.frames):
+                recorder(frame)
+        except OSError as exc:
+            self.notify_plain(f"cannot record: {exc}", severity="error")
+            return
+        # Nothing arrives between the copy above and this (one thread).
+        self._recorder = recorder
+        self._stop_recording = self.traffic.subscribe(recorder)
+        self.recording_path = path
+        self.notify_plain(f"recording to {path}")
+
     @on(AuthPane.LoginRequested)
     def _login(self) -> None:
         self.action_show_tab("auth")
@@ -690,3 +750,4 @@ class InspectorApp(App[int]):
             await self.client.close()
         if self._recorder is not None:
             self._recorder.close()
+            self._recorder = None

@@ -17,12 +17,17 @@ from textual.keys import key_to_character
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-__all__ = ["EXTRA_KEYS", "HelpScreen", "all_bindings", "key_names", "key_table"]
+__all__ = ["EXTRA_KEYS", "HelpScreen", "all_bindings", "key_names", "key_table", "where"]
 
 # Keys that are not Binding objects: Textual's own, and keys widgets read in on_key.
 EXTRA_KEYS = [
     ("tab / shift+tab", "move between fields and panes", "everywhere"),
-    ("ctrl+p", "command palette: call: TOOL (then confirm), read: URI, get: PROMPT, expand: TEMPLATE", "everywhere"),
+    (
+        "ctrl+p",
+        "command palette: every action above, record on/off; call: TOOL (then confirm), read: URI, get: PROMPT,"
+        " expand: TEMPLATE",
+        "everywhere",
+    ),
     ("enter", "focus the form (a prompt or template with nothing to fill: get / read it); read a resource", "lists"),
     ("up / down", "move; escape closes the filter box", "lists"),
 ]
@@ -59,7 +64,7 @@ _WHERE = {
 _KEY_NAMES = {"question_mark": "?", "slash": "/", "delete": "delete", "escape": "escape", "enter": "enter"}
 
 
-def _where(owner: type) -> str:
+def where(owner: type) -> str:
     known = _WHERE.get(owner.__name__)
     if known is not None:
         return known
@@ -116,7 +121,7 @@ def _rows() -> list[tuple[str, str, str]]:
         description = binding.description or binding.action
         if binding.tooltip:
             description += f" ({binding.tooltip})"
-        rows.append((key_names(binding), description, _where(owner)))
+        rows.append((key_names(binding), description, where(owner)))
     return rows
 
 
@@ -125,9 +130,9 @@ def key_table(rows: list[tuple[str, str, str]] | None = None) -> Table:
     table.add_column("key", style="bold cyan", no_wrap=True)
     table.add_column("action")
     table.add_column("where", style="dim")
-    for key, description, where in [*(rows if rows is not None else _rows()), *EXTRA_KEYS]:
+    for key, description, place in [*(rows if rows is not None else _rows()), *EXTRA_KEYS]:
         # Our own words, but never read as markup all the same.
-        table.add_row(Text(key), Text(description), Text(where))
+        table.add_row(Text(key), Text(description), Text(place))
     return table
 
 
