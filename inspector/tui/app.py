@@ -35,6 +35,7 @@ from .clipboard import copy_text
 from .commands import ActionCommands, ServerCommands
 from .handlers import TuiHandlers
 from .key_order import KeyOrder, Routed
+from .keymap import KeymapSettings, apply_keymap
 from .panes.auth import AuthPane
 from .panes.bottom import BottomPanel
 from .panes.prompts import PromptsPane
@@ -135,8 +136,11 @@ class InspectorApp(App[int]):
         record: str | None = None,
         watch: list[str] | None = None,
         recording: tuple[str, TrafficLog] | None = None,
+        keymap: KeymapSettings | None = None,
     ) -> None:
         super().__init__()
+        self.keymap_settings = keymap or KeymapSettings()
+        self._clashes_told: set[str] = set()
         self.spec = spec
         self.watch_paths = list(watch or [])
         # A reopened recording: everything is shown, nothing is sent.
@@ -238,6 +242,9 @@ class InspectorApp(App[int]):
         return session
 
     def on_mount(self) -> None:
+        apply_keymap(self, self.keymap_settings)
+        for problem in self.keymap_settings.problems:
+            self.notify_plain(problem, title="keymap", severity="warning")
         self.run_worker(self._start_validation(), group="validation", exit_on_error=False)
         auth = self.query_one(AuthPane)
         tabs = self.query_one("#main", TabbedContent)
@@ -666,6 +673,18 @@ class InspectorApp(App[int]):
         from .screens.help import HelpScreen
 
         self.push_screen(HelpScreen())
+
+    def handle_bindings_clash(self, clashed_bindings: set[Binding], node: Any) -> None:
+        """A keymap gave a key that another binding has: said once per binding,
+        which then loses the key (Textual's rule)."""
+        fresh = sorted(b.id or b.action for b in clashed_bindings if (b.id or b.action) not in self._clashes_told)
+        if fresh:
+            self._clashes_told.update(fresh)
+            self.notify_plain(
+                f"the keymap took the key of {', '.join(fresh)} ({type(node).__name__}); give it another key",
+                title="keymap",
+                severity="warning",
+            )
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         # Textual's "Keys" panel and "Quit" duplicate our help and quit bindings,

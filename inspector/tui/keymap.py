@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.binding import Binding
+from textual.keys import key_to_character
 
 __all__ = ["FILES", "KeymapSettings", "apply_keymap", "binding_ids", "keys_in_force", "load_keymap"]
 
@@ -97,7 +98,35 @@ def load_keymap(environ: Mapping[str, str] | None = None) -> KeymapSettings:
             settings.problems.append(f'{path}: keymap: {name} needs a key such as "ctrl+n" (ignored)')
             continue
         settings.keymap[name] = ",".join(k.strip() for k in keys.split(","))
+    settings.problems.extend(f"{path}: keymap: {clash}" for clash in clashes(settings.keymap))
     return settings
+
+
+def clashes(keymap: Mapping[str, str]) -> list[str]:
+    """Keys a keymap gives that another binding of the same widget keeps:
+    Textual hands the key to the remapped binding, the other loses it
+    (silently: its own check counts a binding missing from the map as rebound)."""
+    from .screens.help import all_bindings
+
+    found: list[str] = []
+    by_owner: dict[type, list[Binding]] = {}
+    for owner, binding in all_bindings():
+        by_owner.setdefault(owner, []).append(binding)
+    for owner, bindings in by_owner.items():
+        for binding in bindings:
+            if not binding.id or binding.id not in keymap:
+                continue
+            taken = {_canonical(key) for key in keymap[binding.id].split(",")}
+            for other in bindings:
+                if other is binding or (other.id and other.id in keymap):
+                    continue
+                lost = taken & {_canonical(key) for key in other.key.split(",")}
+                if lost:
+                    found.append(
+                        f"{binding.id} takes {', '.join(sorted(lost))} from {other.id or other.action}"
+                        f" ({owner.__name__}), which no longer has it"
+                    )
+    return found
 
 
 def keys_in_force(binding: Binding, keymap: Mapping[str, str]) -> Binding:
@@ -111,3 +140,13 @@ def apply_keymap(app: Any, settings: KeymapSettings) -> None:
     """Put the keymap in force on a running or starting app."""
     app.keymap = dict(settings.keymap)
     app.set_keymap(settings.keymap)
+
+
+def _canonical(key: str) -> str:
+    """One spelling per key: "?" and "question_mark" are the same key."""
+    key = key.strip()
+    if len(key) > 1 and "+" not in key:
+        character = key_to_character(key)
+        if character and character.isprintable():
+            return character
+    return key
