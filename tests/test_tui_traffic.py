@@ -13,6 +13,7 @@ from inspector.core import ServerSpec, demo_spec
 from inspector.core.traffic import TrafficLog
 from inspector.tui.app import InspectorApp
 from inspector.tui.panes.bottom import BottomPanel, StderrPane, TrafficPane
+from inspector.tui.widgets.status_bar import KeyBar
 from inspector.tui.widgets.traffic_table import (
     ID_W,
     LATENCY_W,
@@ -280,3 +281,32 @@ async def test_focus_between_table_and_detail_is_visible() -> None:
         assert cursor_focused.text == cursor_blurred.text
         assert [s.style for s in cursor_focused] != [s.style for s in cursor_blurred]
         assert detail.styles.border_left != edge_blurred
+
+
+@pytest.mark.parametrize("size", [(100, 30), (200, 50)])
+async def test_the_key_bar_says_what_the_arrows_do_on_each_side(size: tuple[int, int]) -> None:
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=size) as pilot:
+        await wait_connected(pilot, app)
+        await burst(pilot, "alt+1")
+        pane = app.query_one(TrafficPane)
+        bar = app.query_one(KeyBar)
+        await wait_for(pilot, lambda: app.focused is pane.table, "focus on the table")
+        await wait_for(pilot, lambda: "↑↓ frames" in str(bar.render()), "the table's arrows in the key bar")
+        assert "↑↓ scroll" not in str(bar.render())
+        # The first frame (initialize, or discover): a long detail.
+        await burst(pilot, "home")
+        detail = pane.query_one("#traffic-detail")
+        await wait_for(pilot, lambda: detail.max_scroll_y > 0, "a detail longer than its pane")
+        await focus(pilot, detail)
+        await wait_for(pilot, lambda: "↑↓ scroll" in str(bar.render()), "the detail's arrows in the key bar")
+        assert "↑↓ frames" not in str(bar.render())
+        # And the arrows do that: the detail scrolls, the table's cursor stays.
+        await burst(pilot, "down", "down")
+        await wait_for(pilot, lambda: detail.scroll_y > 0, "the detail scrolled")
+        assert pane.table.cursor == 0
+        # The app's own keys still come first.
+        assert str(bar.render()).startswith(" ? Help")
+        # Stderr's table says what its rows are.
+        await burst(pilot, "alt+2")
+        await wait_for(pilot, lambda: "↑↓ lines" in str(bar.render()), "the stderr table's arrows")

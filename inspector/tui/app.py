@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable, Iterable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from textual import events, on, work
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.reactive import reactive
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Select, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
@@ -30,9 +32,10 @@ if TYPE_CHECKING:
 from ..core.spec import ServerSpec
 from ..core.traffic import Frame, JsonlRecorder, TrafficLog
 from .clipboard import copy_text
-from .commands import ServerCommands
+from .commands import ActionCommands, ServerCommands
 from .handlers import TuiHandlers
 from .key_order import KeyOrder, Routed
+from .keymap import KeymapSettings, apply_keymap
 from .panes.auth import AuthPane
 from .panes.bottom import BottomPanel
 from .panes.collections import CollectionsPane
@@ -60,6 +63,23 @@ SYNC_INTERVAL = 0.05
 TALL = 36
 
 
+def new_recording_path() -> str:
+    """A file name nobody has yet, in the working directory (else the temporary one)."""
+    import os
+    import tempfile
+    import time
+
+    stem = time.strftime("inspector-%Y%m%d-%H%M%S")
+    for folder in (os.getcwd(), tempfile.gettempdir()):
+        if not os.access(folder, os.W_OK):
+            continue
+        for counter in range(1000):
+            path = os.path.join(folder, f"{stem}{'-' + str(counter) if counter else ''}.jsonl")
+            if not os.path.exists(path):
+                return path
+    raise OSError("no writable folder for a recording")
+
+
 def focus_pane(pane: Widget) -> None:
     """Focus what a pane is for: its list (a traffic-like table in the
     bottom panel), else the first thing in it that takes focus."""
@@ -77,7 +97,7 @@ def focus_pane(pane: Widget) -> None:
 class InspectorApp(App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "MCP inspector"
-    COMMANDS = App.COMMANDS | {ServerCommands}
+    COMMANDS = App.COMMANDS | {ActionCommands, ServerCommands}
     # A short terminal gets a smaller bottom panel and tool header (app.tcss),
     # so a call's result still has rows to show in.
     VERTICAL_BREAKPOINTS = [(0, "-short"), (TALL, "-tall")]
@@ -85,7 +105,7 @@ class InspectorApp(App[int]):
     # The key bar shows these first, so they must stay short.
     BINDINGS = [
         Binding("f1,question_mark", "help", "Help", id="help", key_display="?"),
-        Binding("ctrl+r", "reconnect", "Reconnect", id="reconnect"),
+        Binding("ctrl+r", "reconnect", "Reconnect", id="reconnect", tooltip="restart / reconnect the server"),
         Binding("ctrl+t", "toggle_bottom", "Panel", id="toggle_bottom", tooltip="show or hide the bottom panel"),
         Binding("ctrl+up", "resize_bottom(2)", "Grow panel", id="grow_bottom", show=False),
         Binding("ctrl+down", "resize_bottom(-2)", "Shrink panel", id="shrink_bottom", show=False),
@@ -119,8 +139,11 @@ class InspectorApp(App[int]):
         record: str | None = None,
         watch: list[str] | None = None,
         recording: tuple[str, TrafficLog] | None = None,
+        keymap: KeymapSettings | None = None,
     ) -> None:
         super().__init__()
+        self.keymap_settings = keymap or KeymapSettings()
+        self._clashes_told: set[str] = set()
         self.spec = spec
         self.watch_paths = list(watch or [])
         # A reopened recording: everything is shown, nothing is sent.
@@ -131,10 +154,13 @@ class InspectorApp(App[int]):
         self.client = Client(spec, handlers=self.handlers, traffic=self.traffic)
         self.lists: dict[str, ListResult] = {}
         self.trusted_tools: set[str] = set()
+        # Binding id -> keys, from the config file (see keymap.py).
+        self.keymap: dict[str, str] = {}
         self._recorder: JsonlRecorder | None = None
+        self._stop_recording: Callable[[], None] | None = None
+        self.recording_path: str | None = None
         if record:
-            self._recorder = JsonlRecorder.open(record)
-            self.traffic.subscribe(self._recorder)
+            self._start_recording(record)
         self._sync_scheduled = False
         self.validator: FrameValidator | None = None
         self._validated = 0
@@ -221,6 +247,9 @@ class InspectorApp(App[int]):
         return session
 
     def on_mount(self) -> None:
+        apply_keymap(self, self.keymap_settings)
+        for problem in self.keymap_settings.problems:
+            self.notify_plain(problem, title="keymap", severity="warning")
         self.run_worker(self._start_validation(), group="validation", exit_on_error=False)
         auth = self.query_one(AuthPane)
         tabs = self.query_one("#main", TabbedContent)
@@ -657,6 +686,56 @@ class InspectorApp(App[int]):
 
         self.push_screen(HelpScreen())
 
+    def handle_bindings_clash(self, clashed_bindings: set[Binding], node: Any) -> None:
+        """A keymap gave a key that another binding has: said once per binding,
+        which then loses the key (Textual's rule)."""
+        fresh = sorted(b.id or b.action for b in clashed_bindings if (b.id or b.action) not in self._clashes_told)
+        if fresh:
+            self._clashes_told.update(fresh)
+            self.notify_plain(
+                f"the keymap took the key of {', '.join(fresh)} ({type(node).__name__}); give it another key",
+                title="keymap",
+                severity="warning",
+            )
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        # Textual's "Keys" panel and "Quit" duplicate our help and quit bindings,
+        # which the palette offers with the keys in force.
+        for command in super().get_system_commands(screen):
+            if command.title not in ("Keys", "Quit"):
+                yield command
+
+    # -- recording -----------------------------------------------------------------------
+
+    def _start_recording(self, path: str) -> None:
+        self._recorder = JsonlRecorder.open(path)
+        self._stop_recording = self.traffic.subscribe(self._recorder)
+        self.recording_path = path
+
+    def action_toggle_record(self) -> None:
+        """Record on: the session so far and every frame from now on go to a
+        new JSON Lines file; record off: the file is closed."""
+        if self._recorder is not None:
+            if self._stop_recording is not None:
+                self._stop_recording()
+            self._recorder.close()
+            self.notify_plain(f"recording stopped: {self.recording_path}")
+            self._recorder = self._stop_recording = self.recording_path = None
+            return
+        try:
+            path = new_recording_path()
+            recorder = JsonlRecorder.open(path)
+            for frame in list(self.traffic.frames):
+                recorder(frame)
+        except OSError as exc:
+            self.notify_plain(f"cannot record: {exc}", severity="error")
+            return
+        # Nothing arrives between the copy above and this (one thread).
+        self._recorder = recorder
+        self._stop_recording = self.traffic.subscribe(recorder)
+        self.recording_path = path
+        self.notify_plain(f"recording to {path}")
+
     @on(AuthPane.LoginRequested)
     def _login(self) -> None:
         self.action_show_tab("auth")
@@ -702,3 +781,4 @@ class InspectorApp(App[int]):
             await self.client.close()
         if self._recorder is not None:
             self._recorder.close()
+            self._recorder = None

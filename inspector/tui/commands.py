@@ -1,23 +1,180 @@
-"""Command palette entries as "verb: object": call: TOOL, read: URI, get: PROMPT."""
+"""Command palette entries.
+
+`ServerCommands`: "verb: object" for what the server offers (call: TOOL,
+read: URI, expand: TEMPLATE, get: PROMPT). `ActionCommands`: every action
+of the app, taken from the bindings themselves (so a new binding shows up
+here without a line written for it), with the keys in force after the
+keymap; plus the bindings of whatever has focus, and the few actions that
+have no key of their own.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.command import Hit, Hits, Provider
 
 from ..core.items import ListResult
 from ..core.safetext import one_line
+from .keymap import keys_in_force
 
 if TYPE_CHECKING:
+    from textual.dom import DOMNode
+    from textual.screen import Screen
+
     from .app import InspectorApp
 
-__all__ = ["ServerCommands"]
+__all__ = ["ActionCommands", "PaletteEntry", "ServerCommands", "action_entries", "binding_title"]
 
 
-class ServerCommands(Provider):
+class PaletteEntry(NamedTuple):
+    title: str
+    help: str
+    run: Callable[[], Any]
+
+
+# How an app binding reads in the palette, by the action's name: the key
+# bar's one word ("Tools", "Panel") says little without the key beside it.
+_TITLES = {
+    "show_tab": "go to: {description} pane",
+    "show_bottom": "panel: {description} tab",
+    "toggle_bottom": "panel: show / hide",
+    "help": "help: every key",
+    "reconnect": "reconnect: restart / reconnect the server",
+    "jump": "jump: a letter per field in view",
+}
+
+# Actions of a pane that the palette offers wherever focus is: (binding id, pane class name).
+PANE_ACTIONS = (
+    ("copy_command", "ToolsPane"),
+    ("cancel_call", "ToolsPane"),
+    ("toggle_mrtr_steps", "ToolsPane"),
+    ("traffic_compose", "TrafficPane"),
+)
+
+
+def binding_title(binding: Binding) -> str:
+    name = binding.action.split("(", 1)[0]
+    template = _TITLES.get(name)
+    description = binding.description or name
+    if template is None:
+        return description
+    return template.format(description=description)
+
+
+def _key_help(app: InspectorApp, binding: Binding) -> str:
+    from .screens.help import key_names
+
+    return key_names(keys_in_force(binding, app.keymap))
+
+
+def _app_entries(app: InspectorApp) -> Iterable[PaletteEntry]:
+    for binding in type(app).BINDINGS:
+        if not isinstance(binding, Binding):
+            continue
+        title = binding_title(binding)
+        help_text = f"key: {_key_help(app, binding)}"
+        if binding.tooltip and binding.tooltip not in title:
+            help_text += f"; {binding.tooltip}"
+        yield PaletteEntry(title, help_text, partial(app.run_action, binding.action))
+
+
+def _focused_entries(app: InspectorApp, screen: Screen[Any]) -> Iterable[tuple[DOMNode, Binding]]:
+    """Our own bindings on the focused widget and its parents (not the app's)."""
+    from textual.app import App
+
+    seen: set[tuple[int, str]] = set()
+    for active in screen.active_bindings.values():
+        node, binding = active.node, active.binding
+        if isinstance(node, App) or not type(node).__module__.startswith("inspector."):
+            continue
+        if not active.enabled or (id(node), binding.action) in seen:
+            continue
+        seen.add((id(node), binding.action))
+        yield node, binding
+
+
+def action_entries(app: InspectorApp, screen: Screen[Any]) -> list[PaletteEntry]:
+    from .screens.help import where
+
+    entries = list(_app_entries(app))
+    taken: set[tuple[str, str]] = set()
+    for node, binding in _focused_entries(app, screen):
+        taken.add((type(node).__name__, binding.action))
+        # As declared (every key it has), not the one key the map filed it under.
+        declared = _binding_by_id(node, binding.id) if binding.id else None
+        entries.append(
+            PaletteEntry(
+                f"{binding.description or binding.action} ({where(type(node))})",
+                f"key: {_key_help(app, declared or binding)}",
+                partial(app.run_action, binding.action, node),
+            )
+        )
+    for binding_id, pane_name in PANE_ACTIONS:
+        pane = next((node for node in app.query("*") if type(node).__name__ == pane_name), None)
+        pane_binding = _binding_by_id(pane, binding_id) if pane is not None else None
+        if pane is None or pane_binding is None or (pane_name, pane_binding.action) in taken:
+            continue
+        entries.append(
+            PaletteEntry(
+                f"{pane_binding.description} ({where(type(pane))})",
+                f"key: {_key_help(app, pane_binding)} in the {where(type(pane))} pane",
+                partial(app.run_action, pane_binding.action, pane),
+            )
+        )
+    recording = app.recording_path
+    entries.append(
+        PaletteEntry(
+            "record: stop" if recording else "record: start",
+            f"stop writing the traffic to {recording}"
+            if recording
+            else "write this session's traffic to a JSON Lines file (inspector open / replay read it)",
+            app.action_toggle_record,
+        )
+    )
+    return entries
+
+
+def _binding_by_id(node: DOMNode, binding_id: str) -> Binding | None:
+    for owner in type(node).__mro__:
+        for binding in owner.__dict__.get("BINDINGS", []):
+            if isinstance(binding, Binding) and binding.id == binding_id:
+                return binding
+    return None
+
+
+class _Entries(Provider):
+    def _entries(self) -> list[tuple[str, str, object]]:
+        raise NotImplementedError
+
+    async def discover(self) -> Hits:
+        for name, help_text, callback in self._entries():
+            yield Hit(1.0, Text(name), callback, text=name, help=help_text)  # type: ignore[arg-type]
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, help_text, callback in self._entries():
+            score, offsets = matcher.fuzzy_search.match(query, name)
+            if score > 0:
+                # Textual's own highlight() parses the candidate as markup, and
+                # these names come from the server: highlight plain text here.
+                display = Text(name)
+                for offset in offsets:
+                    display.stylize("bold underline", offset, offset + 1)
+                yield Hit(score, display, callback, text=name, help=help_text)  # type: ignore[arg-type]
+
+
+class ActionCommands(_Entries):
+    def _entries(self) -> list[tuple[str, str, object]]:
+        app: InspectorApp = self.app  # type: ignore[assignment]
+        return [tuple(entry) for entry in action_entries(app, self.screen)]  # type: ignore[misc]
+
+
+class ServerCommands(_Entries):
     def _entries(self) -> list[tuple[str, str, object]]:
         app: InspectorApp = self.app  # type: ignore[assignment]
         entries: list[tuple[str, str, object]] = []
@@ -61,26 +218,7 @@ class ServerCommands(Provider):
                     app.handlers.decline_all,
                 )
             )
-        entries.append(("reconnect: server", "restart / reconnect the server", app.action_reconnect))
-        entries.append(("toggle: traffic panel", "show or hide the bottom panel", app.action_toggle_bottom))
-        entries.append(("help: keys", "every key binding", app.action_help))
         return entries
-
-    async def discover(self) -> Hits:
-        for name, help_text, callback in self._entries():
-            yield Hit(1.0, Text(name), callback, text=name, help=help_text)  # type: ignore[arg-type]
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for name, help_text, callback in self._entries():
-            score, offsets = matcher.fuzzy_search.match(query, name)
-            if score > 0:
-                # Textual's own highlight() parses the candidate as markup, and
-                # these names come from the server: highlight plain text here.
-                display = Text(name)
-                for offset in offsets:
-                    display.stylize("bold underline", offset, offset + 1)
-                yield Hit(score, display, callback, text=name, help=help_text)  # type: ignore[arg-type]
 
 
 def _empty() -> ListResult:

@@ -18,10 +18,16 @@ __all__ = ["run_recording", "run_tui"]
 def run_tui(spec: ServerSpec, args: argparse.Namespace) -> int:
     from .app import InspectorApp
     from .graphics import detect
+    from .keymap import load_keymap
 
     detect()
 
-    app = InspectorApp(spec, record=getattr(args, "record", None), watch=getattr(args, "watch", None) or [])
+    app = InspectorApp(
+        spec,
+        record=getattr(args, "record", None),
+        watch=getattr(args, "watch", None) or [],
+        keymap=load_keymap(),
+    )
     answer_timeout = getattr(args, "answer_timeout", None)
     if answer_timeout:
         app.handlers.answer_timeout = answer_timeout
@@ -44,12 +50,13 @@ def run_recording(path: str) -> int:
 
     from ..core.recordings import RecordingError, load_recording
     from .app import InspectorApp
+    from .keymap import load_keymap
 
     try:
         traffic = load_recording(path)
     except RecordingError as exc:
         print(f"inspector: {exc}", file=sys.stderr)
         return 2
-    app = InspectorApp(ServerSpec(name=path), recording=(path, traffic))
+    app = InspectorApp(ServerSpec(name=path), recording=(path, traffic), keymap=load_keymap())
     app.run()
     return exit_code(app)

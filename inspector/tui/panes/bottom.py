@@ -26,7 +26,7 @@ from .problems import ProblemsPane, severity_style
 if TYPE_CHECKING:
     from ..app import InspectorApp
 
-__all__ = ["LOG_LEVELS", "BottomPanel", "StderrFilter", "StderrPane", "TrafficFilter", "log_row"]
+__all__ = ["LOG_LEVELS", "BottomPanel", "FrameDetail", "StderrFilter", "StderrPane", "TrafficFilter", "log_row"]
 
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 _LEVEL_STYLE = {
@@ -222,6 +222,12 @@ class StderrFilter:
         return all(w in line for w in self.wanted) and not any(w in line for w in self.unwanted)
 
 
+class FrameDetail(VerticalScroll):
+    """The selected frame's JSON and raw text; the arrows scroll it."""
+
+    arrow_hint = "scroll"
+
+
 class TrafficPane(Horizontal):
     @property
     def inspector(self) -> InspectorApp:
@@ -254,8 +260,8 @@ class TrafficPane(Horizontal):
     def compose(self) -> ComposeResult:
         with Vertical(id="traffic-left"):
             yield Input(placeholder="filter: words, in/out, errors, kind:X, method:X", id="traffic-filter")
-            yield TrafficTable(self.traffic.frames, header=header_text, id="traffic-table")
-        yield VerticalScroll(id="traffic-detail")
+            yield TrafficTable(self.traffic.frames, header=header_text, arrows="frames", id="traffic-table")
+        yield FrameDetail(id="traffic-detail")
 
     @property
     def table(self) -> TrafficTable:
@@ -276,7 +282,7 @@ class TrafficPane(Horizontal):
 
     @work(exclusive=True, group="traffic-detail")
     async def _show_detail(self, frame: Frame | None) -> None:
-        detail = self.query_one("#traffic-detail", VerticalScroll)
+        detail = self.query_one("#traffic-detail", FrameDetail)
         await detail.remove_children()
         if frame is not None:
             await detail.mount_all(frame_detail(frame))
@@ -335,7 +341,9 @@ class StderrPane(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder="filter: words that must all appear, -word to hide", id="stderr-filter")
-        yield TrafficTable(self.traffic.frames, predicate=_is_stderr, row_renderer=stderr_row, id="stderr-table")
+        yield TrafficTable(
+            self.traffic.frames, predicate=_is_stderr, row_renderer=stderr_row, arrows="lines", id="stderr-table"
+        )
 
     @property
     def table(self) -> TrafficTable:
@@ -373,7 +381,9 @@ class LogsPane(Vertical):
         with Horizontal():
             yield Select([(level, level) for level in LOG_LEVELS], prompt="log level", id="log-level")
             yield Static("sends logging/setLevel", id="logs-hint")
-        yield TrafficTable(self.traffic.frames, predicate=_is_log, row_renderer=log_row, id="logs-table")
+        yield TrafficTable(
+            self.traffic.frames, predicate=_is_log, row_renderer=log_row, arrows="messages", id="logs-table"
+        )
 
     @on(Select.Changed, "#log-level")
     def _level(self, event: Select.Changed) -> None:

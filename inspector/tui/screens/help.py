@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 from rich.table import Table
@@ -17,12 +18,19 @@ from textual.keys import key_to_character
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-__all__ = ["EXTRA_KEYS", "HelpScreen", "all_bindings", "key_names", "key_table"]
+from ..keymap import keys_in_force
+
+__all__ = ["EXTRA_KEYS", "HelpScreen", "all_bindings", "key_names", "key_table", "where"]
 
 # Keys that are not Binding objects: Textual's own, and keys widgets read in on_key.
 EXTRA_KEYS = [
     ("tab / shift+tab", "move between fields and panes", "everywhere"),
-    ("ctrl+p", "command palette: call: TOOL (then confirm), read: URI, get: PROMPT, expand: TEMPLATE", "everywhere"),
+    (
+        "ctrl+p",
+        "command palette: every action above, record on/off; call: TOOL (then confirm), read: URI, get: PROMPT,"
+        " expand: TEMPLATE",
+        "everywhere",
+    ),
     ("enter", "focus the form (a prompt or template with nothing to fill: get / read it); read a resource", "lists"),
     ("up / down", "move; escape closes the filter box", "lists"),
 ]
@@ -59,7 +67,7 @@ _WHERE = {
 _KEY_NAMES = {"question_mark": "?", "slash": "/", "delete": "delete", "escape": "escape", "enter": "enter"}
 
 
-def _where(owner: type) -> str:
+def where(owner: type) -> str:
     known = _WHERE.get(owner.__name__)
     if known is not None:
         return known
@@ -110,24 +118,28 @@ def all_bindings() -> list[tuple[type, Binding]]:
     return found
 
 
-def _rows() -> list[tuple[str, str, str]]:
+def _rows(keymap: Mapping[str, str]) -> list[tuple[str, str, str, str]]:
     rows = []
     for owner, binding in all_bindings():
         description = binding.description or binding.action
         if binding.tooltip:
             description += f" ({binding.tooltip})"
-        rows.append((key_names(binding), description, _where(owner)))
+        rows.append((key_names(keys_in_force(binding, keymap)), description, where(owner), binding.id or ""))
     return rows
 
 
-def key_table(rows: list[tuple[str, str, str]] | None = None) -> Table:
+def key_table(keymap: Mapping[str, str] | None = None) -> Table:
+    """Every key (with a keymap: the keys it gives in place of the declared
+    ones) and the binding's id, which a keymap names."""
     table = Table(box=None, show_header=True, header_style="bold", padding=(0, 2))
     table.add_column("key", style="bold cyan", no_wrap=True)
     table.add_column("action")
     table.add_column("where", style="dim")
-    for key, description, where in [*(rows if rows is not None else _rows()), *EXTRA_KEYS]:
+    table.add_column("id (keymap)", style="dim", no_wrap=True)
+    extra = [(key, description, place, "") for key, description, place in EXTRA_KEYS]
+    for key, description, place, binding_id in [*_rows(keymap or {}), *extra]:
         # Our own words, but never read as markup all the same.
-        table.add_row(Text(key), Text(description), Text(where))
+        table.add_row(Text(key), Text(description), Text(place), Text(binding_id))
     return table
 
 
@@ -144,7 +156,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll() as scroll:
             scroll.border_title = "Keys (escape closes)"
-            yield Static(key_table(), id="help-keys")
+            yield Static(key_table(keymap=getattr(self.app, "keymap", {})), id="help-keys")
 
     def action_close(self) -> None:
         self.dismiss(None)

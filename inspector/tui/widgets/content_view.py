@@ -201,8 +201,8 @@ class BlockView(Vertical):
     """
 
     BINDINGS = [
-        Binding("s", "save", "Save to file"),
-        Binding("enter", "read_link", "Read link"),
+        Binding("s", "save", "Save to file", id="save_block"),
+        Binding("enter", "read_link", "Read link", id="read_link"),
     ]
 
     class ReadLink(Message):

@@ -155,6 +155,11 @@ class KeyBar(Widget):
         # The app's keys in the order the app lists them (Textual's own quit would come first).
         order = [binding.action for binding in getattr(type(app), "BINDINGS", []) if isinstance(binding, Binding)]
         app_keys.sort(key=lambda entry: order.index(entry.action) if entry.action in order else len(order))
+        # What the arrows do where focus is, when that is not plain to see
+        # (a table beside a scrolling detail): first among the local keys.
+        hint = getattr(self.screen.focused, "arrow_hint", None)
+        if isinstance(hint, str) and hint:
+            local.insert(0, KeyEntry("down", "↑↓", hint, True, "arrows"))
         palette = active.get(app.COMMAND_PALETTE_BINDING)
         if app.ENABLE_COMMAND_PALETTE and palette is not None and palette.node is app:
             binding = palette.binding

@@ -203,9 +203,12 @@ class TrafficTable(ScrollView, can_focus=True):
         predicate: Predicate | None = None,
         row_renderer: RowRenderer = row_text,
         header: Callable[[int], Text] | None = None,
+        arrows: str = "rows",
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
+        # What up and down move through, for the key bar.
+        self.arrow_hint = arrows
         self.frames = frames
         self.row_renderer = row_renderer
         self.header = header
