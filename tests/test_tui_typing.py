@@ -7,19 +7,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from inspector.core import demo_spec
+from inspector.core import ServerSpec, demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.screens.jump import JumpScreen
+from inspector.tui.widgets.arguments import ArgumentsEditor
 from inspector.tui.widgets.item_list import ItemList
 from inspector.tui.widgets.result_view import ResultView
 from inspector.tui.widgets.schema_form import FieldRow
 
-from .tui_helpers import burst, field_row, select, wait_connected, wait_for
+from .peers import EVERYTHING, NODE, require
+from .tui_helpers import burst, field_row, focus, select, wait_connected, wait_for
 
 SMALL = (100, 30)
 
@@ -64,6 +67,45 @@ async def test_divide_typed_at_full_speed_from_the_list() -> None:
         await burst(pilot, "y")
         await wait_for(pilot, lambda: "= 4" in result_text(app), "the result 4")
         assert last_call_arguments(app) == {"dividend": 8, "divisor": 2}
+
+
+def _everything() -> ServerSpec:
+    return ServerSpec(transport="stdio", command=NODE, args=[str(require(EVERYTHING)), "stdio"], timeout=20)
+
+
+@pytest.mark.parametrize(
+    ("server", "start", "wanted", "typed", "expected"),
+    [
+        (demo_spec, "plan_trip", "divide", ["8", "tab", "2"], {"dividend": 8, "divisor": 2}),
+        (_everything, "echo", "get-sum", ["3", "tab", "4"], {"a": 3, "b": 4}),
+    ],
+    ids=["demo", "everything"],
+)
+@pytest.mark.parametrize("size", [SMALL, (200, 50)], ids=["100x30", "200x50"])
+async def test_from_a_form_through_the_filter_at_full_speed(
+    server: Callable[[], ServerSpec],
+    start: str,
+    wanted: str,
+    typed: list[str],
+    expected: dict[str, int],
+    size: tuple[int, int],
+) -> None:
+    """In a tool's form: escape to the list, `/`, the tool's name, enter (to
+    the list), enter (to the form), two numbers a tab apart, call — in one
+    burst.  Each key goes where focus is by then: the name into the filter,
+    the numbers into the new tool's fields."""
+    app = InspectorApp(server())
+    async with app.run_test(size=size) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", start)
+        editor = app.query_one(ArgumentsEditor)
+        await focus(pilot, editor.form.query("Input, TextArea").first())
+        await burst(pilot, "escape", "/", *wanted, "enter", "enter", *typed, "ctrl+j")
+        await wait_for_confirmation(pilot, app)
+        assert app.query_one("#tool-list", ItemList).filter_text == wanted
+        await burst(pilot, "y")
+        await wait_for(pilot, lambda: call_answer(app), "the answer")
+        assert last_call_arguments(app) == expected
 
 
 async def test_text_after_tab_lands_in_the_next_field() -> None:
@@ -171,8 +213,6 @@ async def wait_for_confirmation(pilot: Pilot[int], app: InspectorApp) -> None:
     try:
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "the confirmation")
     except AssertionError:
-        from inspector.tui.widgets.arguments import ArgumentsEditor
-
         notes = [str(n.message) for n in app._notifications]
         raise AssertionError(f"{app.query_one(ArgumentsEditor).arguments()} {notes} focus {app.focused}") from None
 

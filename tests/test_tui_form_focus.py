@@ -1,0 +1,104 @@
+"""Focus in a tall form is always where the person can see it: tabbing
+through every field and button scrolls each into view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.widget import Widget
+
+from inspector.core import demo_spec
+from inspector.tui.app import InspectorApp
+from inspector.tui.widgets.arguments import ArgumentsEditor
+from inspector.tui.widgets.schema_form import FOCUSABLE, SchemaForm
+
+from .tui_helpers import burst, focus, select, wait_connected, wait_for
+
+# plan_trip with every optional part opened: the tallest form the demo has.
+PLAN_TRIP_OPEN = {
+    "name": "Trip",
+    "traveller": {
+        "full_name": "Ana",
+        "home": {"city": "London", "country": "GB", "coordinates": {"lat": 51.5, "lon": -0.1}},
+        "contact": {"email": "ana@example.com", "phone": None},
+    },
+    "start": "2026-08-01",
+    "stops": [
+        {"place": {"city": "Rome", "country": "IT"}, "nights": 2, "activities": ["forum", "pasta"]},
+        {"place": {"city": "Paris", "country": "FR"}},
+        {"place": {"city": "Oslo", "country": "NO"}, "activities": ["fjord"]},
+    ],
+    "transport": {"mode": "flight", "airline": "KLM"},
+    "tags": ["summer", "rail"],
+    "return_stop": {"city": "Lisbon", "country": "PT"},
+}
+
+# A long flat form, the shape of many real servers' tools.
+TALL_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        **{f"field_{i:02}": {"type": "string", "description": f"field number {i}"} for i in range(30)},
+        "flag": {"type": "boolean"},
+        "choice": {"type": "string", "enum": ["a", "b", "c"]},
+        "items": {"type": "array", "items": {"type": "string"}},
+        "last": {"type": "integer"},
+    },
+    "required": ["field_00", "last"],
+}
+
+
+def _scroller(widget: Widget) -> Widget:
+    for ancestor in widget.ancestors:
+        if isinstance(ancestor, SchemaForm):
+            return ancestor
+    raise AssertionError(f"{widget!r} is not in the form")
+
+
+def _in_view(widget: Widget) -> bool:
+    region = widget.region
+    visible = _scroller(widget).scrollable_content_region
+    return bool(region.area) and visible.contains_region(region)
+
+
+async def _tab_through(pilot: Any, app: InspectorApp, key: str = "tab") -> int:
+    """Tab from the form's first widget to its last (shift+tab: from the last
+    to the first); each must be in view once focused (and scrolled there)."""
+    form = app.query_one(ArgumentsEditor).form
+    await wait_for(pilot, lambda: not form._rebuild_pending, "the form drawn")
+    chain = [w for w in form.query(FOCUSABLE) if w.focusable]
+    await focus(pilot, chain[0] if key == "tab" else chain[-1])
+    await pilot.wait_for_animation()
+    assert not all(_in_view(w) for w in chain), "the form fits: nothing to scroll"
+    seen: list[Widget] = []
+    for _ in range(len(chain) - 1):
+        await burst(pilot, key)
+        await pilot.wait_for_animation()
+        focused = app.focused
+        assert focused is not None and focused in chain, f"tab left the form after {seen[-1:]}: {focused!r}"
+        assert _in_view(focused), (
+            f"{focused!r} at {focused.region} is out of view {_scroller(focused).scrollable_content_region}"
+        )
+        seen.append(focused)
+    assert len(set(seen)) == len(chain) - 1
+    return len(chain)
+
+
+async def test_tab_scrolls_every_widget_of_plan_trip_into_view() -> None:
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", "plan_trip")
+        app.query_one(ArgumentsEditor).form.load_value(PLAN_TRIP_OPEN)
+        count = await _tab_through(pilot, app)
+        assert count > 40  # every part of the form was opened
+        assert await _tab_through(pilot, app, "shift+tab") == count
+
+
+async def test_tab_scrolls_every_widget_of_a_tall_flat_form_into_view() -> None:
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", "register_user")
+        await _tab_through(pilot, app)
+        app.query_one(ArgumentsEditor).load_schema(TALL_SCHEMA, key="tall")
+        assert await _tab_through(pilot, app) == 34
