@@ -54,6 +54,7 @@ _WHERE = {
     "ConnectErrorScreen": "connection error",
     "HelpScreen": "this help",
     "PickerApp": "server picker (before the inspector starts)",
+    "RowList": "any list",
 }
 
 _KEY_NAMES = {"question_mark": "?", "slash": "/", "delete": "delete", "escape": "escape", "enter": "enter"}
