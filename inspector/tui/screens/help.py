@@ -24,7 +24,6 @@ EXTRA_KEYS = [
     ("tab / shift+tab", "move between fields and panes", "everywhere"),
     ("ctrl+p", "command palette: call: TOOL (then confirm), read: URI, get: PROMPT, expand: TEMPLATE", "everywhere"),
     ("enter", "focus the form (a prompt or template with nothing to fill: get / read it); read a resource", "lists"),
-    ("up / down", "move; escape closes the filter box", "lists"),
 ]
 
 # Where each binding owner's keys work, in the order the help lists them.

@@ -14,7 +14,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widgets import Input
 
@@ -132,10 +131,12 @@ class FilterList(Vertical, Generic[T]):
         self._generation = 0
         self._pending = 0  # the generation of the announcement waiting; 0: none
         self._due = 0.0
+        # Asked for on every key: kept rather than queried.
+        self._rows = RowList(self._render_index, id="options")
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder=self.placeholder, id="filter")
-        yield RowList(self._render_index, id="options")
+        yield self._rows
 
     def on_mount(self) -> None:
         self._update_title()
@@ -145,7 +146,7 @@ class FilterList(Vertical, Generic[T]):
 
     @property
     def options(self) -> RowList:
-        return self.query_one("#options", RowList)
+        return self._rows
 
     def _render_index(self, index: int) -> Text:
         return self.render_row(self.items[index])
@@ -164,10 +165,7 @@ class FilterList(Vertical, Generic[T]):
         self._heights = self._measure()
         self._last = None
         keep = self._find(current) if current is not None else None
-        try:
-            self.options.forget()
-        except NoMatches:  # before compose
-            pass
+        self.options.forget()
         self._apply_filter(keep)
 
     def _measure(self) -> list[int] | int:
@@ -219,10 +217,7 @@ class FilterList(Vertical, Generic[T]):
         row = self._row_of(keep) if keep is not None else None
         if row is None and self.shown:
             row = 0
-        try:
-            self.options.set_rows(self.shown.rows, self._heights, row)
-        except NoMatches:  # before compose
-            return
+        self.options.set_rows(self.shown.rows, self._heights, row)
         self._update_title()
         self._announce_now()
 
@@ -236,10 +231,7 @@ class FilterList(Vertical, Generic[T]):
     @property
     def highlighted_index(self) -> int | None:
         """The item index of the highlighted row."""
-        try:
-            row = self.options.highlighted
-        except NoMatches:  # before compose
-            return None
+        row = self.options.highlighted
         if row is None or not (0 <= row < len(self.shown)):
             return None
         return self.shown.rows[row]

@@ -135,14 +135,16 @@ class RowList(ScrollView, can_focus=True):
         if highlighted is not None and not (0 <= highlighted < len(rows)):
             highlighted = 0 if rows else None
         self.set_reactive(RowList.highlighted, highlighted)
-        self.scroll_to_highlight()
-        self.refresh()
+        if self.is_mounted:
+            self.scroll_to_highlight()
+            self.refresh()
 
     def forget(self) -> None:
         """Every row must be drawn again (items changed how they look)."""
         self._visuals.clear()
         self._strips.clear()
-        self.refresh()
+        if self.is_mounted:
+            self.refresh()
 
     # -- geometry ----------------------------------------------------------------------
 
