@@ -40,6 +40,8 @@ STUCK_AFTER = 3.0
 # A rebuild that never finishes must not either.
 BUSY_AT_MOST = 10.0
 POLL = 0.005
+# Keys that only move a list's highlight: they pass put-off work (`defer`).
+MOVES = frozenset({"up", "down", "pageup", "pagedown", "home", "end"})
 
 Routed = events.Key | events.Paste
 
@@ -52,13 +54,16 @@ class KeyOrder:
         self._in_flight: Routed | None = None
         self._sent_at = 0.0
         self._busy: dict[int, float] = {}
+        # Work put off while keys come (a list's detail after arrow keys): a
+        # key other than another move runs it first (see `defer`).
+        self._deferred: dict[int, Callable[[], None]] = {}
         self._timer: Timer | None = None
         self._releasing = False
 
     @property
     def idle(self) -> bool:
         """Nothing held, in flight or rebuilding (tests wait for this)."""
-        return not self._held and self._ready()
+        return not self._held and not self._deferred and self._ready()
 
     # -- gates a widget can close -------------------------------------------------------
 
@@ -69,6 +74,15 @@ class KeyOrder:
     def done(self, owner: object) -> None:
         self._busy.pop(id(owner), None)
         self._schedule()
+
+    def defer(self, owner: object, flush: Callable[[], None]) -> None:
+        """*owner* has put off work a burst of moves (arrow, page, home, end)
+        would only redo: any other key runs `flush` first and waits until what
+        it set off has settled, so enter after arrows opens the row moved to."""
+        self._deferred[id(owner)] = flush
+
+    def undefer(self, owner: object) -> None:
+        self._deferred.pop(id(owner), None)
 
     # -- called by the app -------------------------------------------------------------
 
@@ -89,6 +103,15 @@ class KeyOrder:
     # -- internals ---------------------------------------------------------------------
 
     async def _send(self, event: Routed) -> None:
+        if self._deferred and not (isinstance(event, events.Key) and event.key in MOVES):
+            flushes = list(self._deferred.values())
+            self._deferred.clear()
+            for flush in flushes:
+                flush()
+            # What the flush posted is handled before this key goes.
+            self._held.appendleft(event)
+            self._schedule()
+            return
         self._in_flight = event
         self._sent_at = time.monotonic()
         await self._route(event)

@@ -47,6 +47,16 @@ def message_widgets(result: Any) -> list[Any]:
     return parts
 
 
+def _listed_arguments(item: Item) -> list[dict[str, Any]]:
+    arguments = item.data.get("arguments")
+    return [a for a in arguments if isinstance(a, dict)] if isinstance(arguments, list) else []
+
+
+def _row_lines(item: Item) -> int:
+    """A row's height without drawing it: the name, then the arguments if any."""
+    return 2 if _listed_arguments(item) else 1
+
+
 class PromptsPane(Horizontal):
     BINDINGS = [
         Binding("ctrl+enter,ctrl+j", "get", "Get prompt", id="get_prompt", priority=True, key_display="^⏎/^j"),
@@ -69,7 +79,7 @@ class PromptsPane(Horizontal):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        yield ItemList("Prompts", self._row, kind="prompts", id="prompt-list")
+        yield ItemList("Prompts", self._row, kind="prompts", lines=_row_lines, id="prompt-list")
         with Vertical(id="prompt-detail"):
             yield VerticalScroll(id="prompt-form")
             yield VerticalScroll(id="prompt-messages")
@@ -79,7 +89,7 @@ class PromptsPane(Horizontal):
         if item.problems:
             text.append("⚠ ", style="bold red")
         text.append_text(plain_line(item.display_name, 50, style="bold"))
-        arguments = [a for a in item.data.get("arguments") or [] if isinstance(a, dict)]
+        arguments = _listed_arguments(item)
         if arguments:
             names = ", ".join(str(a.get("name")) + ("*" if a.get("required") else "") for a in arguments)
             text.append("\n")

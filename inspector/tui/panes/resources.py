@@ -69,7 +69,7 @@ class ResourcesPane(Horizontal):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        yield ItemList("Resources", self._row, kind="resources", id="resource-list")
+        yield ItemList("Resources", self._row, kind="resources", lines=2, id="resource-list")
         with Vertical(id="resource-detail"):
             yield Static("No resource selected", id="resource-info")
             yield VerticalScroll(id="resource-contents")

@@ -55,7 +55,9 @@ class RootsPane(Vertical):
                 style="dim",
             )
         )
-        yield FilterList("Roots", root_row, haystack=_root_haystack, placeholder="filter (URI, name)", id="roots-list")
+        yield FilterList(
+            "Roots", root_row, haystack=_root_haystack, lines=1, placeholder="filter (URI, name)", id="roots-list"
+        )
         with Horizontal():
             yield Input(placeholder="a directory path or file:// URI, then enter", id="root-input")
             yield Button("Add", id="root-add")

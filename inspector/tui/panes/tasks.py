@@ -3,6 +3,7 @@ status history, result or error, and the actions the protocol offers."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -59,7 +60,7 @@ class TasksPane(Horizontal):
 
     def __init__(self) -> None:
         super().__init__()
-        self.shown: list[TaskInfo] = []
+        self.shown: Sequence[TaskInfo] = []
 
     @property
     def inspector(self) -> InspectorApp:
@@ -67,7 +68,12 @@ class TasksPane(Horizontal):
 
     def compose(self) -> ComposeResult:
         yield FilterList(
-            "Tasks", task_row, haystack=_task_haystack, placeholder="filter (id, status, tool)", id="task-list"
+            "Tasks",
+            task_row,
+            haystack=_task_haystack,
+            lines=2,
+            placeholder="filter (id, status, tool)",
+            id="task-list",
         )
         with VerticalScroll(id="task-detail"):
             yield Static(Text("No tasks yet. A tool that runs as a task shows up here.", style="dim"), id="task-info")

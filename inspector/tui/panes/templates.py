@@ -65,7 +65,7 @@ class TemplatesPane(Horizontal):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        yield ItemList("Templates", uri_row, kind="templates", id="template-list")
+        yield ItemList("Templates", uri_row, kind="templates", lines=2, id="template-list")
         with Vertical(id="template-detail"):
             yield VerticalScroll(id="template-form")
             yield Static("", id="template-uri")

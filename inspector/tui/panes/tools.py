@@ -127,7 +127,7 @@ class ToolsPane(Horizontal):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        yield ItemList("Tools", tool_row, kind="tools", id="tool-list")
+        yield ItemList("Tools", tool_row, kind="tools", lines=2, id="tool-list")
         with Vertical(id="tool-detail"):
             yield VerticalScroll(Static("No tool selected", id="tool-header-text"), id="tool-header")
             yield Checkbox("run as a task (tasks/get, tasks/result)", id="as-task")

@@ -32,7 +32,6 @@ EXTRA_KEYS = [
         "everywhere",
     ),
     ("enter", "focus the form (a prompt or template with nothing to fill: get / read it); read a resource", "lists"),
-    ("up / down", "move; escape closes the filter box", "lists"),
 ]
 
 # Where each binding owner's keys work, in the order the help lists them.
@@ -62,6 +61,7 @@ _WHERE = {
     "ConnectErrorScreen": "connection error",
     "HelpScreen": "this help",
     "PickerApp": "server picker (before the inspector starts)",
+    "RowList": "any list",
 }
 
 _KEY_NAMES = {"question_mark": "?", "slash": "/", "delete": "delete", "escape": "escape", "enter": "enter"}

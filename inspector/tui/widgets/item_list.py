@@ -3,8 +3,11 @@ the app's own lists (roots, tasks) share the `/` filter and the row rules."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+import time
+from bisect import bisect_left
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
+from typing import Any, Generic, TypeVar, overload
 
 from rich.text import Text
 from textual import on
@@ -12,26 +15,57 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import Input, OptionList
-from textual.widgets.option_list import Option
+from textual.widgets import Input
 
 from ...core.cache import duration_text
 from ...core.items import Item, ListResult
 from ...core.safetext import one_line
+from .row_list import RowList
 
-__all__ = ["FilterList", "ItemList"]
+__all__ = ["FilterList", "ItemList", "Shown"]
 
 T = TypeVar("T")
 RowRenderer = Callable[[Item], Text]
+# Lines per row: one number for every row, or a function of the item.
+RowLines = Callable[[Any], int] | int
+
+# A move of the highlight by keys is shown in the pane after this long
+# without another: a burst of arrow keys builds only the last detail.
+ANNOUNCE_AFTER = 0.04
+
+
+class Shown(Sequence[T]):
+    """The items a filter lets through, as a view (no list of 100,000 per keystroke)."""
+
+    def __init__(self, items: list[T], rows: Sequence[int]) -> None:
+        self._items = items
+        self.rows = rows
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[T]: ...
+    def __getitem__(self, index: int | slice) -> T | list[T]:
+        if isinstance(index, slice):
+            return [self._items[i] for i in self.rows[index]]
+        return self._items[self.rows[index]]
+
+    def __iter__(self) -> Iterator[T]:
+        items = self._items
+        return (items[i] for i in self.rows)
 
 
 class FilterList(Vertical, Generic[T]):
-    """A bordered option list with a `/` filter box.
+    """A bordered list of items with a `/` filter box.
 
-    Rows never wrap: every line is cut with an ellipsis at the list's width,
-    so each row keeps the height it was designed with whatever the width,
-    the scrollbar or the server's names (a row that wrapped made rows of
-    different heights and the option list's line cache went stale).
+    The rows are a `RowList`: drawn when they come into view, kept drawn
+    until the items change.  Filtering keeps a list of the matching item
+    indices; a longer query searches only the previous matches.  Rows never
+    wrap: every line is cut with an ellipsis at the list's width, so each
+    row keeps the height it was designed with whatever the width.
     """
 
     DEFAULT_CSS = """
@@ -39,7 +73,7 @@ class FilterList(Vertical, Generic[T]):
     FilterList:focus-within { border: round $primary; }
     FilterList > Input { display: none; height: 3; }
     FilterList.filtering > Input { display: block; }
-    FilterList > OptionList { height: 1fr; border: none; text-wrap: nowrap; text-overflow: ellipsis; }
+    FilterList > RowList { height: 1fr; border: none; }
     """
 
     BINDINGS = [
@@ -73,6 +107,7 @@ class FilterList(Vertical, Generic[T]):
         render_row: Callable[[T], Text],
         *,
         haystack: Callable[[T], str] = str,
+        lines: RowLines | None = None,
         placeholder: str = "filter",
         id: str | None = None,
     ) -> None:
@@ -80,62 +115,111 @@ class FilterList(Vertical, Generic[T]):
         self.label = label
         self.render_row = render_row
         self.haystack = haystack
+        self.lines = lines
         self.placeholder = placeholder
         self.items: list[T] = []
-        self.shown: list[T] = []
+        self.shown: Shown[T] = Shown(self.items, range(0))
         self.filter_text = ""
-        # The item last highlighted: a filter that hid everything and is
-        # then cleared comes back to it, not to the first row.
-        self._last: T | None = None
+        # The lowered haystack of each item, made at the first filtering of a listing.
+        self._haystacks: list[str] | None = None
+        self._heights: list[int] | int = 1
+        # The query the shown rows answer: a longer one searches only them.
+        self._query = ""
+        # The item (index) last highlighted: a filter that hid everything and
+        # is then cleared comes back to it, not to the first row.
+        self._last: int | None = None
+        self._generation = 0
+        self._pending = 0  # the generation of the announcement waiting; 0: none
+        self._due = 0.0
+        # Asked for on every key: kept rather than queried.
+        self._rows = RowList(self._render_index, id="options")
 
     def compose(self) -> ComposeResult:
         yield Input(placeholder=self.placeholder, id="filter")
-        yield OptionList(id="options")
+        yield self._rows
 
     def on_mount(self) -> None:
         self._update_title()
 
+    def on_unmount(self) -> None:
+        self._cancel_pending()
+
     @property
-    def options(self) -> OptionList:
-        return self.query_one("#options", OptionList)
+    def options(self) -> RowList:
+        return self._rows
+
+    def _render_index(self, index: int) -> Text:
+        return self.render_row(self.items[index])
+
+    # -- items and filtering ----------------------------------------------------------
 
     def set_items(self, items: list[T]) -> None:
         """Replace the items; the highlighted one stays highlighted if it still exists."""
         current = self.highlighted_item
+        if current is None and self._last is not None and self._last < len(self.items):
+            current = self.items[self._last]
         self.items = list(items)
-        self._apply_filter(keep=current)
+        self._haystacks = None
+        self._query = ""
+        self.shown = Shown(self.items, range(len(self.items)))
+        self._heights = self._measure()
+        self._last = None
+        keep = self._find(current) if current is not None else None
+        self.options.forget()
+        self._apply_filter(keep)
 
-    def _matches(self, item: T) -> bool:
-        if not self.filter_text:
-            return True
-        return self.filter_text.lower() in self.haystack(item).lower()
+    def _measure(self) -> list[int] | int:
+        lines = self.lines
+        if isinstance(lines, int):
+            return lines
+        if lines is None:
+            heights = [self.render_row(item).plain.count("\n") + 1 for item in self.items]
+        else:
+            heights = [lines(item) for item in self.items]
+        if heights and all(height == heights[0] for height in heights):
+            return heights[0]
+        return heights
+
+    def _find(self, item: T) -> int | None:
+        """The index of this item (or its successor in a new listing) among the items."""
+        return next((i for i, candidate in enumerate(self.items) if self._same(candidate, item)), None)
 
     def _same(self, a: T, b: T) -> bool:
         return a is b or a == b
 
-    def _apply_filter(self, keep: T | None = None) -> None:
-        self.shown = [item for item in self.items if self._matches(item)]
-        options = self.options
-        options.clear_options()
-        options.add_options(Option(self.render_row(item)) for item in self.shown)
-        index = 0
+    def _matching(self) -> Sequence[int]:
+        query = self.filter_text.lower()
+        if not query:
+            rows: Sequence[int] = range(len(self.items))
+        else:
+            if self._haystacks is None:
+                haystack = self.haystack
+                self._haystacks = [haystack(item).lower() for item in self.items]
+            haystacks = self._haystacks
+            # Every match of a longer query matched the shorter one.
+            previous = self.shown.rows if self._query in query else range(len(haystacks))
+            rows = [i for i in previous if query in haystacks[i]]
+        self._query = query
+        return rows
+
+    def _row_of(self, index: int) -> int | None:
+        rows = self.shown.rows
+        if isinstance(rows, range):
+            return index if index in rows else None
+        row = bisect_left(rows, index)
+        return row if row < len(rows) and rows[row] == index else None
+
+    def _apply_filter(self, keep: int | None = None) -> None:
+        """Show the items the filter lets through, `keep` (an item index) highlighted if shown."""
+        self.shown = Shown(self.items, self._matching())
         if keep is None:
             keep = self._last
-        if keep is not None:
-            for i, item in enumerate(self.shown):
-                if self._same(item, keep):
-                    index = i
-                    break
-        if self.shown:
-            options.highlighted = index
+        row = self._row_of(keep) if keep is not None else None
+        if row is None and self.shown:
+            row = 0
+        self.options.set_rows(self.shown.rows, self._heights, row)
         self._update_title()
-        self._post_highlighted()
-
-    def _post_highlighted(self) -> None:
-        item = self.highlighted_item
-        if item is not None:
-            self._last = item
-        self.post_message(self.Highlighted(self, item))
+        self._announce_now()
 
     def _update_title(self) -> None:
         total = len(self.items)
@@ -145,27 +229,84 @@ class FilterList(Vertical, Generic[T]):
             self.border_title = f"{self.label} ({total})"
 
     @property
+    def highlighted_index(self) -> int | None:
+        """The item index of the highlighted row."""
+        row = self.options.highlighted
+        if row is None or not (0 <= row < len(self.shown)):
+            return None
+        return self.shown.rows[row]
+
+    @property
     def highlighted_item(self) -> T | None:
-        try:
-            index = self.options.highlighted
-        except Exception:  # before compose  # noqa: BLE001
-            return None
-        if index is None or not (0 <= index < len(self.shown)):
-            return None
-        return self.shown[index]
+        index = self.highlighted_index
+        return None if index is None else self.items[index]
 
     def refresh_rows(self) -> None:
         """Re-render rows (an item's state changed, e.g. subscribed)."""
-        self._apply_filter(keep=self.highlighted_item)
+        self.options.forget()
+        self._update_title()
+        self._announce_now()
 
-    @on(OptionList.OptionHighlighted, "#options")
-    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        event.stop()
-        self._post_highlighted()
+    def highlight_index(self, index: int) -> bool:
+        """Highlight an item (by index) and show it at once; False when the filter hides it."""
+        row = self._row_of(index)
+        if row is None:
+            return False
+        self.options.set_rows(self.shown.rows, self._heights, row)
+        self._announce_now()
+        return True
 
-    @on(OptionList.OptionSelected, "#options")
-    def _selected(self, event: OptionList.OptionSelected) -> None:
+    # -- telling the pane ------------------------------------------------------------
+
+    def _announce_now(self) -> None:
+        """Post the highlighted item (to the pane, which shows it)."""
+        self._cancel_pending()
+        index = self.highlighted_index
+        if index is not None:
+            self._last = index
+        self.post_message(self.Highlighted(self, self.highlighted_item))
+
+    def _announce_later(self) -> None:
+        """Post it once the keys stop for ANNOUNCE_AFTER; a key that acts on the
+        pane (enter, a letter, ctrl+j) flushes it first (inspector.tui.key_order)."""
+        index = self.highlighted_index
+        if index is not None:
+            self._last = index
+        self._due = time.monotonic() + ANNOUNCE_AFTER
+        if self._pending:
+            return
+        self._generation += 1
+        self._pending = self._generation
+        order = getattr(self.app, "key_order", None)
+        if order is not None:
+            order.defer(self, self._announce_now)
+        self.set_timer(ANNOUNCE_AFTER, partial(self._when_due, self._pending))
+
+    def _when_due(self, generation: int) -> None:
+        if self._pending != generation:
+            return  # announced already
+        wait = self._due - time.monotonic()
+        if wait > 0.002:
+            self.set_timer(wait, partial(self._when_due, generation))
+            return
+        self._announce_now()
+
+    def _cancel_pending(self) -> None:
+        if self._pending:
+            self._pending = 0
+            order = getattr(self.app, "key_order", None)
+            if order is not None:
+                order.undefer(self)
+
+    @on(RowList.Moved, "#options")
+    def _moved(self, event: RowList.Moved) -> None:
         event.stop()
+        self._announce_later()
+
+    @on(RowList.Selected, "#options")
+    def _selected(self, event: RowList.Selected) -> None:
+        event.stop()
+        self._announce_now()
         item = self.highlighted_item
         if item is not None:
             self.post_message(self.Activated(self, item))
@@ -174,7 +315,7 @@ class FilterList(Vertical, Generic[T]):
     def _filter_changed(self, event: Input.Changed) -> None:
         event.stop()
         self.filter_text = event.value
-        self._apply_filter(keep=self.highlighted_item)
+        self._apply_filter(self.highlighted_index)
 
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self, event: Input.Submitted) -> None:
@@ -191,7 +332,7 @@ class FilterList(Vertical, Generic[T]):
         with self.prevent(Input.Changed):
             self.query_one("#filter", Input).value = ""
         self.remove_class("filtering")
-        self._apply_filter(keep=self.highlighted_item)
+        self._apply_filter(self.highlighted_index)
 
     def action_clear_filter(self) -> None:
         filter_input = self.query_one("#filter", Input)
@@ -226,13 +367,27 @@ class ItemList(FilterList[Item]):
         def control(self) -> ItemList:
             return self.item_list
 
-    def __init__(self, label: str, render_row: RowRenderer, *, kind: str = "", id: str | None = None) -> None:
+    def __init__(
+        self,
+        label: str,
+        render_row: RowRenderer,
+        *,
+        kind: str = "",
+        lines: RowLines | None = None,
+        id: str | None = None,
+    ) -> None:
         super().__init__(
-            label, render_row, haystack=_item_haystack, placeholder="filter (name, title, description)", id=id
+            label,
+            render_row,
+            haystack=_item_haystack,
+            lines=lines,
+            placeholder="filter (name, title, description)",
+            id=id,
         )
         self.kind = kind
         self.cache_note = ""
         self.problems: list[str] = []
+        self._broken = 0
 
     def set_listing(self, listing: ListResult) -> None:
         """A fresh listing: its items (excluded ones last) and its cache facts."""
@@ -249,18 +404,22 @@ class ItemList(FilterList[Item]):
 
     def set_items(self, items: list[Item], problems: list[str] | None = None) -> None:
         self.problems = list(problems or [])
+        self._broken = sum(1 for item in items if item.problems)
         super().set_items(items)
 
     def _same(self, a: Item, b: Item) -> bool:
         # A refreshed listing has new objects: the same key is the same item.
         return a.key == b.key
 
+    def _find(self, item: Item) -> int | None:
+        key = item.key
+        return next((i for i, candidate in enumerate(self.items) if candidate.key == key), None)
+
     def _update_title(self) -> None:
         super()._update_title()
-        broken = sum(1 for item in self.items if item.problems)
         parts = []
-        if broken:
-            parts.append(f"⚠ {broken} with problems")
+        if self._broken:
+            parts.append(f"⚠ {self._broken} with problems")
         elif self.problems:
             parts.append("⚠ " + self.problems[0])
         if self.cache_note:
@@ -270,12 +429,9 @@ class ItemList(FilterList[Item]):
 
     def select_key(self, key: str) -> bool:
         """Highlight the item with this key, clearing a filter that hides it."""
-        if self.filter_text and all(item.key != key for item in self.shown):
-            if all(item.key != key for item in self.items):
-                return False
+        index = next((i for i, item in enumerate(self.items) if item.key == key), None)
+        if index is None:
+            return False
+        if self._row_of(index) is None:
             self.reset_filter()
-        for i, item in enumerate(self.shown):
-            if item.key == key:
-                self.options.highlighted = i
-                return True
-        return False
+        return self.highlight_index(index)

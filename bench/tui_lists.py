@@ -1,0 +1,166 @@
+"""The TUI's lists with 3, 10,000 and 100,000 tools: a key typed in the `/`
+filter, backspace, escape, and the down arrow, each from the key to the
+screen settled.  Baseline in the same run: an empty Textual app answering
+a key under the same Pilot driver (its figure is the driver's own cost).
+
+    .venv/bin/python bench/tui_lists.py            # 3, 10,000 and 100,000 tools
+    .venv/bin/python bench/tui_lists.py 10000      # some sizes only
+
+The server is bench/servers/raw_server.py over stdio, its tools in pages of
+5,000.  The down arrow is measured twice: to the list's highlight drawn
+(what the person sees move at once) and to the tool's detail and form
+drawn (the pane waits for the arrow keys to stop: `ANNOUNCE_AFTER`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from textual.app import App, ComposeResult
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from inspector.core import ServerSpec  # noqa: E402
+from inspector.tui.app import InspectorApp  # noqa: E402
+from inspector.tui.panes.tools import ToolsPane  # noqa: E402
+from inspector.tui.widgets.arguments import ArgumentsEditor  # noqa: E402
+from inspector.tui.widgets.item_list import ANNOUNCE_AFTER, ItemList  # noqa: E402
+
+RAW_SERVER = ROOT / "bench" / "servers" / "raw_server.py"
+SIZE = (160, 50)
+QUERY = "tool_0123"
+DOWNS = 30
+# Targets of issue 14, over the empty app's keypress.
+FILTER_TARGET = {10_000: 0.030, 100_000: 0.100}
+HIGHLIGHT_TARGET = 0.020
+
+
+def report(name: str, value: float, unit: str, baseline: float | None = None, baseline_name: str = "") -> None:
+    line = f"  {name:<52} {value:>10.3f} {unit}"
+    if baseline:
+        line += f"   ratio vs {baseline_name}: {value / baseline:.2f}x"
+    print(line, flush=True)
+
+
+class EmptyApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Static("nothing to redraw")
+
+
+async def timed(pilot: Pilot[None] | Pilot[int], key: str) -> float:
+    started = time.perf_counter()
+    await pilot.press(key)
+    await pilot._wait_for_screen()
+    return time.perf_counter() - started
+
+
+async def empty_keypress(count: int = 40) -> float:
+    app = EmptyApp()
+    async with app.run_test(size=SIZE) as pilot:
+        return statistics.median([await timed(pilot, "down") for _ in range(count)])
+
+
+async def wait_until(pilot: Pilot[int], condition: Callable[[], object], what: str, timeout: float = 600) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError(what)
+        await pilot.pause(0.01)
+
+
+def form_of(app: InspectorApp, key: str) -> bool:
+    editor = app.query_one(ArgumentsEditor)
+    tool = app.query_one(ToolsPane).tool
+    return tool is not None and tool.key == key and editor.key == key and not editor.form._rebuild_pending
+
+
+async def measure(tools: int) -> dict[str, list[float]]:
+    pages = max(1, tools // 5000)
+    spec = ServerSpec(
+        transport="stdio", command=sys.executable, args=[str(RAW_SERVER), "--tools", str(tools), "--pages", str(pages)]
+    )
+    app = InspectorApp(spec)
+    figures: dict[str, list[float]] = {}
+    async with app.run_test(size=SIZE) as pilot:
+        tool_list = app.query_one("#tool-list", ItemList)
+        await wait_until(pilot, lambda: len(tool_list.items) == tools, "the tools listed")
+        await wait_until(pilot, lambda: form_of(app, "tool_00000"), "the first tool's form")
+        tool_list.focus_list()
+        await pilot._wait_for_screen()
+
+        async def series(name: str, keys: list[str], after: Callable[[], Awaitable[None]] | None = None) -> None:
+            for key in keys:
+                figures.setdefault(name, []).append(await timed(pilot, key))
+                if after is not None:
+                    await after()
+
+        # Down arrow to the highlight drawn; the detail follows once the keys stop.
+        await series("down arrow, to the highlight drawn", ["down"] * DOWNS)
+        await wait_until(pilot, lambda: form_of(app, tool_list.highlighted_item.key), "the detail after the arrows")  # type: ignore[union-attr]
+        # Down arrow to the detail and form of the new tool drawn.
+        for _ in range(10):
+            started = time.perf_counter()
+            await pilot.press("down")
+            key = tool_list.highlighted_item.key  # type: ignore[union-attr]
+            await wait_until(pilot, lambda key=key: form_of(app, key), "the detail")
+            await pilot._wait_for_screen()
+            figures.setdefault("down arrow, to the detail and form drawn", []).append(time.perf_counter() - started)
+        await pilot.press("slash")
+        await pilot._wait_for_screen()
+        await series("filter: a key typed", list(QUERY))
+        assert tool_list.border_title == f"Tools ({len(tool_list.shown)}/{tools})", tool_list.border_title
+        await series("filter: backspace", ["backspace"] * len(QUERY))
+        await series("filter: a key typed (again)", list(QUERY))
+        await series("filter: escape (clears it)", ["escape"])
+        assert len(tool_list.shown) == tools
+    return figures
+
+
+def summary(tools: int, figures: dict[str, list[float]], empty: float) -> None:
+    print(f"{tools} tools (p50 of each key; max in brackets)", flush=True)
+    for name, values in figures.items():
+        p50 = statistics.median(values)
+        report(f"{name} p50", p50 * 1000, "ms", empty * 1000, "empty app")
+        print(
+            f"      max {max(values) * 1000:.1f} ms over {len(values)} keys;"
+            f" over the empty app: {(p50 - empty) * 1000:+.1f} ms",
+            flush=True,
+        )
+    typed = statistics.median(figures["filter: a key typed"] + figures["filter: a key typed (again)"])
+    if tools in FILTER_TARGET:
+        print(
+            f"  filter key target: within {FILTER_TARGET[tools] * 1000:.0f} ms of the empty app; "
+            f"measured {(typed - empty) * 1000:+.1f} ms",
+            flush=True,
+        )
+    down = statistics.median(figures["down arrow, to the highlight drawn"])
+    print(
+        f"  highlight target: within {HIGHLIGHT_TARGET * 1000:.0f} ms of the empty app; "
+        f"measured {(down - empty) * 1000:+.1f} ms (the detail waits {ANNOUNCE_AFTER * 1000:.0f} ms for more keys)",
+        flush=True,
+    )
+
+
+async def main(sizes: list[int]) -> None:
+    empty = await empty_keypress()
+    report("empty Textual app, a keypress p50", empty * 1000, "ms")
+    for tools in sizes:
+        figures = await measure(tools)
+        summary(tools, figures, empty)
+    empty_after = await empty_keypress()
+    report("empty Textual app again (the machine's drift)", empty_after * 1000, "ms", empty * 1000, "first")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("sizes", nargs="*", type=int, default=[3, 10_000, 100_000])
+    asyncio.run(main(parser.parse_args().sizes))

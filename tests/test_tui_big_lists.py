@@ -1,0 +1,158 @@
+"""The tool list with 10,000 tools (bench/servers/raw_server.py): the filter's
+count and rows, the highlight's keys and the detail that follows it, and a
+burst of arrow keys ending on the form of the last tool moved to."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import Input, Static, TextArea
+
+from inspector.core import ServerSpec
+from inspector.tui.app import InspectorApp
+from inspector.tui.panes.tools import ToolsPane
+from inspector.tui.widgets.arguments import ArgumentsEditor
+from inspector.tui.widgets.item_list import ItemList
+from inspector.tui.widgets.schema_form import FieldRow
+
+from .tui_helpers import burst, field_row, focus, wait_for
+
+RAW_SERVER = Path(__file__).resolve().parent.parent / "bench" / "servers" / "raw_server.py"
+TOOLS = 10_000
+SIZE = (140, 40)
+
+
+def raw_spec(tools: int = TOOLS) -> ServerSpec:
+    return ServerSpec(
+        transport="stdio",
+        command=sys.executable,
+        args=[str(RAW_SERVER), "--tools", str(tools), "--pages", "4"],
+        timeout=60,
+    )
+
+
+def form_of(app: InspectorApp, key: str) -> bool:
+    """The tool `key` is shown and its form drawn."""
+    tool = app.query_one(ToolsPane).tool
+    editor = app.query_one(ArgumentsEditor)
+    return tool is not None and tool.key == key and editor.key == key and not editor.form._rebuild_pending
+
+
+def form_rows(app: InspectorApp) -> set[tuple[object, ...]]:
+    return {row.node.path for row in app.screen.query(FieldRow)}
+
+
+def in_form(app: InspectorApp) -> bool:
+    focused = app.focused
+    return focused is not None and app.query_one(ArgumentsEditor) in focused.ancestors
+
+
+def query_text(app: InspectorApp) -> str:
+    """What the `query` field of the form holds (a line or a text area)."""
+    row = field_row(app, ("query",))
+    areas = row.query(TextArea)
+    return areas.first().text if areas else row.query_one(Input).value
+
+
+def header(app: InspectorApp) -> str:
+    return str(app.query_one("#tool-header-text", Static).render())
+
+
+async def listed(pilot: Pilot[int], app: InspectorApp) -> ItemList:
+    tools = app.query_one("#tool-list", ItemList)
+    await wait_for(pilot, lambda: len(tools.items) == TOOLS, "10,000 tools listed")
+    await wait_for(pilot, lambda: form_of(app, "tool_00000"), "the first tool's form")
+    await focus(pilot, tools.options)
+    return tools
+
+
+async def test_the_filter_counts_and_shows_the_matches() -> None:
+    app = InspectorApp(raw_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        tools = await listed(pilot, app)
+        assert tools.border_title == f"Tools ({TOOLS})"
+        await pilot.press("slash", *"tool_012")
+        await wait_for(pilot, lambda: len(tools.shown) == 100, "tool_01200 … tool_01299")
+        assert tools.border_title == f"Tools (100/{TOOLS})"
+        assert [item.key for item in tools.shown] == [f"tool_{n:05d}" for n in range(1200, 1300)]
+        # The first match is highlighted and shown, and its row is on screen.
+        await wait_for(pilot, lambda: form_of(app, "tool_01200"), "the first match's detail")
+        assert "tool_01200" in header(app)
+        # A longer query narrows the previous matches; backspace widens again.
+        await pilot.press("3")
+        await wait_for(pilot, lambda: len(tools.shown) == 10, "tool_01230 … tool_01239")
+        assert tools.border_title == f"Tools (10/{TOOLS})"
+        await pilot.press("backspace", "backspace")
+        await wait_for(pilot, lambda: len(tools.shown) == 1000, "tool_01000 … tool_01999")
+        # The description is searched too, case aside.
+        await pilot.press(*["backspace"] * 7, *"SHIPMENT")
+        await wait_for(pilot, lambda: tools.filter_text == "SHIPMENT", "the new query")
+        assert len(tools.shown) == len(range(3, TOOLS, 6))  # the subjects take turns; "shipment" is the fourth
+        assert all("shipment" in item.description for item in tools.shown)
+        # Nothing matches: no tool, and the pane says so.
+        await pilot.press(*"zz")
+        await wait_for(pilot, lambda: tools.highlighted_item is None, "no tool")
+        assert tools.border_title == f"Tools (0/{TOOLS})"
+        await wait_for(pilot, lambda: "No tool selected" in header(app), "the empty detail")
+        # Escape: every tool again, back on the tool last shown.
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: len(tools.shown) == TOOLS, "every tool")
+        assert tools.border_title == f"Tools ({TOOLS})"
+        assert app.focused is tools.options
+        last = tools.highlighted_item
+        assert last is not None and "shipment" in last.description
+
+
+async def test_the_detail_follows_the_highlight_keys() -> None:
+    app = InspectorApp(raw_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        tools = await listed(pilot, app)
+        for key, expected in (
+            ("down", "tool_00001"),
+            ("down", "tool_00002"),
+            ("end", "tool_09999"),
+            ("down", "tool_00000"),  # wraps round, as Textual's lists do
+            ("up", "tool_09999"),
+            ("home", "tool_00000"),
+        ):
+            await pilot.press(key)
+            await wait_for(pilot, lambda expected=expected: form_of(app, expected), f"{key}: the detail of {expected}")
+            assert tools.highlighted_item is not None and tools.highlighted_item.key == expected
+            assert expected in header(app)
+        # A page down moves by the rows in view (two lines each) and keeps the row in view.
+        await pilot.press("pagedown")
+        rows_in_view = tools.options.scrollable_content_region.height // 2
+        await wait_for(pilot, lambda: tools.highlighted_index == rows_in_view, "a page down")
+        row_top = 2 * rows_in_view
+        scroll = int(tools.options.scroll_y)
+        assert scroll <= row_top < scroll + tools.options.scrollable_content_region.height
+        # A click on a row shows it and opens its form (as enter does).
+        await pilot.click(tools.options, offset=(3, 1))
+        clicked = tools.shown[(scroll + 1) // 2].key
+        await wait_for(pilot, lambda: form_of(app, clicked), "the clicked tool's form")
+        await wait_for(
+            pilot, lambda: isinstance(app.focused, Input) or "TextArea" in type(app.focused).__name__, "form"
+        )
+
+
+async def test_a_burst_of_arrows_ends_on_the_last_tools_form() -> None:
+    app = InspectorApp(raw_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        tools = await listed(pilot, app)
+        # All queued at once, no pause: tool_00025 (odd: no `exact` property).
+        await burst(pilot, *["down"] * 25)
+        assert tools.highlighted_item is not None and tools.highlighted_item.key == "tool_00025"
+        await wait_for(pilot, lambda: form_of(app, "tool_00025"), "the form of tool_00025")
+        assert form_rows(app) >= {("query",), ("limit",)} and ("exact",) not in form_rows(app)
+        assert "tool_00025" in header(app)
+        # Arrows then enter in one burst: enter opens the form of the row moved to.
+        await burst(pilot, *["down"] * 5, "enter", *"abc")
+        await wait_for(pilot, lambda: form_of(app, "tool_00030"), "the form of tool_00030")
+        assert ("exact",) in form_rows(app)
+        focused = app.focused
+        assert focused is not None and app.query_one(ToolsPane) in focused.ancestors
+        await wait_for(
+            pilot, lambda: "abc" in str(getattr(app.focused, "text", getattr(app.focused, "value", ""))), "typed"
+        )
