@@ -8,7 +8,9 @@ import unicodedata
 from collections.abc import Callable
 
 from textual import events
+from textual.app import ScreenStackError
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
+from textual.message_pump import MessagePump
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Input
@@ -18,22 +20,60 @@ from inspector.tui.widgets.schema_form import FieldRow
 
 # Only a hang reaches it, even on a machine oversubscribed several times over.
 TIMEOUT = 60.0
+POLL = 0.02
 
 
 async def wait_for(pilot: Pilot[int], condition: Callable[[], object], what: str, timeout: float = TIMEOUT) -> None:
+    """Until *condition* holds; AssertionError naming *what* after *timeout*.
+    Each round is one `pilot.pause()`: the pending messages handled and a
+    repaint (it sleeps at least a frame, so this does not spin)."""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    while True:
         if condition():
             return
-        await pilot.pause(0.05)  # the polling interval of this wait, not a wait of its own
-    raise AssertionError(f"timed out waiting for {what}")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
+        await pilot.pause()
+
+
+def _in_hand(pump: MessagePump) -> int:
+    """Messages taken from *pump*'s queue whose handler has not returned."""
+    return int(getattr(pump._message_queue, "_unfinished_tasks", 0))
+
+
+def _pump_quiet(pump: MessagePump) -> bool:
+    return not pump.message_queue_size and not _in_hand(pump) and not pump._next_callbacks
+
+
+def quiet(app: InspectorApp) -> bool:
+    """Nothing left for the app to do by itself: no key held or in flight, no
+    view sync pending, no message queued or being handled by the app or any
+    widget of its screen, no callback waiting for the next repaint.  What it
+    does next waits for something from outside (a key, a frame)."""
+    if not app.key_order.idle or app._sync_scheduled or not _pump_quiet(app):
+        return False
+    try:
+        screen = app.screen
+    except ScreenStackError:
+        return True
+    if screen._callbacks:
+        return False
+    return all(_pump_quiet(node) for node in screen.walk_children(with_self=True))
+
+
+async def settle(pilot: Pilot[int], what: str = "the app to settle") -> None:
+    """Until the app is `quiet`: what a key, a value set or a selection set
+    off has run to its end, layout and scrolling included."""
+    app = pilot.app
+    assert isinstance(app, InspectorApp)
+    await wait_for(pilot, lambda: quiet(app), what)
 
 
 async def wait_connected(pilot: Pilot[int], app: InspectorApp) -> None:
     await wait_for(pilot, lambda: app.client.state == "connected" and "tools" in app.lists, "connection and tools")
     await wait_for(pilot, lambda: all(k in app.lists for k in ("resources", "templates", "prompts")), "all lists")
-    # The panes draw the lists from messages: until the screen has handled them all.
-    await pilot.pause()
+    # The panes draw the lists from messages: until they have all been handled.
+    await settle(pilot, "the panes to draw the lists")
 
 
 def field_row(app: InspectorApp, path: tuple[object, ...]) -> FieldRow:
@@ -54,7 +94,7 @@ async def type_into(pilot: Pilot[int], widget: Input, text: str) -> None:
     await focus(pilot, widget)
     widget.value = ""
     await pilot.press(*list(text))
-    await pilot.pause()
+    await settle(pilot, f"{text!r} typed into {widget!r}")
 
 
 async def fill(pilot: Pilot[int], row: FieldRow, text: str) -> None:
@@ -64,9 +104,9 @@ async def fill(pilot: Pilot[int], row: FieldRow, text: str) -> None:
     areas = row.query(TextArea)
     if areas:
         area = areas.first()
-        area.focus()
+        await focus(pilot, area)
         area.text = text
-        await pilot.pause()
+        await settle(pilot, f"{text!r} put into {area!r}")
         return
     await type_into(pilot, row.query_one(Input), text)
 
@@ -85,7 +125,7 @@ async def select(pilot: Pilot[int], app: InspectorApp, kind: str, key: str) -> N
 
         await wait_for(pilot, drawn, f"the form of {key}")
     # The pane's other widgets follow the selection by messages: until handled.
-    await pilot.pause()
+    await settle(pilot, f"the panes to follow the selection of {key}")
 
 
 def _key_event(key: str) -> events.Key:
@@ -106,18 +146,18 @@ async def burst(pilot: Pilot[int], *keys: str) -> None:
     (`pilot.press` waits for the app to be idle after each key, which hides
     races between a key and the focus move the previous key asked for)."""
     app = pilot.app
+    assert isinstance(app, InspectorApp)
     for key in keys:
         event = _key_event(key)
         event.set_sender(app)
         app.post_message(event)
-    # Plain sleeps: pilot.pause() forces a repaint, which can catch a form
-    # half-way through mounting its new rows (a repaint the app itself
-    # would not make then).
+    # Polled with plain sleeps: pilot.pause() forces a repaint, which can
+    # catch a form half-way through mounting its new rows (a repaint the app
+    # itself would not make then).  The keys are in the app's queue already,
+    # so the app is not quiet until it has taken and handled every one.
     # Generous: on a loaded machine each key may wait for the app to settle.
     deadline = time.monotonic() + 3 * TIMEOUT + len(keys)
-    await asyncio.sleep(0.02)
-    while not app.key_order.idle:
+    while not quiet(app):
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for the keys {keys} to be handled")
-        await asyncio.sleep(0.02)
-    await asyncio.sleep(0.02)
+        await asyncio.sleep(POLL)  # why: the polling interval of this wait (see above)
