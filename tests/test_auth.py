@@ -43,7 +43,7 @@ from inspector.core.auth.store import server_key
 
 from .peers import PYTHON, SERVERS, free_port, run_inspector, serving
 from .terminal import interruptible
-from .waiting import eventually, eventually_sync
+from .waiting import HANG, eventually, eventually_sync
 
 
 @pytest.fixture(scope="module")
@@ -342,6 +342,9 @@ def test_ctrl_c_on_the_terminal_ends_a_login_whose_browser_stays_open(
                 seen += os.read(leader, 4096) if _readable(leader) else b""
             except OSError:
                 break
+        # The terminal closes before the process has ended (EIO above): wait for the exit itself.
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(max(0.0, deadline - time.monotonic()))
         code = process.poll()
     finally:
         if process.poll() is None:
@@ -384,7 +387,7 @@ def test_a_command_whose_login_times_out_exits_with_the_timeout_code(auth_server
             except OSError:
                 break
             seen += chunk
-        code = process.wait(10)
+        code = process.wait(HANG)  # the exit itself, after the terminal closed
         assert process.stdout is not None
         process.stdout.close()
     finally:
