@@ -502,3 +502,14 @@ def test_a_collection_naming_an_http_server(tmp_path: Path) -> None:
     assert done.returncode == exitcodes.OK, done.stdout + done.stderr
     report = json.loads(done.stdout)["collections"][0]
     assert report["server"] == url and report["passed"] is True
+
+
+def test_a_path_that_cannot_be_evaluated_fails_its_check() -> None:
+    from inspector.collections import Answer, Expect
+    from inspector.collections.expectations import evaluate
+
+    answer = Answer(result={"content": [{"type": "text", "text": "hi"}]})
+    checks = evaluate(Expect(values={"length(tools)": 2}, exists=["length(tools)"]), answer)
+    assert [c.passed for c in checks] == [True, False, False]
+    assert "invalid type for value: None" in checks[1].detail and checks[1].extra == {"unevaluable": True}
+    assert "invalid type for value: None" in checks[2].detail
