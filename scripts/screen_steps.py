@@ -46,12 +46,15 @@ from inspector.core import ServerSpec, demo_spec
 from inspector.core.traffic import Frame
 from inspector.tui.app import InspectorApp
 from inspector.tui.panes.bottom import BottomPanel, TrafficPane
+from inspector.tui.panes.collections import CollectionsPane
 from inspector.tui.panes.tools import ToolsPane
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.screens.connect_error import ConnectErrorScreen
 from inspector.tui.screens.elicitation import ElicitationScreen
 from inspector.tui.screens.help import HelpScreen
+from inspector.tui.screens.run_steps import RunStepsScreen
 from inspector.tui.screens.sampling import SamplingScreen
+from inspector.tui.screens.save_step import SaveStepScreen
 from inspector.tui.widgets.completing_field import CompletingField
 from inspector.tui.widgets.content_view import BlockView
 from inspector.tui.widgets.result_view import ResultView
@@ -120,10 +123,11 @@ class _SteadyTime(types.SimpleNamespace):
 
 @contextlib.contextmanager
 def steady_clocks() -> Iterator[None]:
-    """Give every loaded `inspector.tui` module that imported `time` a steady clock."""
+    """Give every loaded `inspector.tui` (and `inspector.collections`) module that imported `time` a steady clock."""
     patched: list[types.ModuleType] = []
     for name, module in list(sys.modules.items()):
-        if name.startswith("inspector.tui") and getattr(module, "time", None) is time:
+        # The collection runner times its steps the same way the panes time calls.
+        if name.startswith(("inspector.tui", "inspector.collections")) and getattr(module, "time", None) is time:
             module.time = _SteadyTime()  # type: ignore[attr-defined]
             patched.append(module)
     try:
@@ -474,6 +478,58 @@ async def traffic(pilot: Pilot[Any]) -> None:
     await wait_until(pilot, lambda: len(pane.query_one("#traffic-detail").children) > 1, "the frame's JSON")
 
 
+def _append_text(path: str, text: str) -> None:
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+async def save_step(pilot: Pilot[Any]) -> None:
+    """ctrl+b after echo's call: the step as it will be saved (arguments as sent)."""
+    app = await select_tool(pilot, "echo")
+    await fill(pilot, ("message",), "hello, inspector")
+    await call_and_wait(pilot)
+    await pilot.press("ctrl+b")
+    await wait_until(pilot, lambda: isinstance(app.screen, SaveStepScreen), "the save dialog")
+
+
+async def collections(pilot: Pilot[Any]) -> None:
+    """The Collections pane after a run: the saved step passes, a hand-written one fails."""
+    app = await select_tool(pilot, "echo")
+    await fill(pilot, ("message",), "hello, inspector")
+    await call_and_wait(pilot)
+    pane = app.query_one(CollectionsPane)
+    # The default file name, collection.yaml, in a folder of its own: the screen
+    # shows the relative name, the same on every checkout.
+    import tempfile
+
+    here, folder = os.getcwd(), tempfile.mkdtemp(prefix="inspector-shot-")
+    os.chdir(folder)
+    try:
+        await pilot.press("ctrl+b")
+        await wait_until(pilot, lambda: isinstance(app.screen, SaveStepScreen), "the save dialog")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: pane.collection is not None, "the saved collection")
+        _append_text(
+            "collection.yaml",
+            "  - name: shouting\n    call: echo\n    arguments: {message: hello}\n"
+            "    expect:\n      values:\n        content[0].text: HELLO\n",
+        )
+        pane.load("collection.yaml")
+        app.action_show_tab("collections")
+        table = pane.query_one("#collection-steps")
+        await focus(pilot, table)
+        await pilot.press("a")
+        await wait_until(pilot, lambda: isinstance(app.screen, RunStepsScreen), "the run confirmation")
+        await pilot.press("y")
+        await wait_until(pilot, lambda: len(pane.results) == 2, "both steps run")
+        await wait_until(pilot, lambda: app.client.in_flight == 0, "nothing in flight")
+        await pilot.press("down")
+        await wait_until(pilot, lambda: "✗" in str(pane.query_one("#collection-checks", Static).render()), "checks")
+    finally:
+        os.chdir(here)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 class ShotApp(InspectorApp):
     """The inspector, unchanged but for one thing: on exit it first cancels a
     tool call still waiting for the person (the sampling and elicitation
@@ -520,6 +576,8 @@ SHOTS: tuple[Shot, ...] = (
     Shot("elicitation", elicitation),
     Shot("connect-error", connect_error, failing_server),
     Shot("traffic", traffic),
+    Shot("save-step", save_step),
+    Shot("collections", collections),
 )
 
 

@@ -20,7 +20,7 @@ from inspector.tui.app import InspectorApp
 from inspector.tui.panes.bottom import BottomPanel, TrafficPane
 from inspector.tui.widgets.item_list import ItemList
 
-from .peers import EVERYTHING, NODE, PYTHON, require, run_inspector
+from .peers import EVERYTHING, NODE, PYTHON, everything_http, require, run_inspector
 from .tui_helpers import wait_for
 
 EVERYTHING_ARGS = ["--", NODE, str(require(EVERYTHING)), "stdio"]
@@ -477,3 +477,39 @@ def test_a_collection_whose_server_cannot_start_is_an_error_in_junit(tmp_path: P
     assert [s.get("errors") for s in suites] == ["1", "0"]
     error = suites[0].find("testcase/error")
     assert error is not None and "no-such-server" in (error.get("message") or "")
+
+
+def test_a_collection_naming_an_http_server(tmp_path: Path) -> None:
+    with everything_http("streamableHttp") as url:
+        path = write(
+            tmp_path,
+            "http.yaml",
+            f"""\
+            server: {url}
+            steps:
+              - list: tools
+                expect:
+                  values:
+                    contains(tools[].name, 'get-structured-content'): true
+              - call: get-structured-content
+                arguments: {{location: New York}}
+                expect:
+                  outputSchema: true
+                  exists: [structuredContent.temperature]
+            """,
+        )
+        done = run_tests(str(path), "--json")
+    assert done.returncode == exitcodes.OK, done.stdout + done.stderr
+    report = json.loads(done.stdout)["collections"][0]
+    assert report["server"] == url and report["passed"] is True
+
+
+def test_a_path_that_cannot_be_evaluated_fails_its_check() -> None:
+    from inspector.collections import Answer, Expect
+    from inspector.collections.expectations import evaluate
+
+    answer = Answer(result={"content": [{"type": "text", "text": "hi"}]})
+    checks = evaluate(Expect(values={"length(tools)": 2}, exists=["length(tools)"]), answer)
+    assert [c.passed for c in checks] == [True, False, False]
+    assert "invalid type for value: None" in checks[1].detail and checks[1].extra == {"unevaluable": True}
+    assert "invalid type for value: None" in checks[2].detail

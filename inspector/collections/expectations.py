@@ -16,7 +16,7 @@ from typing import Any
 from ..core.safetext import one_line
 from .model import Expect
 
-__all__ = ["Answer", "Check", "answer_text", "evaluate", "search_path"]
+__all__ = ["Answer", "Check", "answer_text", "evaluate", "lookup", "search_path"]
 
 _SHOWN = 120
 
@@ -90,9 +90,21 @@ def shown(value: Any) -> str:
 
 
 def search_path(expression: str, document: Any) -> Any:
-    import jmespath
+    """What the JMESPath expression finds (None for nothing, or for a
+    function applied to a value of the wrong type)."""
+    return lookup(expression, document)[0]
 
-    return jmespath.search(expression, document)
+
+def lookup(expression: str, document: Any) -> tuple[Any, str | None]:
+    """(what the expression finds, why it could not be evaluated on this answer)."""
+    import jmespath
+    from jmespath.exceptions import JMESPathError
+
+    try:
+        return jmespath.search(expression, document), None
+    except JMESPathError as exc:
+        # `length(tools)` on an answer without `tools`: a failed check, not a crash.
+        return None, one_line(str(exc), _SHOWN)
 
 
 def answer_text(answer: Answer) -> str:
@@ -129,8 +141,8 @@ def evaluate(expect: Expect, answer: Answer) -> list[Check]:
     for expression, expected in expect.values.items():
         checks.append(_value(expression, expected, document))
     for expression in expect.exists:
-        found = search_path(expression, document)
-        detail = "" if found is not None else "nothing there"
+        found, problem = lookup(expression, document)
+        detail = "" if found is not None else problem or "nothing there"
         checks.append(Check("exists", f"{expression} exists", found is not None, detail, key=expression, actual=found))
     text = answer_text(answer) if expect.text or expect.matches else ""
     for wanted in expect.text:
@@ -165,9 +177,11 @@ def _outcome(expect: Expect, answer: Answer) -> Check:
 def _value(expression: str, expected: Any, document: Any) -> Check:
     from ..forms.values import json_equal
 
-    found = search_path(expression, document)
-    ok = json_equal(found, expected)
+    found, problem = lookup(expression, document)
     label = f"{expression} == {shown(expected)}"
+    if problem is not None:
+        return Check("value", label, False, problem, key=expression, extra={"unevaluable": True})
+    ok = json_equal(found, expected)
     return Check("value", label, ok, "" if ok else f"found {shown(found)}", key=expression, actual=found)
 
 

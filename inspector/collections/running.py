@@ -21,7 +21,7 @@ from ..core.client import Client
 from ..core.errors import InspectorError, JsonRpcError
 from ..core.items import KIND_FIELDS, LIST_METHODS
 from ..core.session import PendingRequest
-from .expectations import Answer, Check, evaluate, search_path
+from .expectations import Answer, Check, evaluate, lookup
 from .model import Collection, Expect, Step
 from .variables import VariableError, substitute
 
@@ -122,12 +122,12 @@ class CollectionRunner:
         if not step.save or result.answer.outcome in ("failure", "sent"):
             return
         for name, expression in step.save.items():
-            value = search_path(expression, result.answer.document)
+            value, problem = lookup(expression, result.answer.document)
             ok = value is not None
             if ok:
                 self.saved[name] = value
                 result.saved[name] = value
-            detail = "" if ok else "nothing there: later steps that use it fail"
+            detail = "" if ok else f"{problem or 'nothing there'}: later steps that use it fail"
             result.checks.append(Check("save", f"save {name} = {expression}", ok, detail, key=expression, actual=value))
 
     async def _tool(self, name: str) -> dict[str, Any] | None:

@@ -90,9 +90,9 @@ def update_collection(collection: Collection, results: list[StepResult]) -> tupl
                         del expect[key]
                 key, value = _outcome_entry(result.answer)
                 expect.insert(0, key, value)
-            elif check.kind == "value" and check.key is not None:
+            elif check.kind == "value" and check.key is not None and not check.extra.get("unevaluable"):
                 expect["values"][check.key] = check.actual
-            elif check.kind in UNFIXABLE:
+            elif check.kind in UNFIXABLE or check.extra.get("unevaluable"):
                 notes.append(f"{step.name}: {check.label} kept as written")
     from .loading import yaml_round_trip
 

@@ -206,7 +206,8 @@ def _exit_code(results: list[CollectionResult], updated: bool) -> int:
     for result in results:
         for step in result.steps:
             if updated:
-                if step.answer.failure is not None or any(c.kind in UNFIXABLE for c in step.failed_checks):
+                unfixable = [c for c in step.failed_checks if c.kind in UNFIXABLE or c.extra.get("unevaluable")]
+                if step.answer.failure is not None or unfixable:
                     return exitcodes.EXPECTATIONS_FAILED
             elif not step.passed:
                 return exitcodes.EXPECTATIONS_FAILED

@@ -14,9 +14,20 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
-from ..safe import json_syntax
+from ..safe import plain
 
 __all__ = ["SaveStepScreen"]
+
+
+def _as_yaml(step: dict[str, Any]) -> str:
+    """The step as the file will hold it."""
+    import io
+
+    from ...collections.loading import yaml_round_trip
+
+    stream = io.StringIO()
+    yaml_round_trip().dump([step], stream)
+    return stream.getvalue().rstrip("\n")
 
 
 class SaveStepScreen(ModalScreen[tuple[str, str] | None]):
@@ -44,7 +55,7 @@ class SaveStepScreen(ModalScreen[tuple[str, str] | None]):
             yield Input(self.path, id="save-step-path")
             yield Label("step name")
             yield Input(str(self.step.get("name", "")), id="save-step-name")
-            yield VerticalScroll(Static(json_syntax(self.step), id="save-step-body"), id="save-step-preview")
+            yield VerticalScroll(Static(plain(_as_yaml(self.step)), id="save-step-body"), id="save-step-preview")
             yield Static(Text("enter: save   escape: don't", style="dim"))
 
     def on_mount(self) -> None:
