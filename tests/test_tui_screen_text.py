@@ -79,3 +79,45 @@ async def test_latency_columns_read_apart() -> None:
         await wait_for(pilot, lambda: any("tools/list" in line for line in svg_lines(app)), "the latency table")
         line = next(line for line in svg_lines(app) if "tools/list" in line)
         assert re.search(r"tools/list +\d+ +[\d.]+ +[\d.]+ +[\d.]+", line), line
+
+
+@pytest.mark.parametrize("size", [(100, 30), (200, 50)])
+async def test_widgets_side_by_side_read_apart(size: tuple[int, int]) -> None:
+    """Blank cells between two widgets (tabs, a label and its input) and
+    spaces that start a differently styled run keep the gap in the reading."""
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=size) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", "register_user")
+        await pilot.pause()
+        text = "\n".join(svg_lines(app))
+        assert re.search(r"Tools +Resources +Templates +Prompts +Server +Roots", text), text
+        assert re.search(r"Arguments +Input schema +Output schema +Raw", text), text
+        assert re.search(r"Traffic +Stderr +Logs +Problems +Latency", text), text
+        assert re.search(r"form +\(ctrl\+o switches", text), text
+        assert re.search(r"username \* +string", text), text
+        await burst(pilot, "f4")
+        await wait_for(pilot, lambda: any("URI:" in line for line in svg_lines(app)), "the template's URI")
+        text = "\n".join(svg_lines(app))
+        assert re.search(r"URI: demo://users/\S* +ctrl\+enter or ctrl\+j reads it", text), text
+
+
+def test_the_picture_stays_as_drawn() -> None:
+    """Gaps become trailing no-break spaces of the run before, whose length
+    grows by as many cells; a run that starts with spaces moves right by as
+    many; an underlined run neither takes nor gives spaces."""
+    from inspector.tui.svg_text import keep_gaps
+
+    style = "<style>.t-r1 { fill: #fff; }\n.t-r2 { fill: #0ff;text-decoration: underline; }</style>"
+
+    def run(cls: str, col: int, body: str) -> str:
+        cells = len(html.unescape(body))
+        return f'<text class="{cls}" x="{col * 10}" y="20" textLength="{cells * 10}" clip-path="u">{body}</text>'
+
+    svg = style + run("t-r1", 0, "form") + run("t-r1", 4, "&#160;&#160;(ctrl+o)") + run("t-r1", 16, "next")
+    fixed = keep_gaps(svg)
+    assert run("t-r1", 0, "form&#160;&#160;") in fixed
+    assert run("t-r1", 6, "(ctrl+o)&#160;&#160;") in fixed
+    assert run("t-r1", 16, "next") in fixed
+    underlined = style + run("t-r2", 0, "link") + run("t-r1", 6, "after")
+    assert keep_gaps(underlined) == underlined

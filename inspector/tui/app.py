@@ -698,6 +698,12 @@ class InspectorApp(App[int]):
                 severity="warning",
             )
 
+    def export_screenshot(self, *, title: str | None = None, simplify: bool = False) -> str:
+        # Every screenshot (README, snapshots, the palette's) reads with its gaps.
+        from .svg_text import keep_gaps
+
+        return keep_gaps(super().export_screenshot(title=title, simplify=simplify))
+
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         # Textual's "Keys" panel and "Quit" duplicate our help and quit bindings,
         # which the palette offers with the keys in force.

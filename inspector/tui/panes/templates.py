@@ -142,7 +142,7 @@ class TemplatesPane(Horizontal):
     def _update_uri(self) -> None:
         uri = self.expanded()
         text = Text("URI: ", style="dim")
-        text.append_text(plain_line(uri or "(cannot expand this template)", 200, style="bold underline"))
+        text.append_text(plain_line(uri or "(cannot expand this template)", 200, style="bold"))
         text.append("   ctrl+enter or ctrl+j reads it", style="dim")
         self.query_one("#template-uri", Static).update(text)
 
