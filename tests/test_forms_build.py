@@ -525,7 +525,9 @@ def test_prefill_defaults_off() -> None:
     assert form.find(("a",)).default == "x"  # type: ignore[union-attr]
 
 
-def test_required_primitive_starts_unset_required_container_present() -> None:
+def test_required_fields_and_containers_start_unset() -> None:
+    """Nothing the person never gave is sent, not even an empty object or
+    array for a required one: validation says it is missing."""
     form = obj(
         {
             "type": "object",
@@ -539,7 +541,12 @@ def test_required_primitive_starts_unset_required_container_present() -> None:
             "required": ["name", "flag", "opts", "list"],
         }
     )
-    assert form.to_value() == {"opts": {}, "list": []}
+    assert form.to_value() == {}
+    missing = {v.path for v in form.validate() if v.keyword == "required"}
+    assert missing == {("name",), ("flag",), ("opts",), ("list",)}
+    form.fields["opts"].fields["v"].set_text("3")  # type: ignore[attr-defined]
+    form.fields["list"].add().set_text("x")  # type: ignore[attr-defined]
+    assert form.to_value() == {"opts": {"v": 3}, "list": ["x"]}
 
 
 def test_child_default_does_not_make_optional_parent_appear() -> None:
@@ -578,19 +585,32 @@ def test_setting_a_nested_field_makes_ancestors_present() -> None:
     assert form.to_value() == {"a": {"b": {}}}
 
 
-def test_const_fills_itself_when_required() -> None:
+def test_const_fills_itself_only_inside_what_the_person_opened() -> None:
+    """A required const among the top-level arguments is sent only when
+    included; one inside an object (a variant chosen, an item added) fills
+    itself in once that object is given."""
     form = obj(
         {
             "type": "object",
-            "properties": {"kind": {"const": "circle"}, "tag": {"const": 7}},
-            "required": ["kind"],
+            "properties": {
+                "kind": {"const": "circle"},
+                "tag": {"const": 7},
+                "shape": {"type": "object", "properties": {"kind": {"const": "square"}}, "required": ["kind"]},
+            },
+            "required": ["kind", "shape"],
         }
     )
-    assert form.to_value() == {"kind": "circle"}
-    tag = form.fields["tag"]
-    assert isinstance(tag, ConstNode)
+    assert form.to_value() == {}
+    kind, tag = form.fields["kind"], form.fields["tag"]
+    assert isinstance(kind, ConstNode) and isinstance(tag, ConstNode)
+    assert not kind.fills_itself and not tag.fills_itself
+    kind.include()
     tag.include()
     assert form.to_value() == {"kind": "circle", "tag": 7}
+    shape = form.fields["shape"]
+    assert isinstance(shape, ObjectNode) and shape.fields["kind"].fills_itself  # type: ignore[attr-defined]
+    shape.present = True
+    assert form.to_value() == {"kind": "circle", "tag": 7, "shape": {"kind": "square"}}
 
 
 def test_string_empty_text_is_empty_string_clear_unsets() -> None:
@@ -705,6 +725,8 @@ def test_union_variants_and_titles() -> None:
     assert form.keyword == "oneOf"
     assert [v.title for v in form.variants] == ["Circle", "kind: square", "By name"]
     assert form.selected == 0
+    assert form.to_value() is UNSET  # nothing chosen yet
+    form.select(0)
     assert form.to_value() == {"kind": "circle"}
 
 

@@ -29,13 +29,15 @@ class _Container(FormNode):
     @property
     def touched(self) -> bool:
         """Whether it got anything from outside (a value, a field set, made
-        present) since the last reset; a required container starts present
-        without being touched."""
+        present) since the last reset."""
         return self._touched and self.raw_value is UNSET
 
     @property
     def present(self) -> bool:
-        """Whether this object/array is in the value (an optional one starts absent)."""
+        """Whether this object/array is in the value: the root always is; any
+        other starts absent, required or not, until something is put in it
+        (a value the person never gave is never sent: validation says that
+        a required one is missing)."""
         return self._present and self.raw_value is UNSET
 
     @present.setter
@@ -57,9 +59,13 @@ class _Container(FormNode):
 
     def _fill_defaults(self, filled: list[FormNode]) -> None:
         # An absent optional container stays absent: its fields' defaults
-        # are not a reason to send it.
-        if self.present or (self.has_default and not self.is_set):
+        # are not a reason to send it.  A required one the defaults fill
+        # is sent with them.
+        if self.present or self.required or (self.has_default and not self.is_set):
+            before = len(filled)
             super()._fill_defaults(filled)
+            if len(filled) > before and self.raw_value is UNSET and not self._present:
+                self._present = self._touched = True
 
     def _on_child_set(self, child: FormNode) -> None:
         self._present = self._touched = True
@@ -86,8 +92,8 @@ class ObjectNode(_Container):
     ``extras``             an `ExtrasNode` holding undeclared properties as one JSON object
     ``present``            whether the object is in the value (settable)
 
-    A required object (and the root) starts present and empty; an optional
-    one starts absent and appears when one of its fields is set.  Loading a
+    The root starts present and empty; any other object starts absent
+    (required or not) and appears when one of its fields is set.  Loading a
     value keeps its key order.  Text is a JSON object.
     """
 
@@ -160,7 +166,7 @@ class ObjectNode(_Container):
         for child in self.fields.values():
             child.reset()
         self.extras.reset()
-        self._present = self.required or self.parent is None
+        self._present = self.parent is None
         self._touched = False
 
     def _state_value(self) -> JSONValue | Unset:
@@ -228,6 +234,8 @@ class ArrayNode(_Container):
         node = self._make_item((*self.path, position), self)
         if value is not UNSET:
             node._load(value)
+        # An item the person added is there to be sent, even left empty.
+        node._make_present()
         self._ensure_items_from_raw()
         self.items.insert(position, node)
         self._reindex()
@@ -293,7 +301,7 @@ class ArrayNode(_Container):
 
     def _reset_state(self) -> None:
         self.items = []
-        self._present = self.required
+        self._present = self.parent is None
         self._touched = False
 
     def _state_value(self) -> JSONValue | Unset:

@@ -472,9 +472,12 @@ class MultiSelectNode(FormNode):
 class ConstNode(FormNode):
     """A field with exactly one allowed value, ``const``.
 
-    It starts set to that value when required (or when it has a default), so
-    discriminator fields such as ``{"kind": {"const": "circle"}}`` fill
-    themselves in.  ``include()`` sets it, ``clear()`` leaves it out.
+    A required one inside an object the person opened, added or chose
+    (``fills_itself``) starts set to that value, so discriminator fields such
+    as ``{"kind": {"const": "circle"}}`` fill themselves in; one among the
+    top-level arguments waits to be included, as any other argument would
+    (it is sent only when the person asks).  ``include()`` sets it,
+    ``clear()`` leaves it out.
     """
 
     kind = NodeKind.CONST
@@ -483,6 +486,12 @@ class ConstNode(FormNode):
         super().__init__(**kwargs)
         self.const = copy.deepcopy(const)
         self.value: JSONValue | Unset = UNSET
+
+    @property
+    def fills_itself(self) -> bool:
+        parent = self.parent
+        top_level = parent is not None and parent.parent is None and parent.kind == NodeKind.OBJECT
+        return self.required and not top_level
 
     def include(self) -> None:
         self.load_value(copy.deepcopy(self.const))
@@ -510,7 +519,7 @@ class ConstNode(FormNode):
         self.value = UNSET
 
     def _reset_state(self) -> None:
-        self.value = copy.deepcopy(self.const) if self.required else UNSET
+        self.value = copy.deepcopy(self.const) if self.fills_itself else UNSET
 
     def _state_value(self) -> JSONValue | Unset:
         return copy.deepcopy(self.value)

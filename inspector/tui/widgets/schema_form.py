@@ -92,6 +92,17 @@ def _note(node: FormNode) -> Text:
     return text
 
 
+def _select_prompt(node: FormNode) -> str:
+    """What a blank choice shows: the default when there is one (a hint; it is
+    sent only when picked or filled in by "fill defaults")."""
+    if node.has_default:
+        label = json_text(node.default)
+        if isinstance(node, EnumNode):
+            label = next((o.label for o in node.options if o.value == node.default), label)
+        return visible(one_line(f"default: {label}", 40))
+    return "Select"
+
+
 def _errors_text(node: FormNode) -> Text:
     messages = [v.message for v in node.errors]
     if node.text_error and node.text_error not in messages:
@@ -196,6 +207,7 @@ class FieldRow(Vertical):
                 options,
                 value=current if current is not None else _BLANK,
                 allow_blank=not node.required or current is None,
+                prompt=_select_prompt(node),
                 classes="enum-editor",
                 compact=True,
             )
@@ -206,12 +218,13 @@ class FieldRow(Vertical):
                 [("true", "true"), ("false", "false")],
                 value=choice,
                 allow_blank=True,
+                prompt=_select_prompt(node),
                 classes="bool-editor",
                 compact=True,
             )
         elif isinstance(node, ConstNode):
             yield Static(plain(f"constant {json_text(node.schema.get('const'))}"), classes="field-kind")
-            if not node.required:
+            if not node.fills_itself:
                 yield Checkbox("include", node.is_set, classes="const-include", compact=True)
         elif isinstance(node, ArrayNode):
             if node.can_add:
@@ -225,10 +238,12 @@ class FieldRow(Vertical):
                 count += f", {left_out} empty (left out)"
             yield Static(Text(count, style="yellow" if left_out else "dim"), classes="field-kind")
         elif isinstance(node, ObjectNode):
-            if node.path and (not node.required or not node.present):
+            # A required object shows its fields open (it is sent once one
+            # of them is filled); an optional one waits to be included.
+            if node.path and not node.required:
                 if not node.present:
                     yield Button("+ include", classes="object-include", compact=True)
-                elif not node.required:
+                else:
                     yield Button("leave out", classes="object-clear", compact=True)
             yield Static(Text(one_line(_kind(node), 30)), classes="field-kind")
         elif isinstance(node, UnionNode):
@@ -500,7 +515,7 @@ class SchemaForm(VerticalScroll):
         if node.is_raw:
             return
         next_depth = depth if is_root_object else depth + 1
-        if isinstance(node, ObjectNode) and node.path and not node.present:
+        if isinstance(node, ObjectNode) and node.path and not node.present and not node.required:
             return
         if isinstance(node, NullableNode) and node.is_null:
             return
