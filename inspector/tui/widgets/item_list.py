@@ -282,14 +282,17 @@ class FilterList(Vertical, Generic[T]):
             order.defer(self, self._announce_now)
         self.set_timer(ANNOUNCE_AFTER, partial(self._when_due, self._pending))
 
-    def _when_due(self, generation: int) -> None:
+    def _when_due(self, generation: int, drawn: bool = False) -> None:
         if self._pending != generation:
             return  # announced already
         wait = self._due - time.monotonic()
         if wait > 0.002:
             self.set_timer(wait, partial(self._when_due, generation))
-            return
-        self._announce_now()
+        elif not drawn:
+            # The list's last move reaches the screen before the detail is built.
+            self.call_after_refresh(self._when_due, generation, True)
+        else:
+            self._announce_now()
 
     def _cancel_pending(self) -> None:
         if self._pending:
