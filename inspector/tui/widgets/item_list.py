@@ -14,7 +14,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.geometry import Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.widgets import Input
 
 from ...core.cache import duration_text
@@ -56,6 +58,14 @@ class Shown(Sequence[T]):
     def __iter__(self) -> Iterator[T]:
         items = self._items
         return (items[i] for i in self.rows)
+
+
+class FilterInput(Input):
+    """The filter box.  Textual's Input sets its virtual width to the text's
+    on every key, and a virtual size change lays the whole screen out again;
+    this box has a fixed size, so a repaint is enough."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
 
 
 class FilterList(Vertical, Generic[T]):
@@ -135,7 +145,7 @@ class FilterList(Vertical, Generic[T]):
         self._rows = RowList(self._render_index, id="options")
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder=self.placeholder, id="filter")
+        yield FilterInput(placeholder=self.placeholder, id="filter")
         yield self._rows
 
     def on_mount(self) -> None:
