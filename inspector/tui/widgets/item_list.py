@@ -14,7 +14,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.geometry import Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.widgets import Input
 
 from ...core.cache import duration_text
@@ -56,6 +58,14 @@ class Shown(Sequence[T]):
     def __iter__(self) -> Iterator[T]:
         items = self._items
         return (items[i] for i in self.rows)
+
+
+class FilterInput(Input):
+    """The filter box.  Textual's Input sets its virtual width to the text's
+    on every key, and a virtual size change lays the whole screen out again;
+    this box has a fixed size, so a repaint is enough."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
 
 
 class FilterList(Vertical, Generic[T]):
@@ -135,7 +145,7 @@ class FilterList(Vertical, Generic[T]):
         self._rows = RowList(self._render_index, id="options")
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder=self.placeholder, id="filter")
+        yield FilterInput(placeholder=self.placeholder, id="filter")
         yield self._rows
 
     def on_mount(self) -> None:
@@ -282,14 +292,17 @@ class FilterList(Vertical, Generic[T]):
             order.defer(self, self._announce_now)
         self.set_timer(ANNOUNCE_AFTER, partial(self._when_due, self._pending))
 
-    def _when_due(self, generation: int) -> None:
+    def _when_due(self, generation: int, drawn: bool = False) -> None:
         if self._pending != generation:
             return  # announced already
         wait = self._due - time.monotonic()
         if wait > 0.002:
             self.set_timer(wait, partial(self._when_due, generation))
-            return
-        self._announce_now()
+        elif not drawn:
+            # The list's last move reaches the screen before the detail is built.
+            self.call_after_refresh(self._when_due, generation, True)
+        else:
+            self._announce_now()
 
     def _cancel_pending(self) -> None:
         if self._pending:

@@ -131,7 +131,14 @@ class RowList(ScrollView, can_focus=True):
             self._starts = [0, *accumulate(heights[i] for i in rows)]
             total = self._starts[-1]
         self._hover = None
-        self.virtual_size = Size(0, total)
+        size = Size(0, total)
+        if size != self.virtual_size:
+            # The list's own size does not follow its rows: only the
+            # scrollbar does, so no layout of the screen (a layout per filter
+            # key cost more than the filtering).
+            self.set_reactive(RowList.virtual_size, size)
+            if self.is_mounted:
+                self._scroll_update(size)
         if highlighted is not None and not (0 <= highlighted < len(rows)):
             highlighted = 0 if rows else None
         self.set_reactive(RowList.highlighted, highlighted)
