@@ -13,6 +13,7 @@ not depend on the request is encoded once, at start-up.  With --notify,
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 from typing import Any
@@ -73,6 +74,10 @@ def main() -> int:
     parser.add_argument("--payload-mb", type=float, default=0.0, help="size of the `big` tool's result")
     parser.add_argument("--notify", type=int, default=0, help="notifications the `flood` tool sends before answering")
     options = parser.parse_args()
+    # Everything built here lives until the server exits: the collector
+    # would only walk it again and again while it is built (0.6 s of a
+    # 1.4 s start at 100,000 tools), a wait that is not the client's.
+    gc.disable()
 
     tools = [make_tool(index) for index in range(options.tools)]
     if options.payload_mb:

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 from ..core.items import KIND_FIELDS, ListResult
 from ..core.safetext import visible
+from ..core.wire_json import dumps as _dumps
 from . import exitcodes
 from .render import item_line
 from .runner import CommandContext
 
 __all__ = ["run_list"]
-
-_dumps = json.JSONEncoder(ensure_ascii=False).encode
 
 
 async def run_list(ctx: CommandContext) -> int:
@@ -30,7 +28,15 @@ async def run_list(ctx: CommandContext) -> int:
         # Every item as received (tools the client excludes too: they were
         # sent), and the page fields that still mean something for the whole.
         tail = "".join(f", {_dumps(name)}: {_dumps(value)}" for name, value in _page_fields(listing))
-        ctx.out.write_text('{"' + key + '": [' + ", ".join(page for page in encoded if page) + "]" + tail + "}")
+        parts = ['{"' + key + '": [']
+        for page in encoded:
+            if page:
+                if len(parts) > 1:
+                    parts.append(", ")
+                parts.append(page)
+        parts.append("]" + tail + "}")
+        # Written page by page: 100,000 tools are 40 MB of text, not joined again.
+        ctx.out.write_parts(parts)
     else:
         pages = len(listing.pages)
         ctx.out.line(f"{len(listing.items)} {kind} ({pages} page{'s' if pages != 1 else ''})")

@@ -40,11 +40,19 @@ class Output:
 
     def write_text(self, text: str, stream: IO[str] | None = None) -> None:
         """One line of already-encoded JSON, its control characters escaped."""
+        self.write_parts([text], stream)
+
+    def write_parts(self, parts: list[str], stream: IO[str] | None = None) -> None:
+        """One line of already-encoded JSON given in pieces (written one after
+        the other, never joined), its control characters escaped."""
         target = stream if stream is not None else self.stream
-        text = escape_json(text)
-        # A huge result is written in slices so no second full copy is made.
-        for start in range(0, len(text), _SLICE):
-            target.write(text[start : start + _SLICE])
+        for part in parts:
+            # Each control character is escaped on its own, so piece by piece
+            # is the same as all at once.
+            text = escape_json(part)
+            # A huge result is written in slices so no second full copy is made.
+            for start in range(0, len(text), _SLICE):
+                target.write(text[start : start + _SLICE])
         target.write("\n")
         target.flush()
 

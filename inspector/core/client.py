@@ -26,7 +26,7 @@ from .errors import (
     TransportFallback,
 )
 from .handlers import ClientHandlers
-from .items import KIND_FIELDS, LIST_METHODS, Item, ListResult, parse_item
+from .items import KIND_FIELDS, LIST_METHODS, Item, ListResult, parse_items
 from .modern import tool_header_paths
 from .mrtr import RoundStepper
 from .operation import Operation
@@ -625,7 +625,7 @@ class Client:
                 listing.problems.append(f"page {page_number + 1}: {key!r} is missing or not an array")
                 raw_items = []
             first = len(listing.items)
-            listing.items.extend(parse_item(kind, raw, page_number) for raw in raw_items)
+            listing.items.extend(parse_items(kind, raw_items, page_number))
             if on_page is not None:
                 on_page(listing.items[first:])
             page_number += 1

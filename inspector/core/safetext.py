@@ -60,6 +60,12 @@ def has_controls(text: str) -> bool:
     return CONTROL_CHARS.search(text) is not None
 
 
+# What `escape_json` writes as a `\\u` escape: the controls, and lone
+# surrogates (a server's `"\\ud800"` decodes to one), which no UTF-8 output
+# can carry.
+_JSON_ESCAPED = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
 def _u_escape(match: re.Match[str]) -> str:
     return f"\\u{ord(match.group(0)):04x}"
 
@@ -73,7 +79,7 @@ def escape_json(text: str) -> str:
     # is left to look for: a huge ASCII result costs two quick scans, no copy.
     if text.isascii() and "\x7f" not in text:
         return text
-    return CONTROL_CHARS.sub(_u_escape, text)
+    return _JSON_ESCAPED.sub(_u_escape, text)
 
 
 def safe_json(value: object, indent: int | None = None) -> str:

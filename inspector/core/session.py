@@ -33,7 +33,7 @@ from .errors import (
 from .raw_json import encode_message, one_line, replace_member
 from .traffic import Frame, TrafficLog
 from .transports.base import Transport
-from .wire_json import MAX_DEPTH, id_type, nested_deeper_than, shallow_members, too_deep_reason
+from .wire_json import TooDeep, id_type, parse, shallow_members, too_deep_reason
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -486,11 +486,11 @@ class Session:
                 )
 
     def _feed(self, raw: bytes, meta: dict[str, Any] | None) -> None:
-        if nested_deeper_than(raw, MAX_DEPTH):
+        try:
+            message = parse(raw)
+        except TooDeep:
             self._too_deep(raw, meta)
             return
-        try:
-            message = _loads(raw)
         except UnicodeDecodeError as exc:
             self._invalid(raw, f"invalid UTF-8: {exc}", meta)
             return

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from .problems import Problem
+from .wire_json import loads
 
 __all__ = [
     "RECENT",
@@ -68,12 +69,12 @@ _UNPARSED: Any = object()
 def parse_raw(raw: bytes) -> Any:
     """The JSON value of raw frame bytes, or None when they are not JSON."""
     try:
-        return json.loads(raw)
+        return loads(raw)
     except UnicodeDecodeError:
         # Our own frames encode lone surrogates (surrogatepass); json.loads
         # of the bytes refuses them, of the text it does not.
         try:
-            return json.loads(raw.decode("utf-8", errors="surrogatepass"))
+            return loads(raw.decode("utf-8", errors="surrogatepass"))
         except (ValueError, RecursionError):
             return None
     except (ValueError, RecursionError):
