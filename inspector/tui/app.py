@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
+import time
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
 from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Select, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
@@ -59,6 +64,14 @@ LIST_CHANGED = {
     "notifications/prompts/list_changed": ("prompts",),
 }
 SYNC_INTERVAL = 0.05
+# While a long list arrives page by page, it is redrawn at most this often.
+PAGE_PAINT_INTERVAL = 0.5
+LIST_PANES: dict[str, type[Widget]] = {
+    "tools": ToolsPane,
+    "resources": ResourcesPane,
+    "templates": TemplatesPane,
+    "prompts": PromptsPane,
+}
 # Rows from which a terminal counts as tall (see VERTICAL_BREAKPOINTS).
 TALL = 36
 
@@ -164,6 +177,8 @@ class InspectorApp(App[int]):
         self._sync_scheduled = False
         self.validator: FrameValidator | None = None
         self._validated = 0
+        self._validating = False
+        self._stop_validation = threading.Event()
         self.traffic.subscribe(self._on_frame)
         self.client.on_state(self._on_state)
         self.client.on_notification(self._on_notification)
@@ -391,15 +406,40 @@ class InspectorApp(App[int]):
         self.query_one(ServerPane).show(self.client)
 
     async def _load_list(self, kind: str, refresh: bool = True) -> None:
-        listing = await self.client.list_all(kind, refresh=refresh)
+        """Fetch a list; its first page is shown as soon as it arrives, and
+        the list grows every PAGE_PAINT_INTERVAL while later pages come."""
+        pane = self.query_one(LIST_PANES[kind])
+        arrived = ListResult(kind, complete=False)
+        timer: Timer | None = None
+        interval = PAGE_PAINT_INTERVAL
+
+        def show_so_far() -> None:
+            nonlocal timer, interval
+            timer = None
+            started = time.perf_counter()
+            pane.set_listing(replace(arrived, items=list(arrived.items)))  # type: ignore[attr-defined]
+            item_list = pane.query_one(ItemList)
+            item_list.border_subtitle = Text(f"loading… {len(arrived.items)} so far")
+            # However costly a redraw of the list is, the redraws while
+            # pages arrive take at most a fifth of the loop's time.
+            interval = max(PAGE_PAINT_INTERVAL, 4 * (time.perf_counter() - started))
+
+        def on_page(items: list[Item]) -> None:
+            nonlocal timer
+            first = not arrived.items
+            arrived.items.extend(items)
+            if first:
+                show_so_far()
+            elif timer is None:
+                timer = self.set_timer(interval, show_so_far)
+
+        try:
+            listing = await self.client.list_all(kind, refresh=refresh, on_page=on_page)
+        finally:
+            if timer is not None:
+                timer.stop()
         self.lists[kind] = listing
-        pane = {
-            "tools": ToolsPane,
-            "resources": ResourcesPane,
-            "templates": TemplatesPane,
-            "prompts": PromptsPane,
-        }[kind]
-        self.query_one(pane).set_listing(listing)  # type: ignore[attr-defined]
+        pane.set_listing(listing)  # type: ignore[attr-defined]
 
     def _on_state(self, state: str, detail: str | None) -> None:
         if state == "connecting":
@@ -469,20 +509,46 @@ class InspectorApp(App[int]):
         self._schedule_sync()
 
     def _validate_new_frames(self) -> None:
-        """Wire validation of every frame, a batch at a time (the table shows
-        a frame at once; its findings follow on the next redraw)."""
+        """Wire validation of every frame, a batch at a time in a thread (the
+        table shows a frame at once; its findings follow on a later redraw).
+        One batch runs at a time: the validator learns from frames in order."""
         validator = self.validator
-        if validator is None:
+        if validator is None or self._validating:
             return
         frames = self.traffic.frames
-        changed = False
-        for frame in frames[self._validated :]:
-            if validator.annotate(frame):
-                changed = True
-        self._validated = len(frames)
+        start, end = self._validated, len(frames)
+        if start >= end:
+            return
+        self._validating = True
+        self.run_worker(
+            partial(self._validate_batch, validator, frames[start:end], end),  # type: ignore[arg-type]
+            group="validation-batch",
+            exit_on_error=False,
+        )
+
+    async def _validate_batch(self, validator: FrameValidator, batch: list[Frame], end: int) -> None:
+        stop = self._stop_validation
+
+        def annotate_all() -> bool:
+            changed = False
+            for frame in batch:
+                if stop.is_set():
+                    break
+                if validator.annotate(frame):
+                    changed = True
+            return changed
+
+        try:
+            changed = await asyncio.to_thread(annotate_all)
+        finally:
+            self._validating = False
+            self._validated = end
+        with contextlib.suppress(NoMatches):
+            self.query_one(BottomPanel).checked = end
         if changed:
             for table in self.query(TrafficTable):
                 table.invalidate()
+        self._schedule_sync()
 
     async def _start_validation(self) -> None:
         from ..core.validation import FrameValidator
@@ -783,6 +849,7 @@ class InspectorApp(App[int]):
         focus_pane(event.pane)
 
     async def on_unmount(self) -> None:
+        self._stop_validation.set()
         with contextlib.suppress(Exception):
             await self.client.close()
         if self._recorder is not None:

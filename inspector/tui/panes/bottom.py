@@ -3,8 +3,10 @@ server stderr) and Logs (notifications/message with a level selector)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -20,6 +22,7 @@ from ...core.traffic import Frame, TrafficLog
 from ..clipboard import copy_text
 from ..gaps import hold_gaps
 from ..safe import json_syntax, plain, plain_line
+from ..widgets.big_text import HIGHLIGHT_LIMIT, LazyText, prepare_json, prepare_text
 from ..widgets.traffic_table import TrafficTable, header_text
 from .problems import ProblemsPane, severity_style
 
@@ -40,6 +43,10 @@ _LEVEL_STYLE = {
     "emergency": "bold white on dark_red",
 }
 MAX_DETAIL_CHARS = 100_000
+# A frame above HIGHLIGHT_LIMIT bytes is prepared in a thread and drawn a
+# screen at a time (`LazyText`); these bound what such a frame shows.
+MAX_PRETTY_BYTES = 4_000_000
+MAX_LAZY_RAW_CHARS = 1_000_000
 
 
 class TrafficFilter:
@@ -90,7 +97,30 @@ class TrafficFilter:
         return True
 
 
-def frame_detail(frame: Frame) -> list[Any]:
+@dataclass(frozen=True)
+class BigFrame:
+    """A large frame's texts, prepared off the UI loop (`prepare_frame`)."""
+
+    message: str | None
+    raw: str | None
+    more: int
+
+
+def prepare_frame(frame: Frame) -> BigFrame:
+    """Pretty-print and make inert a large frame's message and raw text (in a thread)."""
+    message = None
+    if frame.size <= MAX_PRETTY_BYTES and frame.message is not None:
+        message = prepare_json(frame.message)
+    raw = more = None
+    if frame.raw is not None:
+        text = frame.raw[: MAX_LAZY_RAW_CHARS * 4].decode("utf-8", errors="replace")
+        shown = text[:MAX_LAZY_RAW_CHARS]
+        more = len(frame.raw) - len(shown.encode("utf-8", errors="replace"))
+        raw = prepare_text(shown)
+    return BigFrame(message, raw, more or 0)
+
+
+def frame_detail(frame: Frame, big: BigFrame | None = None) -> list[Any]:
     # `#N` is the frame's number in the log, as in the table's first column;
     # the JSON-RPC id is always written `id N`.
     head = Text()
@@ -130,6 +160,9 @@ def frame_detail(frame: Frame) -> list[Any]:
     if frame.meta:
         parts.append(Static(Text("transport", style="bold")))
         parts.append(Static(json_syntax(frame.meta)))
+    if big is not None:
+        parts.extend(_big_parts(frame, big))
+        return parts
     if frame.message is not None:
         if frame.size > MAX_DETAIL_CHARS:
             parts.append(
@@ -147,6 +180,22 @@ def frame_detail(frame: Frame) -> list[Any]:
         )
     elif frame.note:
         parts.append(Static(plain(frame.note)))
+    return parts
+
+
+def _big_parts(frame: Frame, big: BigFrame) -> list[Any]:
+    """A large frame: its texts drawn a screen at a time, JSON coloured as it scrolls into view."""
+    parts: list[Any] = []
+    if big.message is not None:
+        parts.append(Static(Text("message", style="bold")))
+        parts.append(LazyText(big.message, json=True, classes="detail-message"))
+    elif frame.message is not None:
+        parts.append(Static(Text(f"message too large to pretty-print ({frame.size} bytes); raw below", style="yellow")))
+    if big.raw is not None:
+        parts.append(Static(Text("raw", style="bold")))
+        parts.append(LazyText(big.raw, classes="detail-raw"))
+        if big.more > 0:
+            parts.append(Static(Text(f"… {big.more} more bytes (c copies the whole frame)", style="dim")))
     return parts
 
 
@@ -283,9 +332,13 @@ class TrafficPane(Horizontal):
     @work(exclusive=True, group="traffic-detail")
     async def _show_detail(self, frame: Frame | None) -> None:
         detail = self.query_one("#traffic-detail", FrameDetail)
+        big = None
+        if frame is not None and frame.size > HIGHLIGHT_LIMIT:
+            # Parsing, pretty-printing and escaping 100 KB take tens of ms: not on the UI loop.
+            big = await asyncio.to_thread(prepare_frame, frame)
         await detail.remove_children()
         if frame is not None:
-            await detail.mount_all(frame_detail(frame))
+            await detail.mount_all(frame_detail(frame, big))
 
     def action_focus_filter(self) -> None:
         self.query_one("#traffic-filter", Input).focus()
@@ -406,6 +459,9 @@ class BottomPanel(Vertical):
     def __init__(self, traffic: TrafficLog) -> None:
         super().__init__()
         self.traffic = traffic
+        # How many frames the wire validation (in a thread) is done with:
+        # the Problems tab takes no frame before its findings are known.
+        self.checked = 0
 
     def compose(self) -> ComposeResult:
         with TabbedContent(id="bottom-tabs"):
@@ -421,10 +477,12 @@ class BottomPanel(Vertical):
                 yield VerticalScroll(Static("", id="latency-table"))
 
     def sync(self) -> None:
+        """Take in new frames; the Problems tab takes the findings of the
+        first `checked` frames (those the wire validation is done with)."""
         for table in self.query(TrafficTable):
             table.sync()
         problems = self.query_one(ProblemsPane)
-        total = problems.take(self.traffic.frames)
+        total = problems.take(self.traffic.frames, self.checked)
         counts = problems.counts
         label = "Problems" if not total else f"Problems ({counts.get('error', 0)}✖ {counts.get('warning', 0)}⚠)"
         self.query_one("#bottom-tabs", TabbedContent).get_tab("problems").label = label

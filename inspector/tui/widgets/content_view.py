@@ -20,8 +20,18 @@ from textual.widgets import Static
 from ...core.safetext import visible
 from ..gaps import hold_gaps
 from ..safe import json_syntax, plain, plain_line
+from .big_text import HIGHLIGHT_LIMIT, LazyText, prepare_json, prepare_text
 
-__all__ = ["BlockView", "ContentList", "decode_blob", "image_cells", "resource_body", "save_blob"]
+__all__ = [
+    "BlockView",
+    "ContentList",
+    "PreparedText",
+    "decode_blob",
+    "image_cells",
+    "prepare_blocks",
+    "resource_body",
+    "save_blob",
+]
 
 MAX_TEXT_SHOWN = 200_000
 MAX_IMAGE_CELLS = 48
@@ -164,6 +174,34 @@ def text_body(text: str, mime: str | None = None) -> RenderableType:
     return plain(shown + note)
 
 
+# A large text block's body, prepared off the UI loop: (text, is JSON).
+PreparedText = tuple[str, bool]
+
+
+def prepare_text_body(text: str) -> PreparedText:
+    """What `text_body` shows, as prepared text for a `LazyText` (run it in a thread)."""
+    shown = text if len(text) <= MAX_TEXT_SHOWN else text[:MAX_TEXT_SHOWN]
+    if len(text) > MAX_TEXT_SHOWN:
+        return prepare_text(shown + f"\n… {len(text) - MAX_TEXT_SHOWN} more characters (save to see all)"), False
+    if shown.lstrip().startswith(("{", "[")):
+        try:
+            return prepare_json(json.loads(shown)), True
+        except ValueError:
+            pass
+    return prepare_text(shown), False
+
+
+def prepare_blocks(blocks: list[Any]) -> dict[int, PreparedText]:
+    """The bodies of the large text blocks of a result, by index (run it in a thread)."""
+    prepared: dict[int, PreparedText] = {}
+    for index, block in enumerate(blocks):
+        if isinstance(block, dict) and block.get("type") == "text":
+            text = block.get("text")
+            if isinstance(text, str) and len(text) > HIGHLIGHT_LIMIT:
+                prepared[index] = prepare_text_body(text)
+    return prepared
+
+
 def resource_body(contents: dict[str, Any]) -> RenderableType:
     mime = contents.get("mimeType") if isinstance(contents.get("mimeType"), str) else None
     if isinstance(contents.get("text"), str):
@@ -210,10 +248,11 @@ class BlockView(Vertical):
             super().__init__()
             self.uri = uri
 
-    def __init__(self, block: Any, index: int) -> None:
+    def __init__(self, block: Any, index: int, prepared: PreparedText | None = None) -> None:
         super().__init__()
         self.block = block if isinstance(block, dict) else {"type": "?", "value": block}
         self.index = index
+        self.prepared = prepared
         self.can_focus = self.block.get("type") in ("image", "audio", "resource_link", "resource")
 
     @property
@@ -235,6 +274,15 @@ class BlockView(Vertical):
         return None
 
     def compose(self) -> ComposeResult:
+        if self.prepared is not None:
+            # A large text: its body was prepared in a thread and is drawn a screen at a time.
+            text = self.block.get("text")
+            title = Text(f"[{self.index + 1}] text", style="bold")
+            title.append(f"  {len(text) if isinstance(text, str) else 0} chars", style="dim")
+            yield Static(hold_gaps(title), classes="block-title")
+            prepared, is_json = self.prepared
+            yield LazyText(prepared, json=is_json, classes="block-body")
+            return
         title, body = self._title_and_body()
         yield Static(hold_gaps(title), classes="block-title")
         picture = self._graphics()
@@ -333,10 +381,13 @@ class ContentList(Vertical):
     ContentList { height: auto; }
     """
 
-    def __init__(self, blocks: list[Any], *, id: str | None = None) -> None:
+    def __init__(
+        self, blocks: list[Any], *, prepared: dict[int, PreparedText] | None = None, id: str | None = None
+    ) -> None:
         super().__init__(id=id)
         self.blocks = blocks
+        self.prepared = prepared or {}
 
     def compose(self) -> ComposeResult:
         for index, block in enumerate(self.blocks):
-            yield BlockView(block, index)
+            yield BlockView(block, index, self.prepared.get(index))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -14,7 +15,8 @@ from ...core.errors import InspectorError, JsonRpcError
 from ...core.tasks import TaskInfo
 from ..gaps import hold_gaps
 from ..safe import json_syntax, plain, plain_line
-from .content_view import ContentList
+from .big_text import HIGHLIGHT_LIMIT
+from .content_view import ContentList, prepare_blocks
 from .json_tree import JsonTree
 
 if TYPE_CHECKING:
@@ -166,7 +168,13 @@ class ResultView(VerticalScroll):
         self._status(head, error=is_error)
         parts: list[Any] = []
         if isinstance(content, list):
-            parts.append(ContentList(content, id=None))
+            # Pretty-printing and escaping a large text takes tens of ms: in a thread.
+            big = any(
+                isinstance(block, dict) and isinstance(block.get("text"), str) and len(block["text"]) > HIGHLIGHT_LIMIT
+                for block in content
+            )
+            prepared = await asyncio.to_thread(prepare_blocks, content) if big else {}
+            parts.append(ContentList(content, prepared=prepared, id=None))
         elif "content" in result:
             parts.append(Static(Text("content is not an array", style="bold red")))
         violations = structured_violations(output_schema, result)

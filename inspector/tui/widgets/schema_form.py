@@ -112,6 +112,37 @@ def _errors_text(node: FormNode) -> Text:
     return plain("\n".join(f"✖ {m}" for m in messages), style="red") if messages else Text()
 
 
+# A form's first rows are mounted at once: enough to fill its height (or
+# FIRST_LINES before it has one); the rest follow ROW_CHUNK at a time, one
+# chunk per painted frame.
+FIRST_LINES = 24
+ROW_CHUNK = 8
+
+
+def _rows_to_fill(rows: list[Widget], lines: int) -> int:
+    """How many of `rows` it takes to fill `lines` lines (a row's height estimated from its node)."""
+    used = 0
+    for count, row in enumerate(rows, start=1):
+        used += _row_lines(row)
+        if used >= lines:
+            return count
+    return len(rows)
+
+
+def _row_lines(row: Widget) -> int:
+    if not isinstance(row, FieldRow):
+        return 1
+    node = row.node
+    lines = 1
+    if node.description or node.has_default or node.deprecated or (node.title and node.title != node.key):
+        lines += 1
+    if node.is_raw or isinstance(node, (ExtrasNode, RawJsonNode)) or getattr(node, "multiline", False):
+        lines += 5
+    elif isinstance(node, MultiSelectNode):
+        lines += 8
+    return lines
+
+
 FOCUSABLE = "Input, TextArea, Select, Checkbox, SelectionList, Button"
 # After a rebuild, focus the first editor under the row rather than its own buttons.
 UNDER = "-under"
@@ -147,8 +178,11 @@ class FieldRow(Vertical):
         super().__init__()
         self.node = node
         self.styles.padding = (0, 0, 0, depth * 2)
+        self._errors: Static | None = None
+        self._composed = False
 
     def compose(self) -> ComposeResult:
+        self._composed = True
         node = self.node
         blocks = list(self._block_editor())
         with Horizontal(classes="field-line"):
@@ -163,7 +197,10 @@ class FieldRow(Vertical):
             yield Static(note, classes="field-description")
         yield from blocks
         marks = self._marks()
-        yield Static(marks, classes="field-errors" + ("" if marks else " -empty"))
+        if marks:
+            # Most rows never show a mark: their line is made when one comes.
+            self._errors = Static(marks, classes="field-errors")
+            yield self._errors
 
     def _json_text(self) -> str:
         value = self.node.to_value()
@@ -283,10 +320,15 @@ class FieldRow(Vertical):
     def show_errors(self) -> None:
         # A row mounted a moment ago may not have composed its children yet;
         # it draws the node's errors itself when it does.
+        if not self._composed:
+            return
         marks = self._marks()
-        for errors in self.query(".field-errors").results(Static):
-            errors.update(marks)
-            errors.set_class(not marks, "-empty")
+        if self._errors is not None:
+            self._errors.update(marks)
+            self._errors.set_class(not marks, "-empty")
+        elif marks:
+            self._errors = Static(marks, classes="field-errors")
+            self.mount(self._errors)
 
 
 class SchemaForm(VerticalScroll):
@@ -324,6 +366,7 @@ class SchemaForm(VerticalScroll):
         self._rebuild_scheduled = False
         self._rebuild_pending = False
         self._dirty = False
+        self._mounting = 0
         self._focus_after_rebuild = False
         self._focus_to: tuple[tuple[Any, ...], str | None] | None = None
         # Marks show on the fields a person has changed, or on all of them
@@ -474,9 +517,16 @@ class SchemaForm(VerticalScroll):
             self.call_after_refresh(self._rebuild)
 
     async def _rebuild(self) -> None:
+        # The rows a screen can show are mounted (and painted) first; the
+        # rest follow a chunk per painted frame (`_mount_more`), so a
+        # 100-field form is on screen long before its last row is built.
+        # The rebuild counts as pending (keys wait) until the last row is in.
+        rest: list[Widget] = []
+        focused: tuple[tuple[Any, ...], str | None] | None = None
         try:
             while self._dirty:
                 self._dirty = False
+                self._mounting += 1
                 focused = self._focused_place()
                 if self._focus_to is not None:
                     focused, self._focus_to = self._focus_to, None
@@ -484,12 +534,35 @@ class SchemaForm(VerticalScroll):
                 rows: list[Widget] = []
                 if self.root is not None:
                     self._rows(self.root, 0, rows)
-                await self.mount_all(rows)
-                if focused is not None:
-                    self._refocus(*focused)
+                first = _rows_to_fill(rows, self.size.height or FIRST_LINES)
+                await self.mount_all(rows[:first])
+                rest = rows[first:]
         finally:
             self._rebuild_scheduled = False
-            self._rebuild_pending = False
+        if rest:
+            self.call_after_refresh(self._mount_more, self._mounting, rest, focused)
+        else:
+            self._built(focused)
+
+    async def _mount_more(
+        self, generation: int, rest: list[Widget], focused: tuple[tuple[Any, ...], str | None] | None
+    ) -> None:
+        if generation != self._mounting or self._dirty or not self.is_attached:
+            return  # a newer rebuild replaces these rows
+        chunk, rest = rest[:ROW_CHUNK], rest[ROW_CHUNK:]
+        await self.mount_all(chunk)
+        if generation != self._mounting or self._dirty:
+            return
+        if rest:
+            self.call_after_refresh(self._mount_more, generation, rest, focused)
+        else:
+            self._built(focused)
+
+    def _built(self, focused: tuple[tuple[Any, ...], str | None] | None) -> None:
+        """Every row is mounted: focus goes back where it was, keys flow again."""
+        if focused is not None:
+            self._refocus(*focused)
+        self._rebuild_pending = False
         if self._focus_after_rebuild:
             self._focus_after_rebuild = False
             self.focus_first()

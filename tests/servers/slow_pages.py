@@ -1,0 +1,110 @@
+"""A stdio MCP server (standard library only) whose tool list arrives in
+pages, the later ones only once the test allows it.
+
+    python slow_pages.py --release FILE [--tools N] [--pages P]
+
+`tools/list` serves `wide_form` (a 100-property input schema) and
+`tool_0000` … over P pages; the first page is answered at once, every later
+one waits until FILE exists.  `tools/call` of `big_json` answers with a
+text block holding a JSON document of about 170 KB (`"marker": "END-OF-BIG"`
+last); any other tool answers "ok".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from typing import Any
+
+WIDE_PROPERTIES = 100
+
+
+def wide_form() -> dict[str, Any]:
+    properties: dict[str, Any] = {}
+    for index in range(WIDE_PROPERTIES):
+        kind = index % 5
+        name = f"field_{index:03d}"
+        if kind == 0:
+            properties[name] = {"type": "string", "description": f"text field {index}"}
+        elif kind == 1:
+            properties[name] = {"type": "integer", "minimum": 0, "default": index}
+        elif kind == 2:
+            properties[name] = {"type": "boolean"}
+        elif kind == 3:
+            properties[name] = {"type": "string", "enum": ["fast", "slow", "auto"]}
+        else:
+            properties[name] = {"type": "number", "description": "a ratio"}
+    return {
+        "name": "wide_form",
+        "description": "A tool with a 100-property input schema.",
+        "inputSchema": {"type": "object", "properties": properties, "required": ["field_000"]},
+    }
+
+
+def big_json_text() -> str:
+    rows = [{"row": index, "name": f"item {index}", "tags": ["a", "b", "c"], "ok": True} for index in range(2_500)]
+    return json.dumps({"rows": rows, "marker": "END-OF-BIG"})
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--release", required=True, help="later pages wait until this file exists")
+    parser.add_argument("--tools", type=int, default=40)
+    parser.add_argument("--pages", type=int, default=4)
+    options = parser.parse_args()
+
+    tools = [wide_form()] + [
+        {"name": f"tool_{index:04d}", "inputSchema": {"type": "object", "properties": {}}}
+        for index in range(options.tools - 1)
+    ]
+    tools.append({"name": "big_json", "inputSchema": {"type": "object", "properties": {}}})
+    per_page = -(-len(tools) // options.pages)
+    pages = [tools[i : i + per_page] for i in range(0, len(tools), per_page)]
+
+    def answer(message_id: Any, result: Any) -> None:
+        sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": message_id, "result": result}) + "\n")
+        sys.stdout.flush()
+
+    for line in sys.stdin:
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        if not isinstance(message, dict) or "id" not in message or "method" not in message:
+            continue
+        method, params = message["method"], message.get("params") or {}
+        if method == "initialize":
+            answer(
+                message["id"],
+                {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {"tools": {}},
+                    "serverInfo": {"name": "slow-pages", "version": "1"},
+                },
+            )
+        elif method == "tools/list":
+            index = int(params.get("cursor") or 0)
+            if index > 0:
+                while not os.path.exists(options.release):
+                    time.sleep(0.02)
+            page: dict[str, Any] = {"tools": pages[index]}
+            if index + 1 < len(pages):
+                page["nextCursor"] = str(index + 1)
+            answer(message["id"], page)
+        elif method == "tools/call":
+            text = big_json_text() if params.get("name") == "big_json" else "ok"
+            answer(message["id"], {"content": [{"type": "text", "text": text}]})
+        elif method == "ping":
+            answer(message["id"], {})
+        else:
+            error = {"code": -32601, "message": "Method not found"}
+            sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": message["id"], "error": error}) + "\n")
+            sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,120 @@
+"""The TUI on big servers: the first page of a list is shown while later
+pages are still on their way, a very large frame's detail and a very large
+result are drawn a screen at a time, and a 100-property form is built with
+all its fields.  (Speed is measured in bench/tui_launch.py, not here.)"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from textual.widgets import Static
+
+from inspector.core import ServerSpec
+from inspector.tui.app import InspectorApp
+from inspector.tui.panes.bottom import TrafficPane
+from inspector.tui.panes.tools import ToolsPane
+from inspector.tui.screens.confirm_call import ConfirmCallScreen
+from inspector.tui.widgets.big_text import HIGHLIGHT_LIMIT, LazyText
+from inspector.tui.widgets.content_view import BlockView
+from inspector.tui.widgets.item_list import ItemList
+from inspector.tui.widgets.schema_form import FieldRow
+
+from .peers import SERVERS
+from .tui_helpers import select, wait_connected, wait_for
+
+SIZE = (150, 50)
+SLOW_PAGES = str(SERVERS / "slow_pages.py")
+
+
+def spec(release: Path, tools: int = 40, pages: int = 4) -> ServerSpec:
+    return ServerSpec(
+        transport="stdio",
+        command=sys.executable,
+        args=[SLOW_PAGES, "--release", str(release), "--tools", str(tools), "--pages", str(pages)],
+    )
+
+
+def tool_list(app: InspectorApp) -> ItemList:
+    return app.query_one(ToolsPane).query_one(ItemList)
+
+
+def lazy_lines(widget: LazyText, rows: int = 40) -> str:
+    """The first rows the widget draws at its width, as text."""
+    return "\n".join(widget.render_line(y).text for y in range(min(rows, widget.size.height)))
+
+
+async def test_the_first_page_shows_before_later_pages_arrive(tmp_path: Path) -> None:
+    release = tmp_path / "release"
+    app = InspectorApp(spec(release))
+    async with app.run_test(size=SIZE) as pilot:
+        # 41 tools over 4 pages of 11: the first page only, while page 2 is held back.
+        await wait_for(pilot, lambda: len(tool_list(app).items) > 0, "the first page in the list")
+        await pilot.pause()
+        listed = tool_list(app)
+        assert [item.key for item in listed.items] == ["wide_form", *(f"tool_{i:04d}" for i in range(10))]
+        assert "tools" not in app.lists  # the listing is not complete yet
+        assert "loading" in str(listed.border_subtitle)
+        assert any(f.method == "tools/list" and f.direction == "out" for f in app.traffic)
+        release.touch()
+        await wait_for(pilot, lambda: "tools" in app.lists, "the whole listing")
+        await pilot.pause()
+        names = [item.key for item in tool_list(app).items]
+        assert len(names) == 41 and names[-1] == "big_json", names
+        assert "loading" not in str(tool_list(app).border_subtitle)
+
+
+async def test_a_100_property_form_is_built_with_all_its_fields(tmp_path: Path) -> None:
+    release = tmp_path / "release"
+    release.touch()
+    app = InspectorApp(spec(release))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", "wide_form")
+        rows = list(app.query(FieldRow))
+        assert [row.node.path for row in rows] == [(f"field_{i:03d}",) for i in range(100)]
+        # The last rows, mounted after the first screenful, are whole rows with their editors.
+        assert rows[-1].query("Input"), rows[-1]
+        # Another tool replaces the rows; coming back builds all 100 again.
+        await select(pilot, app, "tools", "tool_0003")
+        assert not app.query(FieldRow)
+        await select(pilot, app, "tools", "wide_form")
+        assert len(app.query(FieldRow)) == 100
+
+
+async def test_a_very_large_frame_and_result_are_shown(tmp_path: Path) -> None:
+    release = tmp_path / "release"
+    release.touch()
+    app = InspectorApp(spec(release))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", "big_json")
+        await pilot.press("ctrl+enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: app.query(BlockView), "the result")
+        # The result: its JSON text pretty-printed (in a thread), drawn a screen at a time.
+        body = app.query(BlockView).first().query_one(LazyText)
+        assert body.json and body.line_count > 2_500
+        assert '"marker": "END-OF-BIG"' in body.text
+        await wait_for(pilot, lambda: body.size.width > 0, "the result laid out")
+        assert '"rows": [' in lazy_lines(body)
+        # The traffic detail of the answer (about 170 KB): message and raw text, both shown.
+        answer = next(f for f in app.traffic if f.method == "tools/call" and f.direction == "in")
+        assert answer.size > 6 * HIGHLIGHT_LIMIT
+        pane = app.query_one(TrafficPane)
+        pane.table.focus()
+        assert pane.table.select_seq(answer.seq)
+        detail = pane.query_one("#traffic-detail")
+        await wait_for(pilot, lambda: len(detail.query(LazyText)) == 2, "the large frame's detail")
+        head = str(detail.query(Static).first().render())
+        assert f"frame #{answer.seq} " in head
+        message, raw = detail.query(LazyText)
+        assert message.json and '"jsonrpc": "2.0"' in message.text and "END-OF-BIG" in message.text
+        assert raw.text.startswith('{"jsonrpc"') and "END-OF-BIG" in raw.text
+        await wait_for(pilot, lambda: message.size.width > 0, "the detail laid out")
+        first_rows = lazy_lines(message).splitlines()[:3]
+        assert first_rows[0].strip() == "{", first_rows
+        # The app still answers keys: the table moves on to the next frame.
+        await pilot.press("up")
+        await wait_for(pilot, lambda: pane.table.selected_frame is not answer, "the cursor moved")
