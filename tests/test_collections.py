@@ -562,3 +562,15 @@ def test_a_server_that_crashes_fails_the_steps_after(tmp_path: Path) -> None:
     steps = json.loads(done.stdout)["collections"][0]["steps"]
     assert [step["outcome"] for step in steps] == ["failure", "failure"]
     assert steps[1]["failure"].startswith("connection lost")
+
+
+def test_the_collections_package_and_command_import_no_ui() -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, inspector.commands.testing, inspector.collections.junit, inspector.collections.saving\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'textual', 'rich', 'mcp_types'}))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True).stdout
+    assert out.strip() == "[]"
