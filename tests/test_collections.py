@@ -20,7 +20,7 @@ from inspector.tui.app import InspectorApp
 from inspector.tui.panes.bottom import BottomPanel, TrafficPane
 from inspector.tui.widgets.item_list import ItemList
 
-from .peers import EVERYTHING, NODE, PYTHON, everything_http, require, run_inspector
+from .peers import EVERYTHING, NODE, PYTHON, SERVERS, everything_http, require, run_inspector
 from .tui_helpers import wait_for
 
 EVERYTHING_ARGS = ["--", NODE, str(require(EVERYTHING)), "stdio"]
@@ -513,3 +513,64 @@ def test_a_path_that_cannot_be_evaluated_fails_its_check() -> None:
     assert [c.passed for c in checks] == [True, False, False]
     assert "invalid type for value: None" in checks[1].detail and checks[1].extra == {"unevaluable": True}
     assert "invalid type for value: None" in checks[2].detail
+
+
+HOSTILE_SERVER = str(SERVERS / "hostile.py")
+
+
+def test_a_server_that_never_answers_costs_one_timeout_per_step(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "hang.yaml",
+        """\
+        steps:
+          - name: never answered
+            call: echo
+            arguments: {text: hi}
+          - name: the list still works
+            list: tools
+            expect:
+              values:
+                "tools[].name": [echo]
+        """,
+    )
+    junit = tmp_path / "junit.xml"
+    done = run_tests(
+        str(path), "--json", "--timeout", "2", "--junit", str(junit), "--", PYTHON, HOSTILE_SERVER, "--mode", "hang"
+    )
+    assert done.returncode == exitcodes.EXPECTATIONS_FAILED, done.stdout + done.stderr
+    steps = json.loads(done.stdout)["collections"][0]["steps"]
+    assert steps[0]["outcome"] == "failure" and steps[0]["failure"] == "timeout: tools/call: no response within 2 s"
+    assert steps[1]["passed"] is True
+    suite = ET.parse(junit).getroot().find("testsuite")
+    assert suite is not None and suite.get("errors") == "1" and suite.get("failures") == "0"
+
+
+def test_a_server_that_crashes_fails_the_steps_after(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "crash.yaml",
+        """\
+        steps:
+          - call: echo
+            arguments: {text: hi}
+          - list: tools
+        """,
+    )
+    done = run_tests(str(path), "--json", "--", PYTHON, HOSTILE_SERVER, "--mode", "crash")
+    assert done.returncode == exitcodes.EXPECTATIONS_FAILED, done.stdout + done.stderr
+    steps = json.loads(done.stdout)["collections"][0]["steps"]
+    assert [step["outcome"] for step in steps] == ["failure", "failure"]
+    assert steps[1]["failure"].startswith("connection lost")
+
+
+def test_the_collections_package_and_command_import_no_ui() -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, inspector.commands.testing, inspector.collections.junit, inspector.collections.saving\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'textual', 'rich', 'mcp_types'}))"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True).stdout
+    assert out.strip() == "[]"

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..core.client import Client
-from ..core.errors import InspectorError, JsonRpcError
+from ..core.errors import ConnectionClosed, InspectorError, JsonRpcError, RequestTimeout
 from ..core.items import KIND_FIELDS, LIST_METHODS
 from ..core.session import PendingRequest
 from .expectations import Answer, Check, evaluate, lookup
@@ -171,6 +171,10 @@ class CollectionRunner:
                     answer.sent_only = True
         except JsonRpcError as exc:
             answer.error = exc.to_dict()
+        except RequestTimeout as exc:
+            answer.failure = f"timeout: {exc}"
+        except ConnectionClosed as exc:
+            answer.failure = f"connection lost: {exc}"
         except InspectorError as exc:
             answer.failure = str(exc) or exc.__class__.__name__
         except ValueError as exc:
