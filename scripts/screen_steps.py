@@ -42,7 +42,7 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Input, Static, TextArea
 
-from inspector.core import ServerSpec, demo_spec
+from inspector.core import ServerSpec, demo_spec, eras
 from inspector.core.traffic import Frame
 from inspector.tui.app import InspectorApp
 from inspector.tui.panes.bottom import BottomPanel, TrafficPane
@@ -130,9 +130,16 @@ def steady_clocks() -> Iterator[None]:
         if name.startswith(("inspector.tui", "inspector.collections")) and getattr(module, "time", None) is time:
             module.time = _SteadyTime()  # type: ignore[attr-defined]
             patched.append(module)
+    # On a busy machine the demo server may take longer than the era probe's
+    # budget to read its first request, and the probe then notes the slow
+    # start in the traffic log, which shifts every frame number on the
+    # traffic screen.  A wider budget keeps that note off the pictures.
+    probe_budget = eras.PROBE_TIMEOUT_STDIO
+    eras.PROBE_TIMEOUT_STDIO = 120.0
     try:
         yield
     finally:
+        eras.PROBE_TIMEOUT_STDIO = probe_budget
         for module in patched:
             module.time = time  # type: ignore[attr-defined]
 
