@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 
-from ..core.items import KIND_FIELDS, ListResult
+from ..core.items import KIND_FIELDS, Item, ListResult
 from ..core.safetext import visible
 from ..core.wire_json import dumps as _dumps
 from . import exitcodes
@@ -15,11 +16,27 @@ __all__ = ["run_list"]
 
 
 async def run_list(ctx: CommandContext) -> int:
+    try:
+        return await _run_list(ctx)
+    finally:
+        gc.unfreeze()
+
+
+async def _run_list(ctx: CommandContext) -> int:
     kind = ctx.args.kind
     encoded: list[str] = []
-    # JSON output is encoded page by page while the next page is on its way,
-    # each page in one call (a call per item costs twice as much).
-    on_page = (lambda items: encoded.append(_dumps([item.raw for item in items])[1:-1])) if ctx.out.json else None
+
+    def on_page(items: list[Item]) -> None:
+        if ctx.out.json:
+            # Encoded page by page while the next page is on its way, each
+            # page in one call (a call per item costs twice as much).
+            encoded.append(_dumps([item.raw for item in items])[1:-1])
+        # The list is held whole until it is printed, and it holds no
+        # reference cycle: each page, once parsed, is put out of the cyclic
+        # collector's sight, so the collections the next pages cause do not
+        # walk it again (a fifth of the time of 100,000 tools).
+        gc.freeze()
+
     listing = await ctx.client.list_all(kind, max_pages=ctx.args.max_pages, on_page=on_page)
     for problem in listing.problems:
         print(f"inspector: {visible(problem)}", file=sys.stderr)

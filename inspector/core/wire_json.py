@@ -55,6 +55,8 @@ _SIGNS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
 _NOT_BRACKETS = bytes(byte for byte in range(256) if byte not in b"[]{}")
 # Every byte but brackets and quotes: deleted for the quick scan of a big text.
 _NOT_BRACKETS_OR_QUOTES = bytes(byte for byte in range(256) if byte not in b'[]{}"')
+_SQUARE = bytes.maketrans(b"{}", b"[]")
+_PASSES = 16
 _OPEN = frozenset(b"[{")
 _QUOTE = ord('"')
 _SPACE = b" \t\r\n"
@@ -88,20 +90,30 @@ def _deeper_if_valid(raw: bytes, limit: int) -> bool:
     when `raw` is valid JSON in UTF-8 (its escapes then pair up as below).
 
     Escaped backslashes and quotes are dropped first, so every quote left
-    opens or closes a string; then only brackets and quotes are kept.  A
-    string with no bracket in it is left as `""`, and dropping such pairs
-    keeps the parity of the quotes before every bracket, so usually no
-    quote is left at all; otherwise every other stretch between quotes is
-    string content.
+    opens or closes a string; then only brackets (all made square) and
+    quotes are kept.  A string with no bracket in it is left as `""`, and
+    dropping such pairs keeps the parity of the quotes before every
+    bracket, so usually no quote is left at all; otherwise every other
+    stretch between quotes is string content.  What is left nests as the
+    text does: each pass that drops every empty `[]` takes one level off.
     """
-    if raw.count(b"[") + raw.count(b"{") <= limit:
-        return False
     if b"\\" in raw:
         raw = raw.replace(b"\\\\", b"").replace(b'\\"', b"")
-    kept = raw.translate(None, _NOT_BRACKETS_OR_QUOTES).replace(b'""', b"")
+    kept = raw.translate(_SQUARE, _NOT_BRACKETS_OR_QUOTES)
+    if len(kept) <= limit:
+        return False
+    kept = kept.replace(b'""', b"")
     if b'"' in kept:
         kept = b"".join(kept.split(b'"')[::2])
-    return max(accumulate(array("b", kept.translate(_SIGNS))), default=0) > limit
+    levels = 0
+    # A few passes take the bulk away (most brackets are leaves or near them);
+    # a thin stack left is measured by running sums, not a pass per level.
+    while kept and levels < _PASSES:
+        kept = kept.replace(b"[]", b"")
+        levels += 1
+    if kept:
+        levels += max(accumulate(array("b", kept.translate(_SIGNS))))
+    return levels > limit
 
 
 def shallow_members(raw: bytes, names: tuple[str, ...] = ("id", "method")) -> dict[str, Any]:
