@@ -77,6 +77,13 @@ def test_a_big_listing_prints_what_the_standard_library_wrote(flavours: tuple[st
         assert json.loads(result.stdout)["tools"][2]["description"] == "half a pair: \ud800 here"
 
 
+def test_a_lone_surrogate_is_shown_as_its_escape_in_human_output() -> None:
+    result = run_inspector("list", "tools", "--human", "--", *server("surrogate", tools=40, pages=1), timeout=120)
+    assert result.returncode == exitcodes.OK, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "half a pair: \\ud800 here" in result.stdout
+
+
 def test_a_big_page_nested_past_the_bound_is_refused_unparsed() -> None:
     result = list_json("deep")
     assert result.returncode == exitcodes.PROTOCOL_ERROR, result.stderr

@@ -15,8 +15,10 @@ __all__ = ["CONTROL_CHARS", "copy_safe", "escape_json", "has_controls", "one_lin
 
 # C0 controls except \n and \t, DEL, C1 controls, and the Unicode bidi
 # controls that can reorder what a line appears to say (embeddings and
-# overrides, isolates, the left-to-right/right-to-left and Arabic marks).
-CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# overrides, isolates, the left-to-right/right-to-left and Arabic marks), and
+# lone surrogates (a server's `"\\ud800"` decodes to one), which no terminal
+# or UTF-8 stream can carry: writing one raises.
+CONTROL_CHARS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 _NAMES = {
     "\x1b": "␛",
