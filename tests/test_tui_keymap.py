@@ -19,7 +19,7 @@ from inspector.tui.screens.help import HelpScreen, all_bindings
 from inspector.tui.widgets.status_bar import KeyBar
 
 from .test_tui_server_requests import record_notifications
-from .tui_helpers import burst, wait_connected, wait_for
+from .tui_helpers import burst, select, wait_connected, wait_for
 
 SIZE = (150, 45)
 
@@ -27,6 +27,7 @@ REMAP = """
 [keymap]
 toggle_bottom = "ctrl+b"
 tab_prompts = ["f10", "alt+p"]
+read_template = "alt+r"
 """
 
 
@@ -58,7 +59,7 @@ def test_every_binding_has_an_id_a_keymap_can_name() -> None:
 async def test_a_remapped_key_works_the_old_one_does_not_and_help_shows_it(tmp_path: Path) -> None:
     settings = load_keymap(config(tmp_path, "config.toml", REMAP))
     assert settings.problems == []
-    assert settings.keymap == {"toggle_bottom": "ctrl+b", "tab_prompts": "f10,alt+p"}
+    assert settings.keymap == {"toggle_bottom": "ctrl+b", "tab_prompts": "f10,alt+p", "read_template": "alt+r"}
     app = InspectorApp(demo_spec(), keymap=settings)
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot, app)
@@ -89,6 +90,12 @@ async def test_a_remapped_key_works_the_old_one_does_not_and_help_shows_it(tmp_p
         assert "f10 / alt+p" in prompts_row and "f5" not in prompts_row, prompts_row
         # Untouched bindings keep their keys.
         assert "ctrl+r" in row_of(rows, "Reconnect (restart / reconnect the server)")
+        await burst(pilot, "escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen), "help closed")
+        # Hints written on screen name the key in force.
+        await select(pilot, app, "templates", "demo://users/{user_id}")
+        uri = app.query_one("#template-uri", Static)
+        await wait_for(pilot, lambda: "alt+r reads it" in str(uri.render()), "the template's hint")
 
 
 async def test_an_unknown_id_or_a_bad_key_is_reported_not_a_crash(tmp_path: Path) -> None:
@@ -170,4 +177,4 @@ def test_the_tui_launch_reads_the_keymap(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.setattr(InspectorApp, "run", run)
     monkeypatch.setattr(launch, "exit_code", lambda app: 0)
     assert launch.run_tui(demo_spec(), build_parser().parse_args([])) == 0
-    assert seen == [{"toggle_bottom": "ctrl+b", "tab_prompts": "f10,alt+p"}]
+    assert seen == [{"toggle_bottom": "ctrl+b", "tab_prompts": "f10,alt+p", "read_template": "alt+r"}]

@@ -89,3 +89,26 @@ async def test_each_bottom_tab_has_a_key_that_opens_the_panel_and_focuses_it() -
             await burst(pilot, key)
             assert bottom.active == tab
             await wait_for(pilot, lambda tab=tab: inside(app.focused, bottom.get_pane(tab)), f"focus in {tab}")
+
+
+async def test_alt_digit_sent_as_escape_and_digit_opens_the_tab_outside_text_fields() -> None:
+    """xterm, tmux and GNOME's terminal send alt+3 as ESC 3, which Textual
+    reads as the key of "£" (macOS's option+3): away from a text field it
+    opens the tab alt+3 opens; in a text field it stays a typed character."""
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        panel = app.query_one(BottomPanel)
+        bottom = panel.query_one("#bottom-tabs", TabbedContent)
+        await focus(pilot, app.query_one("#tool-list").options)  # type: ignore[attr-defined]
+        keys = (("pound_sign", "logs"), ("trade_mark_sign", "stderr"), ("inverted_exclamation_mark", "traffic"))
+        for key, tab in keys:
+            await burst(pilot, key)
+            await wait_for(pilot, lambda tab=tab: bottom.active == tab, f"the {tab} tab")
+        await select(pilot, app, "tools", "weather_report")
+        city = field_row(app, ("city",)).query_one(Input)
+        await focus(pilot, city)
+        city.value = ""
+        await burst(pilot, "pound_sign", "5")
+        await wait_for(pilot, lambda: city.value == "£5", f"£5 typed (the field has {city.value!r})")
+        assert bottom.active == "traffic"

@@ -136,7 +136,13 @@ def _key_event(key: str) -> events.Key:
     try:
         char: str | None = unicodedata.lookup(_get_unicode_name_from_key(original))
     except KeyError:
-        char = key if len(key) == 1 else None
+        try:
+            # "pound_sign" is the key of "£" (what a terminal's ESC 3 becomes too).
+            if "_" not in original:
+                raise KeyError(original)
+            char = unicodedata.lookup(original.replace("_", " "))
+        except KeyError:
+            char = key if len(key) == 1 else None
     return events.Key(key, char)
 
 

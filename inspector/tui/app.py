@@ -72,6 +72,8 @@ LIST_PANES: dict[str, type[Widget]] = {
     "templates": TemplatesPane,
     "prompts": PromptsPane,
 }
+# What the help says of a key Textual reads from a terminal's ESC + digit.
+ESC_ALT = "alt+{0} where the terminal sends it as ESC {0}"
 # Rows from which a terminal counts as tall (see VERTICAL_BREAKPOINTS).
 TALL = 36
 
@@ -138,6 +140,44 @@ class InspectorApp(App[int]):
         Binding("alt+3", "show_bottom('logs')", "Logs", id="bottom_logs", show=False, priority=True),
         Binding("alt+4", "show_bottom('problems')", "Problems", id="bottom_problems", show=False, priority=True),
         Binding("alt+5", "show_bottom('latency')", "Latency", id="bottom_latency", show=False, priority=True),
+        # Most terminals (xterm, tmux, GNOME's) send alt+digit as ESC then the
+        # digit, which Textual reads as the character macOS's option+digit
+        # types (ESC 1 arrives as "¡"). Not priority: a text field keeps them.
+        Binding(
+            "inverted_exclamation_mark",
+            "show_bottom('traffic')",
+            "Traffic",
+            id="bottom_traffic_esc",
+            show=False,
+            tooltip=ESC_ALT.format(1),
+        ),
+        Binding(
+            "trade_mark_sign",
+            "show_bottom('stderr')",
+            "Stderr",
+            id="bottom_stderr_esc",
+            show=False,
+            tooltip=ESC_ALT.format(2),
+        ),
+        Binding(
+            "pound_sign", "show_bottom('logs')", "Logs", id="bottom_logs_esc", show=False, tooltip=ESC_ALT.format(3)
+        ),
+        Binding(
+            "cent_sign",
+            "show_bottom('problems')",
+            "Problems",
+            id="bottom_problems_esc",
+            show=False,
+            tooltip=ESC_ALT.format(4),
+        ),
+        Binding(
+            "infinity",
+            "show_bottom('latency')",
+            "Latency",
+            id="bottom_latency_esc",
+            show=False,
+            tooltip=ESC_ALT.format(5),
+        ),
         Binding("ctrl+q", "quit", "Quit", id="quit"),
         # Priority: it works from inside a text field too.
         Binding("ctrl+l", "jump", "Jump", id="jump", priority=True, tooltip="a letter per field in view"),

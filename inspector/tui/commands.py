@@ -73,9 +73,12 @@ def _key_help(app: InspectorApp, binding: Binding) -> str:
 
 
 def _app_entries(app: InspectorApp) -> Iterable[PaletteEntry]:
+    seen: set[str] = set()
     for binding in type(app).BINDINGS:
-        if not isinstance(binding, Binding):
+        # One entry per action: the first binding of it names its key.
+        if not isinstance(binding, Binding) or binding.action in seen:
             continue
+        seen.add(binding.action)
         title = binding_title(binding)
         help_text = f"key: {_key_help(app, binding)}"
         if binding.tooltip and binding.tooltip not in title:

@@ -16,6 +16,7 @@ reported instead of silently doing nothing or stopping the inspector.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ from typing import Any
 from textual.binding import Binding
 from textual.keys import key_to_character
 
-__all__ = ["FILES", "KeymapSettings", "apply_keymap", "binding_ids", "keys_in_force", "load_keymap"]
+__all__ = ["FILES", "KeymapSettings", "apply_keymap", "binding_ids", "key_hint", "keys_in_force", "load_keymap"]
 
 FILES = ("config.toml", "config.yaml", "config.yml")
 
@@ -134,6 +135,24 @@ def keys_in_force(binding: Binding, keymap: Mapping[str, str]) -> Binding:
     if binding.id and binding.id in keymap:
         return binding.with_key(keymap[binding.id], key_display=None)
     return binding
+
+
+@functools.cache
+def _by_id() -> dict[str, Binding]:
+    from .screens.help import all_bindings
+
+    return {binding.id: binding for _owner, binding in all_bindings() if binding.id}
+
+
+def key_hint(app: Any, binding_id: str, joiner: str = " or ") -> str:
+    """The keys in force for a binding, for a hint written on screen
+    ("ctrl+enter or ctrl+j reads it"), so the hint follows the keymap."""
+    from .screens.help import key_names
+
+    binding = _by_id().get(binding_id)
+    if binding is None:
+        return binding_id
+    return joiner.join(key_names(keys_in_force(binding, getattr(app, "keymap", {}))).split(" / "))
 
 
 def apply_keymap(app: Any, settings: KeymapSettings) -> None:

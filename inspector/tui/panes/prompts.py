@@ -15,6 +15,7 @@ from textual.widgets import Static
 from ...core.errors import InspectorError
 from ...core.items import Item, ListResult
 from ...core.safetext import visible
+from ..keymap import key_hint
 from ..safe import plain, plain_line
 from ..widgets.completing_field import CompletingField, ask_completion, focus_first_field
 from ..widgets.content_view import BlockView
@@ -143,7 +144,7 @@ class PromptsPane(Horizontal):
                 label.append("  ")
                 label.append_text(plain_line(argument["description"], 80, style="dim"))
             widgets.append(CompletingField(name, label=label, source=self._completion if completions else None))
-        widgets.append(Static(Text("ctrl+enter or ctrl+j gets the prompt", style="dim")))
+        widgets.append(Static(Text(f"{key_hint(self.app, 'get_prompt')} gets the prompt", style="dim")))
         await form.mount_all(widgets)
 
     @on(ItemList.Activated, "#prompt-list")

@@ -17,6 +17,7 @@ from ...core.cache import duration_text
 from ...core.errors import InspectorError
 from ...core.items import Item, ListResult
 from ..badges import uri_row
+from ..keymap import key_hint
 from ..safe import json_syntax, plain, plain_line
 from ..widgets.content_view import BlockView
 from ..widgets.item_list import ItemList
@@ -103,7 +104,7 @@ class ResourcesPane(Horizontal):
             text.append_text(plain(item.description))
         state = "subscribed" if item.key in self.subscribed else "not subscribed"
         if self.inspector.client.server_capabilities.get("resources", {}).get("subscribe"):
-            text.append(f"\n{state} (ctrl+s toggles)", style="cyan")
+            text.append(f"\n{state} ({key_hint(self.app, 'toggle_subscription')} toggles)", style="cyan")
         if item.key in self.updated:
             text.append("\n● updated since last read", style="bold magenta")
         for problem in item.problems:
@@ -139,7 +140,7 @@ class ResourcesPane(Horizontal):
         if cached is not None:
             note = (
                 f"served from cache ({duration_text(cached.age * 1000)} old, ttl {duration_text(cached.ttl_ms)}); "
-                "ctrl+g reads again"
+                f"{key_hint(self.app, 'reread_resource')} reads again"
             )
         else:
             note = f"read in {elapsed * 1000:.1f} ms"

@@ -16,6 +16,7 @@ from textual.widgets import Static
 from ...core.errors import InspectorError
 from ...core.items import Item, ListResult
 from ..badges import uri_row
+from ..keymap import key_hint
 from ..safe import plain, plain_line
 from ..widgets.completing_field import CompletingField, ask_completion, focus_first_field
 from ..widgets.item_list import ItemList
@@ -143,7 +144,7 @@ class TemplatesPane(Horizontal):
         uri = self.expanded()
         text = Text("URI: ", style="dim")
         text.append_text(plain_line(uri or "(cannot expand this template)", 200, style="bold"))
-        text.append("   ctrl+enter or ctrl+j reads it", style="dim")
+        text.append(f"   {key_hint(self.app, 'read_template')} reads it", style="dim")
         self.query_one("#template-uri", Static).update(text)
 
     @on(CompletingField.Changed)

@@ -14,6 +14,7 @@ from textual.widgets import ProgressBar, Static
 from ...core.errors import InspectorError, JsonRpcError
 from ...core.tasks import TaskInfo
 from ..gaps import hold_gaps
+from ..keymap import key_hint
 from ..safe import json_syntax, plain, plain_line
 from .big_text import HIGHLIGHT_LIMIT
 from .content_view import ContentList, prepare_blocks
@@ -83,7 +84,6 @@ class ResultView(VerticalScroll):
         # Whose result this is: the tool list may have moved on since.
         self.owner: str | None = None
         self.selected_tool: str | None = None
-        self.cancel_hint = "ctrl+x cancels"
 
     def set_owner(self, owner: str | None) -> None:
         """Name the tool whose call this view shows (server text: one safe line)."""
@@ -124,7 +124,7 @@ class ResultView(VerticalScroll):
         bar.update(total=None, progress=0)
         text = Text("⧗ ", style="yellow")
         text.append_text(plain_line(label, 120, style="yellow"))
-        text.append(f" … ({self.cancel_hint})", style="yellow")
+        text.append(f" … ({key_hint(self.app, 'cancel_call')} cancels)", style="yellow")
         self._status(text)
 
     def progress(self, progress: float, total: float | None, message: str | None) -> None:
@@ -135,7 +135,7 @@ class ResultView(VerticalScroll):
             text.append("  ")
             text.append_text(plain(message))
         # The cancel key stays in sight while progress replaces the first line.
-        text.append(f"  ({self.cancel_hint})", style="dim")
+        text.append(f"  ({key_hint(self.app, 'cancel_call')} cancels)", style="dim")
         self._status(text)
 
     def task_status(self, task: TaskInfo) -> None:
@@ -143,7 +143,7 @@ class ResultView(VerticalScroll):
         if task.status_message:
             text.append("  ")
             text.append_text(plain(task.status_message))
-        text.append("  (Tasks tab: details; ctrl+x: tasks/cancel)", style="dim")
+        text.append(f"  (Tasks tab: details; {key_hint(self.app, 'cancel_call')}: tasks/cancel)", style="dim")
         self._status(text)
 
     async def show_result(self, result: Any, elapsed: float, output_schema: dict[str, Any] | None = None) -> None:
