@@ -144,6 +144,8 @@ def official_once(tools: int, cap: float = 120.0) -> float | None:
     wanted = f"Tools ({tools})".encode()
     seen = b""
     pressed = 0.0
+    presses = 0
+    keys = (b"t", b"c")
     try:
         while time.perf_counter() - started < cap:
             ready, _w, _x = select.select([master], [], [], 0.02)
@@ -158,7 +160,9 @@ def official_once(tools: int, cap: float = 120.0) -> float | None:
             if wanted in seen:
                 return now - started
             if b"MCP Servers" in seen and now - pressed > 0.25:
-                os.write(master, b"tc")
+                # One key per write and per turn: Ink reads a chunk "tc" as one input, neither key.
+                os.write(master, keys[presses % 2])
+                presses += 1
                 pressed = now
         return None
     finally:
