@@ -457,8 +457,11 @@ class InspectorApp(App[int]):
             nonlocal timer, interval
             timer = None
             started = time.perf_counter()
+            try:
+                item_list = pane.query_one(ItemList)
+            except NoMatches:
+                return  # the pane is not composed yet: the whole listing will do
             pane.set_listing(replace(arrived, items=list(arrived.items)))  # type: ignore[attr-defined]
-            item_list = pane.query_one(ItemList)
             item_list.border_subtitle = Text(f"loading… {len(arrived.items)} so far")
             # However costly a redraw of the list is, the redraws while
             # pages arrive take at most a fifth of the loop's time.

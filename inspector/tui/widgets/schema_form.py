@@ -534,7 +534,10 @@ class SchemaForm(VerticalScroll):
                 rows: list[Widget] = []
                 if self.root is not None:
                     self._rows(self.root, 0, rows)
-                first = _rows_to_fill(rows, self.size.height or FIRST_LINES)
+                # A rebuild under the person's hands (focus in the form) mounts
+                # every row at once: focus goes back, and the view follows it,
+                # before the next key.
+                first = len(rows) if focused is not None else _rows_to_fill(rows, self.size.height or FIRST_LINES)
                 await self.mount_all(rows[:first])
                 rest = rows[first:]
         finally:
