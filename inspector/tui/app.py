@@ -432,6 +432,11 @@ class InspectorApp(App[int]):
         self._tasks_dirty = True
         self._schedule_sync()
 
+    @property
+    def validated(self) -> int:
+        """How many frames of the log the validator has annotated: their findings are final."""
+        return self._validated
+
     def _validate_new_frames(self) -> None:
         """Wire validation of every frame, a batch at a time (the table shows
         a frame at once; its findings follow on the next redraw)."""

@@ -414,7 +414,9 @@ class BottomPanel(Vertical):
         for table in self.query(TrafficTable):
             table.sync()
         problems = self.query_one(ProblemsPane)
-        total = problems.take(self.traffic.frames)
+        # Only frames the validator has seen: one that starts late (it warms
+        # up in a thread) annotates the earlier frames when it does.
+        total = problems.take(self.traffic.frames, upto=getattr(self.app, "validated", None))
         counts = problems.counts
         label = "Problems" if not total else f"Problems ({counts.get('error', 0)}✖ {counts.get('warning', 0)}⚠)"
         self.query_one("#bottom-tabs", TabbedContent).get_tab("problems").label = label

@@ -63,10 +63,13 @@ class ProblemsPane(Horizontal):
         with VerticalScroll(id="problem-detail"):
             yield Static(Text("No problems found in the traffic so far.", style="dim"), id="problem-text")
 
-    def take(self, frames: list[Frame]) -> int:
-        """Add the findings of frames not seen yet; returns how many there are now."""
-        fresh = [problem for frame in frames[self._seen :] for problem in frame.findings]
-        self._seen = len(frames)
+    def take(self, frames: list[Frame], upto: int | None = None) -> int:
+        """Add the findings of frames not seen yet, up to frame index *upto*
+        (the frames validated so far: a later frame's findings are not in
+        yet); returns how many there are now."""
+        end = len(frames) if upto is None else min(upto, len(frames))
+        fresh = [problem for frame in frames[self._seen : end] for problem in frame.findings]
+        self._seen = max(self._seen, end)
         if fresh:
             self.problems.extend(fresh)
             self.problems.sort(key=lambda p: (severity_rank(p.severity), p.seq or 0))
