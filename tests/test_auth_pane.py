@@ -11,6 +11,8 @@ from inspector.core import TrafficLog
 from inspector.core.auth import AuthLog, HttpExchange
 from inspector.tui.panes.auth import AuthPane
 
+from .tui_helpers import settle
+
 
 class PaneApp(App[None]):
     def __init__(self) -> None:
@@ -55,29 +57,29 @@ async def test_pane_follows_the_flow_and_points_at_the_failure() -> None:
         )
         log.emit("challenge", "info", "HTTP 401: the server requires authorization", http=exchange)
         log.emit("authorization", "waiting", "waiting for the browser", data={"url": "http://as/authorize?x=1"})
-        await pilot.pause()
+        await settle(pilot, "the waiting step drawn")
         assert "waiting" in _text(app, "#auth-summary") and "http://as/authorize?x=1" in _text(app, "#auth-summary")
         log.emit("callback", "failed", "authorization response rejected: wrong issuer [bold]x[/bold]")
-        await pilot.pause()
+        await settle(pilot, "the failed step drawn")
         summary = _text(app, "#auth-summary")
         assert "failed at callback" in summary and "[bold]x[/bold]" in summary  # inert, not markup
         steps = app.query_one("#auth-steps", OptionList)
         assert steps.option_count == 3 and steps.highlighted == 2
         assert "failed:callback" in app.messages
         steps.highlighted = 0
-        await pilot.pause()
+        await settle(pilot, "the first step's detail")
         detail = _text(app, "#auth-step-http")
         assert "www-authenticate" in detail and "Bearer ***" in detail
         assert "\x1b" not in detail  # control characters made visible
         await pilot.press("L")
         await pilot.press("X")
         await pilot.press("C")
-        await pilot.pause()
+        await settle(pilot, "the keys' messages handled")
         assert app.messages[-3:] == ["login", "cancel", "copy:http://as/authorize?x=1"]
         # The same story from the traffic log (a recording reopened).
         pane.set_events(AuthPane.events_in(traffic))
-        await pilot.pause()
+        await settle(pilot, "the steps from the traffic drawn")
         assert steps.option_count == 3 and "failed at callback" in _text(app, "#auth-summary")
         pane.clear()
-        await pilot.pause()
+        await settle(pilot, "the pane cleared")
         assert steps.option_count == 0 and "No authorization activity" in _text(app, "#auth-summary")

@@ -20,7 +20,7 @@ from inspector.tui.widgets.item_list import ItemList
 from inspector.tui.widgets.result_view import ResultView
 from inspector.tui.widgets.schema_form import FieldRow
 
-from .tui_helpers import burst, field_row, focus, select, wait_connected, wait_for
+from .tui_helpers import burst, field_row, focus, focus_in, select, settle, wait_connected, wait_for
 
 SIZE = (160, 45)
 
@@ -77,7 +77,7 @@ async def test_raw_editor_text_goes_on_the_wire_as_typed() -> None:
         await select(pilot, app, "tools", "echo")
         editor = app.query_one(ArgumentsEditor)
         editor.focus_first()
-        await pilot.pause()
+        await focus_in(pilot, editor, "focus in the arguments editor")
         await burst(pilot, "ctrl+o")
         await wait_for(pilot, lambda: app.focused is editor.json_area, "the raw editor")
         editor.json_area.clear()
@@ -137,7 +137,7 @@ async def test_raw_editor_select_all_then_paste_replaces_the_text() -> None:
         await select(pilot, app, "tools", "echo")
         editor = app.query_one(ArgumentsEditor)
         editor.focus_first()
-        await pilot.pause()
+        await focus_in(pilot, editor, "focus in the arguments editor")
         await burst(pilot, "ctrl+o")
         area = editor.json_area
         await wait_for(pilot, lambda: app.focused is area, "the raw editor")
@@ -175,7 +175,7 @@ async def test_a_filter_matching_no_tool_clears_the_form_and_result() -> None:
         await wait_for(pilot, lambda: view.display and "hi" in str(view.last_result), "the result")
         tools = app.query_one("#tool-list", ItemList)
         tools.action_filter()
-        await pilot.pause()
+        await focus_in(pilot, tools.query_one("#filter"), "focus on the tool filter")
         # Pasted: typed letter by letter, "z" alone matches another tool first.
         app.post_message(events.Paste("zzzq"))
         editor = app.query_one(ArgumentsEditor)
@@ -216,7 +216,7 @@ async def test_switching_template_clears_the_previous_read() -> None:
         contents = app.query_one("#template-contents")
         field = next(f for f in pane.query(CompletingField) if f.argument == "user_id")
         field.query_one(Input).value = "ada"
-        await pilot.pause()
+        await settle(pilot, "the template pane to take the value")
         pane.action_read()
         await wait_for(pilot, lambda: len(contents.children) > 1, "the read")
         await select(pilot, app, "templates", "demo://files/{+path}")
@@ -273,7 +273,7 @@ async def test_typed_raw_json_survives_a_visit_to_another_tool() -> None:
         await select(pilot, app, "tools", "echo")
         editor = app.query_one(ArgumentsEditor)
         editor.focus_first()
-        await pilot.pause()
+        await focus_in(pilot, editor, "focus in the arguments editor")
         await burst(pilot, "ctrl+o")
         await wait_for(pilot, lambda: app.focused is editor.json_area, "the raw editor")
         editor.json_area.clear()
@@ -282,7 +282,7 @@ async def test_typed_raw_json_survives_a_visit_to_another_tool() -> None:
         await select(pilot, app, "tools", "echo")
         assert editor.mode == "json" and editor.json_area.text == TYPED
         editor.focus_first()
-        await pilot.pause()
+        await focus_in(pilot, editor, "focus in the arguments editor")
         frame = await call_and_wait(pilot, app)
         assert ('"arguments":' + TYPED).encode() in frame.raw  # type: ignore[attr-defined]
 

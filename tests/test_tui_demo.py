@@ -27,7 +27,7 @@ from inspector.tui.widgets.result_view import ResultView
 from inspector.tui.widgets.schema_form import FieldRow
 
 from .peers import SERVERS
-from .tui_helpers import field_row, fill, focus, select, type_into, wait_connected, wait_for
+from .tui_helpers import field_row, fill, focus, focus_in, select, settle, type_into, wait_connected, wait_for
 
 SIZE = (150, 50)
 HOSTILE = str(SERVERS / "hostile.py")
@@ -50,13 +50,13 @@ async def test_nested_form_call_through_confirmation() -> None:
         assert value is not None
         # Switch to raw JSON and back: the value survives the round trip unchanged.
         editor.focus_first()
-        await pilot.pause()
+        await focus_in(pilot, editor, "focus in the arguments editor")
         await pilot.press("ctrl+o")
-        await pilot.pause(0.2)
+        await settle(pilot, "ctrl+o handled")
         assert editor.mode == "json"
         await focus(pilot, editor.json_area)
         await pilot.press("ctrl+o")
-        await pilot.pause(0.3)
+        await settle(pilot, "ctrl+o handled")
         assert editor.mode == "form"
         again, _errors = editor.arguments()
         assert again == value
@@ -126,7 +126,7 @@ async def test_template_with_completions_and_read() -> None:
         await wait_for(pilot, lambda: field.last_values, "completion values")
         assert all(value.startswith("a") for value in field.last_values)
         field.query_one(Input).value = field.last_values[0]
-        await pilot.pause(0.2)
+        await settle(pilot, "the template pane to take the value")
         assert pane.expanded() == f"demo://users/{field.last_values[0]}"
         await pilot.press("ctrl+enter")
         await wait_for(pilot, lambda: len(app.query_one("#template-contents").children) > 1, "read template")
@@ -215,7 +215,7 @@ async def test_hostile_text_is_inert() -> None:
     async def show_tab(tab: str) -> None:
         await pilot.click(f"#bottom-tabs Tab#--content-tab-{tab}")
         await wait_for(pilot, lambda: app.query_one("#bottom-tabs").active == tab, f"{tab} tab")  # type: ignore[attr-defined]
-        await pilot.pause(0.3)
+        await settle(pilot, f"the {tab} tab drawn")
 
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot, app)
@@ -248,7 +248,7 @@ async def test_hostile_text_is_inert() -> None:
             await wait_for(
                 pilot, lambda: any(head in str(s.render()) for s in detail.query(Static)), "the frame's detail"
             )
-            await pilot.pause(0.3)
+            await settle(pilot, "the detail drawn")
             text = on_screen(f"the traffic detail of frame #{frame.seq}")
             assert "[bold red]ALERT[/] [link=https://evil.example]click[/link]" in text
             assert "␛" in text
@@ -295,22 +295,34 @@ async def test_problems_view_from_live_validation() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: app.client.state == "connected" and app.validator is not None, "validator")
         pane = app.query_one(ProblemsPane)
-        await wait_for(pilot, lambda: pane.counts.get("error", 0) >= 3, "findings")
+        wanted = {"stdout-not-json", "tool-input-schema-root"}
+        # Findings arrive in any order: until the two this test is about are in.
+        await wait_for(
+            pilot,
+            lambda: pane.counts.get("error", 0) >= 3 and wanted <= {p.rule for p in pane.problems},
+            "findings",
+        )
         rules = {problem.rule for problem in pane.problems}
-        assert {"stdout-not-json", "tool-input-schema-root"} <= rules
+        assert wanted <= rules
         flagged = next(f for f in app.traffic if f.findings)
         assert "✖" in row_text(flagged).plain
         # The broken server also asks for things (a sampling request): refuse them.
+        # (This server pages resources/templates/list without end: frames keep
+        # coming, so the app is never quiet; wait for each step's own state.)
         while len(app.screen_stack) > 1:
+            top = app.screen
             await pilot.press("escape")
-            await pilot.pause(0.1)
+            await wait_for(pilot, lambda: app.screen is not top, "escape to close the request")  # noqa: B023
         app.query_one("#bottom-tabs").active = "problems"  # type: ignore[attr-defined]
-        await pilot.pause(0.2)
+        problem_list = pane.query_one("#problem-list")
+        await wait_for(pilot, lambda: problem_list.region.height > 0, "the problems tab shown")
         target = next(p for p in pane.problems if p.rule == "tool-input-schema-root")
-        pane.query_one("#problem-list").highlighted = pane.problems.index(target)  # type: ignore[attr-defined]
-        await focus(pilot, pane.query_one("#problem-list"))
+        problem_list.highlighted = pane.problems.index(target)  # type: ignore[attr-defined]
+        await focus(pilot, problem_list)
         await pilot.press("enter")
-        await pilot.pause(0.2)
+        # Showing the frame ends by focusing the traffic table.
+        table = app.query_one(TrafficPane).table
+        await wait_for(pilot, lambda: app.focused is table, "the frame shown in the traffic table")
         assert app.query_one("#bottom-tabs").active == "traffic"  # type: ignore[attr-defined]
         selected = app.query_one(TrafficPane).table.selected_frame
         assert selected is not None and selected.seq == target.seq
@@ -325,12 +337,13 @@ async def test_moving_between_tools_keeps_what_was_typed() -> None:
         await fill(pilot, field_row(app, ("message",)), "kept across tools")
         # Arrow through the whole list and back without waiting: each move
         # rebuilds the form, and rebuilds pile up.
-        app.query_one("#tool-list", ItemList).focus_list()
-        await pilot.pause(0.2)
+        tools = app.query_one("#tool-list", ItemList)
+        tools.focus_list()
+        await wait_for(pilot, lambda: app.focused is tools.options, "focus on the tool list")
         await pilot.press(*["down"] * 12, *["up"] * 12)
         app.select_item("tools", "echo")
         await wait_for(pilot, lambda: any(r.node.path == ("message",) for r in app.query(FieldRow)), "echo again")
-        await pilot.pause(0.3)
+        await settle(pilot, "the piled-up rebuilds done")
         assert app.return_code is None and app.is_running
         value, errors = await app.query_one(ArgumentsEditor).checked_arguments()
         assert value is not None and value["message"] == "kept across tools", (value, errors)
@@ -349,9 +362,10 @@ async def test_hostile_choice_labels_are_inert() -> None:
         for select in app.query(Select):
             await focus(pilot, select)
             await pilot.press("enter")  # opens the overlay, which draws every option
-            await pilot.pause(0.2)
+            await wait_for(pilot, lambda: select.expanded, "the options overlay")  # noqa: B023
+            await settle(pilot, "the options drawn")
             await pilot.press("escape")
-        await pilot.pause(0.3)
+        await settle(pilot, "the last overlay closed")
         assert app.is_running and app.return_code is None
         shown = app.export_screenshot()
         assert "[bold red]ALERT[/]" in shown or "[link=https://evil.example]" in shown

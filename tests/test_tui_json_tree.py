@@ -8,6 +8,8 @@ from textual.app import App, ComposeResult
 from inspector.tui.widgets.json_tree import MAX_CHILDREN, JsonTree
 from inspector.tui.widgets.result_view import problems_by_path, structured_violations
 
+from .tui_helpers import settle
+
 VALUE = {
     "[bold red]key[/]": "[link=https://evil.example]v[/link]",
     "forecast": [{"day": 1, "high": 20}, {"day": 2, "high": "hot"}],
@@ -34,7 +36,7 @@ class TreeApp(App[None]):
 async def test_the_tree_of_a_value() -> None:
     app = TreeApp()
     async with app.run_test(size=(100, 40)) as pilot:
-        await pilot.pause()
+        await settle(pilot, "the tree mounted")
         tree = app.query_one(JsonTree)
         assert str(tree.root.label) == "structuredContent {…} 4 keys"
         forecast = tree.node_at(("forecast",))

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from textual.command import CommandInput, CommandList, CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, Select, Static, TabbedContent
 
@@ -34,7 +35,7 @@ from inspector.tui.widgets.schema_form import FieldRow
 from inspector.tui.widgets.status_bar import KeyBar, StatusBar
 
 from .peers import SERVERS
-from .tui_helpers import field_row, fill, focus, select, type_into, wait_connected, wait_for
+from .tui_helpers import field_row, fill, focus, select, settle, type_into, wait_connected, wait_for
 
 HOSTILE = str(SERVERS / "hostile.py")
 
@@ -69,6 +70,21 @@ def out_frames(app: InspectorApp, method: str) -> list[object]:
     return [f for f in app.traffic if f.method == method and f.direction == "out"]
 
 
+def palette_highlights(app: InspectorApp, text: str) -> bool:
+    """The command palette has finished searching for what was typed and
+    highlights a hit that mentions *text*."""
+    screen = app.screen
+    if not isinstance(screen, CommandPalette):
+        return False
+    searching = any(
+        worker.group == CommandPalette._GATHER_COMMANDS_GROUP and not worker.is_finished for worker in app.workers
+    )
+    hits = screen.query_one(CommandList)
+    if searching or hits.highlighted is None:
+        return False
+    return text in str(hits.get_option_at_index(hits.highlighted).prompt)
+
+
 async def call_through_confirmation(pilot: Pilot[int], app: InspectorApp) -> None:
     await pilot.press("ctrl+enter")
     await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
@@ -92,7 +108,7 @@ async def test_result_is_visible_after_a_call_at_100x30() -> None:
         await fill(pilot, field_row(app, ("message",)), "seen at a small size")
         await call_through_confirmation(pilot, app)
         await wait_for(pilot, lambda: "OK" in status_text(app), "result")
-        await pilot.pause(0.2)
+        await settle(pilot, "the layout with the result")
         region = result.region
         assert region.height >= 6, region
         assert region.bottom <= app.query_one("BottomPanel").region.y, (region, "under the bottom panel")
@@ -115,7 +131,7 @@ async def test_the_form_has_the_column_until_a_result_at_140x45() -> None:
         await wait_for(pilot, lambda: selected(app) == "get_json", "get_json")
         await call_through_confirmation(pilot, app)
         await wait_for(pilot, lambda: "OK" in status_text(app), "result")
-        await pilot.pause(0.2)
+        await settle(pilot, "the layout with the result")
         assert app.query_one(ResultView).region.height >= 8
         assert tabs.region.height >= 8
 
@@ -128,12 +144,12 @@ async def test_key_bar_keeps_help_and_reconnect_at_100_columns() -> None:
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_connected(pilot, app)
         await focus(pilot, app.query_one("#tool-list", ItemList).options)
-        await pilot.pause(0.2)
+        await settle(pilot, "the key bar for the tool list")
         footer = screen_lines(app)[-1]
         for needed in ("? Help", "^r Reconnect", "^t Panel", "^q Quit", "/ Filter", "^⏎/^j Call"):
             assert needed in footer, (needed, footer)
         await focus(pilot, app.query_one(TrafficPane).table)
-        await pilot.pause(0.2)
+        await settle(pilot, "the key bar for the traffic table")
         footer = screen_lines(app)[-1]
         for needed in ("? Help", "^r Reconnect", "^t Panel", "^q Quit", "Filter traffic"):
             assert needed in footer, (needed, footer)
@@ -148,7 +164,7 @@ async def test_tool_rows_keep_two_lines_with_a_scrollbar() -> None:
     app = InspectorApp(demo_spec())
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_connected(pilot, app)
-        await pilot.pause(0.3)
+        await settle(pilot, "the tool list laid out")
         options = app.query_one("#tool-list", ItemList).options
         assert options.show_vertical_scrollbar  # the case that wrapped rows to a third line
         assert options.virtual_size.height == 2 * options.option_count
@@ -246,7 +262,8 @@ async def test_unreachable_url_says_disconnected() -> None:
         assert "cannot reach" in app.facts.reason or "connect" in app.facts.reason
         assert app.facts.revision == ""
         await pilot.press("escape")
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: not isinstance(app.screen, ConnectErrorScreen), "the error screen closed")
+        await settle(pilot, "the header redrawn")
         text = header(app)
         assert "disconnected" in text and "idle" not in text
         assert "0 in flight" in text
@@ -265,7 +282,8 @@ async def test_crashed_start_shows_no_revision() -> None:
         assert app.facts.revision == ""
         assert app.client.protocol_version is None or app.facts.revision == ""
         await pilot.press("escape")
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: not isinstance(app.screen, ConnectErrorScreen), "the error screen closed")
+        await settle(pilot, "the header redrawn")
         text = header(app)
         assert "2026-" not in text and "2025-" not in text
         assert app.query_one("#log-level", Select).disabled
@@ -335,13 +353,14 @@ async def test_roots_and_tasks_lists_filter_with_slash() -> None:
         await wait_connected(pilot, app)
         app.action_show_tab("roots")
         await wait_for(pilot, lambda: app.query_one("#main", TabbedContent).active == "roots", "roots tab")
-        await pilot.pause(0.2)  # the tab focuses its list when it opens
+        # The tab focuses its list when it opens: before a field is focused.
+        await settle(pilot, "the roots tab opened")
         pane = app.query_one(RootsPane)
         field = pane.query_one("#root-input", Input)
         for path in ("/tmp/alpha-root", "/tmp/beta-root"):
             await type_into(pilot, field, path)
             await pilot.press("enter")
-            await pilot.pause(0.1)
+            await wait_for(pilot, lambda: any(path in r["uri"] for r in app.handlers.roots), f"the root {path}")  # noqa: B023
         roots_list = pane.query_one("#roots-list", FilterList)
         assert len(roots_list.items) >= 2
         await focus(pilot, roots_list.options)
@@ -362,15 +381,17 @@ async def test_palette_call_selects_and_asks_first() -> None:
     async with app.run_test(size=(150, 50)) as pilot:
         await wait_connected(pilot, app)
         await pilot.press("ctrl+p")
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), "the command palette")
+        await focus(pilot, app.screen.query_one(CommandInput))
         await pilot.press(*"call: weather_report")
-        await pilot.pause(0.5)
+        await wait_for(pilot, lambda: palette_highlights(app, "weather_report"), "the palette's hit")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
         assert app.screen.tool.key == "weather_report"  # type: ignore[attr-defined]
         assert selected(app) == "weather_report"
         await pilot.press("n")
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmCallScreen), "the confirmation closed")
+        await settle(pilot, "the refusal handled")
         assert not out_frames(app, "tools/call")
 
 
@@ -422,7 +443,7 @@ async def test_read_only_trust_flow() -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
         assert not app.screen.can_trust  # type: ignore[attr-defined]
         await pilot.press("a")
-        await pilot.pause(0.2)
+        await settle(pilot, "the key handled")
         assert isinstance(app.screen, ConfirmCallScreen) and not app.trusted_tools
         await pilot.press("n")
         await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmCallScreen), "closed")

@@ -16,7 +16,7 @@ from inspector.tui.panes.bottom import BottomPanel, TrafficPane
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.widgets.result_view import ResultView
 
-from .tui_helpers import burst, field_row, fill, select, wait_connected, wait_for
+from .tui_helpers import burst, field_row, fill, select, settle, wait_connected, wait_for
 
 _RUN = re.compile(r'<text class="[^"]*" x="[\d.]+" y="([\d.]+)"[^>]*>([^<]*)</text>')
 
@@ -45,7 +45,7 @@ async def test_separators_survive_a_reading_of_the_screenshot(size: tuple[int, i
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "the confirmation")
         await burst(pilot, "y")
         await wait_for(pilot, lambda: "OK" in status_text(app), "the result")
-        await pilot.pause()
+        await settle(pilot, "the result drawn")
         text = "\n".join(svg_lines(app))
         assert re.search(r"Inspector Demo Server 0\.1\.0", text), text
         assert re.search(r"✔ OK +[\d.]+ ms", text), text
@@ -61,8 +61,15 @@ async def test_separators_survive_a_reading_of_the_screenshot(size: tuple[int, i
         pane.query_one("#traffic-filter", Input).value = "method:tools/call"
         pane.table.focus()
         await burst(pilot, "end")
-        await wait_for(pilot, lambda: len(pane.query_one("#traffic-detail").children) > 1, "the frame's detail")
-        await pilot.pause()
+        detail = pane.query_one("#traffic-detail")
+
+        def detail_shown() -> bool:
+            # The detail of the frame selected now, not the one before `end`.
+            frame, heads = pane.table.selected_frame, detail.query(Static)
+            return frame is not None and bool(heads) and f"frame #{frame.seq} " in str(heads.first().render())
+
+        await wait_for(pilot, detail_shown, "the selected frame's detail")
+        await settle(pilot, "the detail drawn")
         text = "\n".join(svg_lines(app))
         assert re.search(r"frame #\d+ in response +tools/call", text), text
         # The detail's clock and latency, and the table's columns.

@@ -20,7 +20,7 @@ from inspector.tui.screens import elicitation as elicitation_module
 from inspector.tui.screens.elicitation import ElicitationScreen
 from inspector.tui.screens.sampling import SamplingScreen
 
-from .tui_helpers import field_row, fill, focus, type_into, wait_connected, wait_for
+from .tui_helpers import field_row, fill, focus, settle, type_into, wait_connected, wait_for
 
 SIZE = (150, 50)
 
@@ -74,7 +74,7 @@ def call(app: InspectorApp, tool: str, arguments: dict[str, Any]) -> asyncio.Tas
 
 async def wait_screen(pilot: Any, app: InspectorApp, check: Callable[[object], bool], what: str) -> None:
     await wait_for(pilot, lambda: isinstance(app.screen, RequestScreen) and check(app.screen), what)
-    await pilot.pause(0.1)
+    await settle(pilot, f"{what} drawn")
 
 
 def result_text(result: Any) -> str:
@@ -89,7 +89,7 @@ async def test_concurrent_sampling_requests_are_shown_one_at_a_time() -> None:
         await wait_screen(pilot, app, lambda s: sampling_prompt(s) == "first question", "the first request")
         second = call(app, "sample_llm", {"prompt": "second question"})
         await wait_for(pilot, lambda: len(app.handlers.waiting) == 2, "the second request queued")
-        await pilot.pause(0.2)
+        await settle(pilot, "the second request handled")
         # One modal, which says that another is waiting behind it.
         assert len(request_screens(app)) == 1
         assert sampling_prompt(app.screen) == "first question"
@@ -216,7 +216,7 @@ async def test_accepting_a_filled_elicitation_form() -> None:
         task = call(app, "elicit_profile", {})
         await wait_screen(pilot, app, lambda s: isinstance(s, ElicitationScreen), "the form")
         await wait_for(pilot, lambda: any(True for _ in app.screen.query("FieldRow")), "form rows")
-        await pilot.pause(0.2)
+        await settle(pilot, "the form built")
         await fill(pilot, field_row(app, ("name",)), "Grace")
         await type_into(pilot, field_row(app, ("age",)).query_one("Input"), "41")  # type: ignore[arg-type]
         await pilot.press("ctrl+s")

@@ -24,7 +24,7 @@ from inspector.tui.widgets.traffic_table import (
 )
 
 from .peers import SERVERS
-from .tui_helpers import burst, focus, wait_connected, wait_for
+from .tui_helpers import burst, focus, settle, wait_connected, wait_for
 
 SIZE = (150, 50)
 HOSTILE = str(SERVERS / "hostile.py")
@@ -53,7 +53,7 @@ async def show_bottom_tab(pilot: object, app: InspectorApp, tab: str) -> None:
     """Click a bottom tab, as a person would."""
     await pilot.click(f"#bottom-tabs Tab#--content-tab-{tab}")  # type: ignore[attr-defined]
     await wait_for(pilot, lambda: app.query_one("#bottom-tabs", TabbedContent).active == tab, f"tab {tab}")  # type: ignore[arg-type]
-    await pilot.pause(0.2)  # type: ignore[attr-defined]
+    await settle(pilot, f"the {tab} tab shown")  # type: ignore[arg-type]
 
 
 def add_events(app: InspectorApp, count: int, label: str = "test event") -> None:
@@ -65,7 +65,7 @@ async def test_the_newest_frame_is_on_screen_at_startup() -> None:
     app = InspectorApp(demo_spec())
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot, app)
-        await pilot.pause(0.3)
+        await settle(pilot, "the table laid out at startup")
         table = app.query_one(TrafficPane).table
         assert len(table.rows) > table.scrollable_content_region.height, "more frames than lines"
         assert table.cursor == len(table.rows) - 1
@@ -87,21 +87,21 @@ async def test_tail_is_followed_across_tab_switches_and_resizes() -> None:
         # Frames while shown: still following.
         add_events(app, 5, "while shown")
         await wait_for(pilot, lambda: len(table.rows) == len(app.traffic.frames), "rows synced")
-        await pilot.pause(0.2)
+        await settle(pilot, "the table to take the new rows")
         assert_cursor_on_screen(table)
         # Hidden panel (ctrl+t) and shown again; then a smaller and a larger panel.
         await pilot.press("ctrl+t")
-        await pilot.pause(0.2)
+        await settle(pilot, "the panel hidden")
         add_events(app, 10, "panel hidden")
-        await pilot.pause(0.3)
+        await settle(pilot, "the frames taken in while hidden")
         await pilot.press("ctrl+t")
-        await pilot.pause(0.3)
+        await settle(pilot, "the panel shown again")
         assert table.cursor == len(table.rows) - 1
         assert_cursor_on_screen(table)
         panel = app.query_one(BottomPanel)
         for delta in (-4, 10):
             panel.resize_by(delta)
-            await pilot.pause(0.3)
+            await settle(pilot, "the table laid out at its new size")
             assert_cursor_on_screen(table)
 
 
@@ -112,28 +112,28 @@ async def test_moving_up_stops_following_and_end_resumes() -> None:
         table = app.query_one(TrafficPane).table
         await focus(pilot, table)
         await pilot.press("up", "up", "up")
-        await pilot.pause(0.2)
+        await settle(pilot, "the cursor moved up")
         cursor, top = table.cursor, table.scroll_y
         selected = table.selected_frame
         assert selected is not None and not table.following
         add_events(app, 40, "after moving up")
         await wait_for(pilot, lambda: len(table.rows) == len(app.traffic.frames), "rows synced")
-        await pilot.pause(0.2)
+        await settle(pilot, "the table to take the new rows")
         # The person's place is kept: same row, same frame, same scroll.
         assert table.cursor == cursor and table.selected_frame is selected and table.scroll_y == top
         assert_cursor_on_screen(table)
         await pilot.press("end")
-        await pilot.pause(0.1)
+        await settle(pilot, "the end key handled")
         add_events(app, 10, "after end")
         await wait_for(pilot, lambda: len(table.rows) == len(app.traffic.frames), "rows synced")
-        await pilot.pause(0.2)
+        await settle(pilot, "the table to take the new rows")
         assert table.cursor == len(table.rows) - 1
         assert_cursor_on_screen(table)
         # A filter that hides the selected frame selects the nearest earlier one shown.
         hidden = next(f for f in app.traffic if f.note == "after moving up 5")
         assert table.select_seq(hidden.seq)
         app.query_one(TrafficPane).query_one("#traffic-filter", Input).value = "in"
-        await pilot.pause(0.3)
+        await settle(pilot, "the filter applied")
         earlier = max(f.seq for f in app.traffic if f.direction == "in" and f.seq < hidden.seq)
         assert table.selected_frame is not None and table.selected_frame.seq == earlier
         assert_cursor_on_screen(table)
@@ -153,18 +153,25 @@ async def test_frame_numbers_ids_and_aligned_columns() -> None:
         assert response.partner is not None and response.id is not None
         await focus(pilot, table)
         assert table.select_seq(response.seq)
-        await pilot.pause(0.2)
+        await settle(pilot, "the selection drawn")
         # In the row, `#N` is the frame number and the JSON-RPC id has its own column.
         row = next(line for line in drawn(table) if line.startswith(f"#{response.seq} "))
         id_end = lines[0].index(" id ") + 1 + 2
         assert row[id_end - ID_W : id_end].strip() == str(response.id)
         # The detail says the same: frame #N, id N, partner frame #M.
-        await wait_for(pilot, lambda: len(pane.query_one("#traffic-detail").children) > 1, "detail")
+        detail = pane.query_one("#traffic-detail")
+
+        def detail_of_response() -> bool:
+            # Not the detail of the frame selected before (the newest), still shown a moment.
+            heads = detail.query(Static)
+            return len(detail.children) > 1 and f"frame #{response.seq} " in str(heads.first().render())
+
+        await wait_for(pilot, detail_of_response, "the response's detail")
         head = str(pane.query_one("#traffic-detail").query(Static).first().render())
         assert head.startswith(f"frame #{response.seq} ") and f"id {response.id}" in head
         assert f"partner frame #{response.partner}" in head
         await pilot.press("p")
-        await pilot.pause(0.1)
+        await settle(pilot, "the partner selected")
         assert table.selected_frame is not None and table.selected_frame.seq == response.partner
 
 
@@ -209,22 +216,22 @@ async def test_stderr_view_has_a_filter() -> None:
         field = pane.query_one("#stderr-filter", Input)
         await wait_for(pilot, lambda: app.focused is field, "the filter focused by /")
         await pilot.press(*"step 2")
-        await pilot.pause(0.2)
+        await settle(pilot, "the filter applied")
         shown = [app.traffic.frames[i].text() for i in table.rows]
         assert shown and all("step 2" in line for line in shown), shown
         # Any case; a word after `-` hides the lines holding it.
         field.value = "STARTING -3"
-        await pilot.pause(0.2)
+        await settle(pilot, "the filter applied")
         shown = [app.traffic.frames[i].text().strip() for i in table.rows]
         assert shown == ["starting up, step 1", "starting up, step 2"], shown
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.focused is table, "enter returns to the table")
         field.value = ""
-        await pilot.pause(0.2)
+        await settle(pilot, "the filter cleared")
         assert len(table.rows) == everything
         # Process lifecycle lines stay in the Stderr view, and the filter finds them too.
         field.value = "spawned"
-        await pilot.pause(0.2)
+        await settle(pilot, "the filter applied")
         assert [app.traffic.frames[i].kind for i in table.rows] == ["process"]
 
 
@@ -257,7 +264,7 @@ async def test_the_newest_row_is_the_cursor_row_and_on_screen(size: tuple[int, i
             return bool(heads) and f"frame #{last.seq} " in str(heads.first().render())
 
         await wait_for(pilot, shown, "the newest frame in the detail")
-        await pilot.pause()
+        await settle(pilot, "the newest frame drawn")
         assert table.cursor == len(table.rows) - 1
         assert table.selected_frame is last
         assert cursor_row_on_screen(app, table), (size, table.cursor, table.scroll_y, table.region)
@@ -272,11 +279,11 @@ async def test_focus_between_table_and_detail_is_visible() -> None:
         table = pane.table
         detail = pane.query_one("#traffic-detail")
         await focus(pilot, table)
-        await pilot.pause()
+        await settle(pilot, "the focus drawn")
         cursor_focused = table.render_line(1 + table.cursor - int(table.scroll_y))
         edge_blurred = detail.styles.border_left
         await focus(pilot, detail)
-        await pilot.pause()
+        await settle(pilot, "the blur drawn")
         cursor_blurred = table.render_line(1 + table.cursor - int(table.scroll_y))
         assert cursor_focused.text == cursor_blurred.text
         assert [s.style for s in cursor_focused] != [s.style for s in cursor_blurred]

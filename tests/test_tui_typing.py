@@ -59,7 +59,7 @@ async def test_divide_typed_at_full_speed_from_the_list() -> None:
         await wait_connected(pilot, app)
         tools = app.query_one("#tool-list", ItemList)
         tools.focus_list()
-        await pilot.pause()
+        await wait_for(pilot, lambda: app.focused is tools.options, "focus on the tool list")
         start = tools.options.highlighted or 0
         keys = ["down"] * ([item.key for item in tools.shown].index("divide") - start)
         await burst(pilot, *keys, "enter", "8", "tab", "2", "ctrl+j")
@@ -162,7 +162,7 @@ async def test_plan_trip_filled_by_keyboard_and_called() -> None:
         await wait_connected(pilot, app)
         tools = app.query_one("#tool-list", ItemList)
         tools.focus_list()
-        await pilot.pause()
+        await wait_for(pilot, lambda: app.focused is tools.options, "focus on the tool list")
         await keys("down", "enter")  # plan_trip, focus in its form
         await keys("tab", "ctrl+u", *"Trip", "tab", *"Ana", "tab", *"London", "tab", *"GB")
         await keys("tab", "enter", *"51.5", "tab", *"-0.1")  # include coordinates, fill them

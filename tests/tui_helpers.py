@@ -6,9 +6,10 @@ import asyncio
 import time
 import unicodedata
 from collections.abc import Callable
+from typing import Any
 
 from textual import events
-from textual.app import ScreenStackError
+from textual.app import App, ScreenStackError
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
 from textual.message_pump import MessagePump
 from textual.pilot import Pilot
@@ -23,7 +24,7 @@ TIMEOUT = 60.0
 POLL = 0.02
 
 
-async def wait_for(pilot: Pilot[int], condition: Callable[[], object], what: str, timeout: float = TIMEOUT) -> None:
+async def wait_for(pilot: Pilot[Any], condition: Callable[[], object], what: str, timeout: float = TIMEOUT) -> None:
     """Until *condition* holds; AssertionError naming *what* after *timeout*.
     Each round is one `pilot.pause()`: the pending messages handled and a
     repaint (it sleeps at least a frame, so this does not spin)."""
@@ -41,32 +42,59 @@ def _in_hand(pump: MessagePump) -> int:
     return int(getattr(pump._message_queue, "_unfinished_tasks", 0))
 
 
-def _pump_quiet(pump: MessagePump) -> bool:
-    return not pump.message_queue_size and not _in_hand(pump) and not pump._next_callbacks
+def _pump_busy(pump: MessagePump) -> str | None:
+    if pump.message_queue_size or _in_hand(pump):
+        return f"messages for {pump!r}"
+    if pump._next_callbacks:
+        return f"callbacks of {pump!r}"
+    return None
 
 
-def quiet(app: InspectorApp) -> bool:
-    """Nothing left for the app to do by itself: no key held or in flight, no
-    view sync pending, no message queued or being handled by the app or any
-    widget of its screen, no callback waiting for the next repaint.  What it
-    does next waits for something from outside (a key, a frame)."""
-    if not app.key_order.idle or app._sync_scheduled or not _pump_quiet(app):
-        return False
+def busy_with(app: App[Any]) -> str | None:
+    """What the app still has to do by itself, or None when it is quiet: no
+    key held or in flight, no view sync pending, no message queued or being
+    handled by the app or any widget of its screen, no callback waiting for
+    the next repaint, no layout or repaint pending.  What a quiet app does
+    next waits for something from outside (a key, a frame, a timer)."""
+    key_order = getattr(app, "key_order", None)
+    if key_order is not None and not key_order.idle:
+        return "keys held or in flight"
+    if getattr(app, "_sync_scheduled", False):
+        return "a view sync"
+    reason = _pump_busy(app)
+    if reason:
+        return reason
     try:
         screen = app.screen
     except ScreenStackError:
-        return True
+        return None
     if screen._callbacks:
-        return False
-    return all(_pump_quiet(node) for node in screen.walk_children(with_self=True))
+        return "callbacks after the next repaint"
+    if screen._layout_required or screen._scroll_required or screen._repaint_required or screen._dirty_widgets:
+        return "a layout or repaint"
+    for node in screen.walk_children(with_self=True):
+        reason = _pump_busy(node)
+        if reason:
+            return reason
+    return None
 
 
-async def settle(pilot: Pilot[int], what: str = "the app to settle") -> None:
+def quiet(app: App[Any]) -> bool:
+    return busy_with(app) is None
+
+
+async def settle(pilot: Pilot[Any], what: str = "the app to settle", timeout: float = TIMEOUT) -> None:
     """Until the app is `quiet`: what a key, a value set or a selection set
     off has run to its end, layout and scrolling included."""
     app = pilot.app
-    assert isinstance(app, InspectorApp)
-    await wait_for(pilot, lambda: quiet(app), what)
+    deadline = time.monotonic() + timeout
+    while True:
+        await pilot.pause()
+        reason = busy_with(app)
+        if reason is None:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {what}; still busy with {reason}")
 
 
 async def wait_connected(pilot: Pilot[int], app: InspectorApp) -> None:
@@ -88,6 +116,13 @@ async def focus(pilot: Pilot[int], widget: Widget) -> None:
     and a key pressed before it lands goes to the previous widget."""
     widget.focus()
     await wait_for(pilot, lambda: widget.app.focused is widget, f"focus on {widget!r}")
+
+
+async def focus_in(pilot: Pilot[Any], widget: Widget, what: str) -> None:
+    """Until the focus is on *widget* or inside it (after a `focus()` or a
+    method that focuses one of its parts: both only schedule the move)."""
+    app = pilot.app
+    await wait_for(pilot, lambda: app.focused is not None and widget in app.focused.ancestors_with_self, what)
 
 
 async def type_into(pilot: Pilot[int], widget: Input, text: str) -> None:
@@ -152,7 +187,6 @@ async def burst(pilot: Pilot[int], *keys: str) -> None:
     (`pilot.press` waits for the app to be idle after each key, which hides
     races between a key and the focus move the previous key asked for)."""
     app = pilot.app
-    assert isinstance(app, InspectorApp)
     for key in keys:
         event = _key_event(key)
         event.set_sender(app)
