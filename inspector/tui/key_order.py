@@ -34,11 +34,14 @@ if TYPE_CHECKING:
 
 __all__ = ["KeyOrder"]
 
-# A key whose trip never ends (its widget removed mid-way, a handler that
-# hangs) must not hold the keyboard: after this long the next key goes anyway.
-STUCK_AFTER = 3.0
+# A key whose handler hangs must not hold the keyboard for ever: after this
+# long the next key goes anyway.  (A key lost on its way, its widget removed,
+# is seen at once: nothing is left in any queue.)  Only a hang reaches it; a
+# loaded machine can take seconds over one key, and a shorter bound let the
+# next key overtake a focus move there.
+STUCK_AFTER = 30.0
 # A rebuild that never finishes must not either.
-BUSY_AT_MOST = 10.0
+BUSY_AT_MOST = 30.0
 POLL = 0.005
 
 Routed = events.Key | events.Paste
@@ -74,7 +77,8 @@ class KeyOrder:
 
     async def take(self, event: Routed) -> None:
         """A key or paste from the terminal: route it now, or hold it in order."""
-        if self._held or not self._ready():
+        # Called while the app handles this key: that message is in hand.
+        if self._held or not self._ready(app_handling=1):
             self._held.append(event)
             self._schedule()
             return
@@ -98,27 +102,32 @@ class KeyOrder:
         else:
             self._schedule()
 
-    def _ready(self) -> bool:
-        """Whether the next key may be routed now."""
+    def _ready(self, app_handling: int = 0) -> bool:
+        """Whether the next key may be routed now; *app_handling*: how many
+        of the app's messages in hand are the caller's own."""
         now = time.monotonic()
         if any(now - since < BUSY_AT_MOST for since in self._busy.values()):
             return False
         stuck = time.monotonic() - self._sent_at > STUCK_AFTER
+        settled = self._settled(app_handling)
         event = self._in_flight
         if event is not None:
             # Stopped by the widget that handled it (text typed into an
-            # input), or lost on the way: either way it will not come back.
-            if event._stop_propagation or stuck:
+            # input), or lost on the way (in no queue and in no handler any
+            # more): either way it will not come back.
+            if event._stop_propagation or stuck or settled:
                 self._in_flight = None
             else:
                 return False
-        return stuck or self._settled()
+        return stuck or settled
 
-    def _settled(self) -> bool:
-        """No message waits in a queue or is being handled: the app (which is
-        handling the one that runs this) excepted, by one."""
+    def _settled(self, app_handling: int) -> bool:
+        """No message waits in a queue or is being handled (the app's own
+        caller excepted: the timer that releases held keys runs in a task of
+        its own, so there a message in the app's hands is one still at work,
+        a focus move say)."""
         app = self.app
-        if app.message_queue_size or _in_hand(app) > 1:
+        if app.message_queue_size or _in_hand(app) > app_handling:
             return False
         try:
             screen = app.screen
