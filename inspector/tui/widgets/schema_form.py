@@ -300,7 +300,7 @@ class SchemaForm(VerticalScroll):
     # Items of an array from the keyboard, wherever focus is inside one
     # (the item's own buttons are a tab or a jump away; these are one key).
     BINDINGS = [
-        Binding("alt+n", "add_item", "New item", id="form_add_item"),
+        Binding("alt+n", "add_item", "New item", id="form_add_item", show=False),
         Binding("alt+up", "move_item(-1)", "Item up", id="form_item_up", show=False),
         Binding("alt+down", "move_item(1)", "Item down", id="form_item_down", show=False),
         Binding("alt+x", "remove_item", "Remove item", id="form_remove_item", show=False),
