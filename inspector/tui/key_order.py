@@ -34,12 +34,11 @@ if TYPE_CHECKING:
 
 __all__ = ["KeyOrder"]
 
-# A key whose handler hangs must not hold the keyboard for ever: after this
-# long the next key goes anyway.  (A key lost on its way, its widget removed,
-# is seen at once: nothing is left in any queue.)  Only a hang reaches it; a
-# loaded machine can take seconds over one key, and a shorter bound let the
-# next key overtake a focus move there.
-STUCK_AFTER = 30.0
+# A key whose trip never ends (its widget removed mid-way, a handler that
+# hangs) must not hold the keyboard: after this long the next key goes anyway.
+# A loaded machine can take seconds over one key: 3 s let the first letter
+# typed after `/` overtake the focus move into the filter there.
+STUCK_AFTER = 10.0
 # A rebuild that never finishes must not either.
 BUSY_AT_MOST = 30.0
 POLL = 0.005
@@ -113,9 +112,8 @@ class KeyOrder:
         event = self._in_flight
         if event is not None:
             # Stopped by the widget that handled it (text typed into an
-            # input), or lost on the way (in no queue and in no handler any
-            # more): either way it will not come back.
-            if event._stop_propagation or stuck or settled:
+            # input), or lost on the way: either way it will not come back.
+            if event._stop_propagation or stuck:
                 self._in_flight = None
             else:
                 return False
