@@ -52,6 +52,7 @@ from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.screens.connect_error import ConnectErrorScreen
 from inspector.tui.screens.elicitation import ElicitationScreen
 from inspector.tui.screens.help import HelpScreen
+from inspector.tui.screens.jump import JumpScreen
 from inspector.tui.screens.run_steps import RunStepsScreen
 from inspector.tui.screens.sampling import SamplingScreen
 from inspector.tui.screens.save_step import SaveStepScreen
@@ -339,6 +340,29 @@ async def tools_form(pilot: Pilot[Any]) -> None:
     await fill(pilot, ("traveller", "home", "city"), "Lisbon")
 
 
+async def jump_overlay(pilot: Pilot[Any]) -> None:
+    """The jump key (ctrl+l) over plan_trip's form: a letter beside every field and button in view."""
+    await tools_form(pilot)
+    app = inspector(pilot)
+    await settle(pilot)
+    await pilot.press("ctrl+l")
+    await wait_until(pilot, lambda: isinstance(app.screen, JumpScreen), "the jump overlay")
+
+
+async def completion_dropdown(pilot: Pilot[Any]) -> None:
+    """code_review's language: "c" typed, every suggestion in the dropdown, the second one chosen."""
+    app = await connected(pilot)
+    hide_bottom_panel(app)
+    app.select_item("prompts", "code_review")
+    await wait_until(pilot, lambda: completing_field(app, "language") is not None, "the prompt form")
+    field = completing_field(app, "language")
+    assert field is not None
+    await focus(pilot, field.query_one(Input))
+    await pilot.press("c")
+    await wait_until(pilot, lambda: field.dropdown_open and len(field.shown) == 3, "the suggestions")
+    await pilot.press("down")
+
+
 async def tools_result(pilot: Pilot[Any]) -> None:
     """media_gallery called: the status line, a text block and the image."""
     await select_tool(pilot, "media_gallery")
@@ -558,6 +582,7 @@ class Shot:
     name: str
     drive: Drive
     server: Callable[[], ServerSpec] = demo_server
+    size: tuple[int, int] = SIZE
 
     def app(self) -> InspectorApp:
         return ShotApp(self.server())
@@ -569,6 +594,10 @@ class Shot:
 
 SHOTS: tuple[Shot, ...] = (
     Shot("tools-form", tools_form),
+    Shot("form-100x30", tools_form, size=(100, 30)),
+    Shot("form-200x50", tools_form, size=(200, 50)),
+    Shot("jump", jump_overlay),
+    Shot("completion", completion_dropdown),
     Shot("tools-result", tools_result),
     Shot("tools-result-blocks", tools_result_blocks),
     Shot("tools-structured", tools_structured),

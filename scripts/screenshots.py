@@ -20,12 +20,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from screen_steps import SHOTS, SIZE, Shot, shot_named, steady_clocks  # noqa: E402
+from screen_steps import SHOTS, Shot, shot_named, steady_clocks  # noqa: E402
 
 
 async def capture(shot: Shot, folder: Path) -> Path:
     app = shot.app()
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=shot.size) as pilot:
         await shot.run(pilot)
         path = app.save_screenshot(filename=f"{shot.name}.svg", path=str(folder))
     return Path(path)

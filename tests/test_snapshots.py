@@ -27,7 +27,7 @@ SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 if str(SCRIPTS) not in sys.path:
     sys.path.insert(0, str(SCRIPTS))
 
-from screen_steps import SHOTS, SIZE, Shot, steady_clocks  # noqa: E402
+from screen_steps import SHOTS, Shot, steady_clocks  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -39,7 +39,7 @@ def _steady_clocks() -> Iterator[None]:
 @pytest.mark.parametrize("shot", SHOTS, ids=[shot.name for shot in SHOTS])
 def test_screen(shot: Shot, snap_compare: Callable[..., bool]) -> None:
     """The screen named by the test id, as scripts/screen_steps.py reaches it."""
-    assert snap_compare(shot.app(), terminal_size=SIZE, run_before=shot.run)
+    assert snap_compare(shot.app(), terminal_size=shot.size, run_before=shot.run)
 
 
 def test_every_screen_has_a_distinct_name() -> None:

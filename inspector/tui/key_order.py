@@ -36,9 +36,11 @@ __all__ = ["KeyOrder"]
 
 # A key whose trip never ends (its widget removed mid-way, a handler that
 # hangs) must not hold the keyboard: after this long the next key goes anyway.
-STUCK_AFTER = 3.0
+# A loaded machine can take seconds over one key: 3 s let the first letter
+# typed after `/` overtake the focus move into the filter there.
+STUCK_AFTER = 10.0
 # A rebuild that never finishes must not either.
-BUSY_AT_MOST = 10.0
+BUSY_AT_MOST = 30.0
 POLL = 0.005
 # Keys that only move a list's highlight: they pass put-off work (`defer`).
 MOVES = frozenset({"up", "down", "pageup", "pagedown", "home", "end"})
@@ -88,7 +90,8 @@ class KeyOrder:
 
     async def take(self, event: Routed) -> None:
         """A key or paste from the terminal: route it now, or hold it in order."""
-        if self._held or not self._ready():
+        # Called while the app handles this key: that message is in hand.
+        if self._held or not self._ready(app_handling=1):
             self._held.append(event)
             self._schedule()
             return
@@ -121,12 +124,14 @@ class KeyOrder:
         else:
             self._schedule()
 
-    def _ready(self) -> bool:
-        """Whether the next key may be routed now."""
+    def _ready(self, app_handling: int = 0) -> bool:
+        """Whether the next key may be routed now; *app_handling*: how many
+        of the app's messages in hand are the caller's own."""
         now = time.monotonic()
         if any(now - since < BUSY_AT_MOST for since in self._busy.values()):
             return False
         stuck = time.monotonic() - self._sent_at > STUCK_AFTER
+        settled = self._settled(app_handling)
         event = self._in_flight
         if event is not None:
             # Stopped by the widget that handled it (text typed into an
@@ -135,13 +140,15 @@ class KeyOrder:
                 self._in_flight = None
             else:
                 return False
-        return stuck or self._settled()
+        return stuck or settled
 
-    def _settled(self) -> bool:
-        """No message waits in a queue or is being handled: the app (which is
-        handling the one that runs this) excepted, by one."""
+    def _settled(self, app_handling: int) -> bool:
+        """No message waits in a queue or is being handled (the app's own
+        caller excepted: the timer that releases held keys runs in a task of
+        its own, so there a message in the app's hands is one still at work,
+        a focus move say)."""
         app = self.app
-        if app.message_queue_size or _in_hand(app) > 1:
+        if app.message_queue_size or _in_hand(app) > app_handling:
             return False
         try:
             screen = app.screen

@@ -1,7 +1,8 @@
 """A labelled text field that asks the server for completions as you type.
 
-Suggestions come from `completion/complete`; the first one shows inline
-(→ or tab accepts it) and all of them are listed under the field.
+Suggestions come from `completion/complete`, matched whatever their case,
+in a dropdown under the field as you type: up/down choose, enter or tab
+accept, escape closes it (down opens it on an untouched field).
 """
 
 from __future__ import annotations
@@ -10,19 +11,19 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from rich.text import Text
-from textual import on
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
-from textual.suggester import Suggester
 from textual.widget import Widget
-from textual.widgets import Input, Label, Static
+from textual.widgets import Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
 
 from ...core.client import Client
 from ...core.errors import InspectorError
 from ...core.safetext import one_line, visible
 
-__all__ = ["CompletingField", "CompletionSource", "ask_completion", "focus_first_field"]
+__all__ = ["CompletingField", "CompletionSource", "ask_completion", "focus_first_field", "matching"]
 
 # (argument name, current value) -> (values, total, hasMore)
 CompletionSource = Callable[[str, str], Awaitable[tuple[list[str], int | None, bool]]]
@@ -42,17 +43,28 @@ async def ask_completion(
     return values, total if isinstance(total, int) else None, completion.get("hasMore") is True
 
 
-class _ServerSuggester(Suggester):
-    def __init__(self, field: CompletingField) -> None:
-        super().__init__(use_cache=False, case_sensitive=True)
-        self.field = field
+def matching(values: list[str], typed: str) -> list[str]:
+    """The suggestions for *typed*, whatever its case: those starting with it
+    first, then those containing it; the server's own list when none does
+    (it may match in ways of its own)."""
+    folded = typed.casefold()
+    starts = [v for v in values if v.casefold().startswith(folded)]
+    contains = [v for v in values if folded in v.casefold() and v not in starts]
+    return starts + contains or list(values)
 
-    async def get_suggestion(self, value: str) -> str | None:
-        values = await self.field.fetch(value)
-        for candidate in values:
-            if candidate.startswith(value) and candidate != value:
-                return candidate
-        return None
+
+class _CompletionInput(Input):
+    """The field's input: while its dropdown is open, up/down choose, enter
+    or tab accept, escape closes it (and nothing else: those keys do not
+    reach the form's or the app's bindings)."""
+
+    DROPDOWN_KEYS = ("up", "down", "enter", "tab", "escape")
+
+    async def _on_key(self, event: events.Key) -> None:
+        field = self.parent
+        if isinstance(field, CompletingField) and event.key in self.DROPDOWN_KEYS and field.dropdown_key(event.key):
+            event.stop()
+            event.prevent_default()
 
 
 class CompletingField(Vertical):
@@ -60,6 +72,11 @@ class CompletingField(Vertical):
     CompletingField { height: auto; margin: 0 0 1 0; }
     CompletingField > Label { color: $text-muted; }
     CompletingField > .suggestions { color: $text-muted; height: auto; }
+    CompletingField > .suggestions.-empty { display: none; }
+    CompletingField > OptionList.completions {
+        display: none; height: auto; max-height: 8; border: round $accent; margin: 0 0 0 1;
+    }
+    CompletingField > OptionList.completions.-open { display: block; }
     """
 
     class Changed(Message):
@@ -83,17 +100,36 @@ class CompletingField(Vertical):
         self.source = source
         self.initial = value
         self.placeholder = placeholder
+        # What the server last suggested, and what the dropdown shows of it.
         self.last_values: list[str] = []
+        self.shown: list[str] = []
+        # A value put in by accepting a suggestion asks for no new ones.
+        self._accepted: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Label(self.label)
-        suggester = _ServerSuggester(self) if self.source is not None else None
-        yield Input(value=self.initial, placeholder=self.placeholder, suggester=suggester, id=f"field-{self.argument}")
-        yield Static("", classes="suggestions")
+        yield _CompletionInput(value=self.initial, placeholder=self.placeholder, id=f"field-{self.argument}")
+        dropdown = OptionList(classes="completions")
+        dropdown.can_focus = False  # focus stays in the field, which drives it
+        yield dropdown
+        yield Static("", classes="suggestions -empty")
 
     @property
     def value(self) -> str:
         return self.query_one(Input).value
+
+    @property
+    def dropdown(self) -> OptionList:
+        return self.query_one(".completions", OptionList)
+
+    @property
+    def dropdown_open(self) -> bool:
+        return self.dropdown.has_class("-open")
+
+    def _note(self, text: Text) -> None:
+        note = self.query_one(".suggestions", Static)
+        note.update(text)
+        note.set_class(not text.plain, "-empty")
 
     async def fetch(self, value: str) -> list[str]:
         if self.source is None:
@@ -101,23 +137,80 @@ class CompletingField(Vertical):
         try:
             values, total, has_more = await self.source(self.argument, value)
         except InspectorError as exc:
-            self.query_one(".suggestions", Static).update(Text(f"completion failed: {one_line(str(exc), 80)}"))
+            self._note(Text(f"completion failed: {one_line(str(exc), 80)}"))
             return []
         self.last_values = values
-        shown = Text()
-        if values:
-            shown.append("suggestions: ", style="dim")
-            shown.append(", ".join(one_line(v, 40) for v in values[:12]))
-            more = (total or len(values)) - min(len(values), 12)
-            if more > 0 or has_more:
-                shown.append(f"  (+{more if more > 0 else 'more'})", style="dim")
-        self.query_one(".suggestions", Static).update(shown)
+        note = Text()
+        more = (total or len(values)) - len(values)
+        if more > 0 or has_more:
+            note.append(f"{len(values)} suggestions shown, {more if more > 0 else 'more'} not sent", style="dim")
+        self._note(note)
         return values
+
+    @work(group="completion", exclusive=True)
+    async def suggest(self, value: str) -> None:
+        """Ask for suggestions for *value* and open the dropdown with them."""
+        values = await self.fetch(value)
+        if self.value != value:
+            return  # typed on meanwhile: the next request answers
+        self.show(matching(values, value) if value else values)
+
+    def show(self, values: list[str]) -> None:
+        self.shown = [v for v in values if v != self.value] if len(values) == 1 else list(values)
+        dropdown = self.dropdown
+        dropdown.clear_options()
+        dropdown.add_options(Option(Text(one_line(v, 80))) for v in self.shown)
+        has_focus = self.app.focused is self.query_one(Input)
+        dropdown.set_class(bool(self.shown) and has_focus, "-open")
+        if self.shown:
+            dropdown.highlighted = 0
+
+    def close(self) -> None:
+        self.dropdown.remove_class("-open")
+
+    def dropdown_key(self, key: str) -> bool:
+        """A key for the dropdown; False when it is closed and the key is not its to take."""
+        dropdown = self.dropdown
+        if not self.dropdown_open:
+            if key == "down" and self.source is not None:
+                self.suggest(self.value)
+                return True
+            return False
+        if key == "escape":
+            self.close()
+        elif key == "up":
+            dropdown.action_cursor_up()
+        elif key == "down":
+            dropdown.action_cursor_down()
+        else:
+            self.accept()
+        return True
+
+    def accept(self) -> None:
+        index = self.dropdown.highlighted
+        self.close()
+        if index is None or not 0 <= index < len(self.shown):
+            return
+        chosen = self.shown[index]
+        field = self.query_one(Input)
+        self._accepted = chosen
+        field.value = chosen
+        field.cursor_position = len(chosen)
 
     @on(Input.Changed)
     def _changed(self, event: Input.Changed) -> None:
         event.stop()
         self.post_message(self.Changed(self, event.value))
+        if self._accepted is not None and event.value == self._accepted:
+            self._accepted = None
+            return
+        self._accepted = None
+        if self.source is not None:
+            self.suggest(event.value)
+
+    @on(events.DescendantBlur)
+    def _blurred(self) -> None:
+        self.close()
 
 
 def focus_first_field(container: Widget) -> bool:

@@ -14,6 +14,7 @@ from typing import Any
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
@@ -338,6 +339,15 @@ class SchemaForm(VerticalScroll):
     SchemaForm { height: 1fr; padding: 0 1; }
     """
 
+    # Items of an array from the keyboard, wherever focus is inside one
+    # (the item's own buttons are a tab or a jump away; these are one key).
+    BINDINGS = [
+        Binding("alt+n", "add_item", "New item", id="form_add_item", show=False),
+        Binding("alt+up", "move_item(-1)", "Item up", id="form_item_up", show=False),
+        Binding("alt+down", "move_item(1)", "Item down", id="form_item_down", show=False),
+        Binding("alt+x", "remove_item", "Remove item", id="form_remove_item", show=False),
+    ]
+
     class Changed(Message):
         def __init__(self, form: SchemaForm) -> None:
             super().__init__()
@@ -495,14 +505,81 @@ class SchemaForm(VerticalScroll):
         return self._apply(found)
 
     def focus_first(self) -> None:
+        """Focus the editor of the first required field still empty (what the
+        person must type first), else the first widget."""
         if self._rebuild_pending:
             # The rows are about to be replaced: focus the new ones instead.
             self._focus_after_rebuild = True
             return
-        for widget in self.query(FOCUSABLE):
-            if widget.focusable:
+        widgets = [w for w in self.query(FOCUSABLE) if w.focusable]
+        for widget in widgets:
+            row = self._row_of(widget)
+            if row is not None and not isinstance(widget, Button) and row.node.required and not row.node.is_set:
                 widget.focus()
                 return
+        if widgets:
+            widgets[0].focus()
+
+    # -- array items from the keyboard -------------------------------------------------
+
+    def _focused_node(self) -> FormNode | None:
+        row = self._row_of(self.app.focused) if self.app.focused is not None else None
+        return row.node if row is not None else None
+
+    @staticmethod
+    def _item_of(node: FormNode | None) -> FormNode | None:
+        """The array item *node* is (or is in), innermost first."""
+        while node is not None:
+            if _is_item(node):
+                return node
+            node = node.parent
+        return None
+
+    def action_add_item(self) -> None:
+        """A new item after the one focus is in (or at the end of the array
+        whose row has focus); typing goes on in it."""
+        node = self._focused_node()
+        if isinstance(node, ArrayNode):
+            array, index = node, len(node.items)
+        else:
+            item = self._item_of(node)
+            if item is None or not isinstance(item.parent, ArrayNode) or not isinstance(item.key, int):
+                return
+            array, index = item.parent, item.key + 1
+        if not array.can_add:
+            return
+        self._focus_to = (array.add(index=index).path, None)
+        self._touch_structure(array)
+
+    def action_move_item(self, step: int) -> None:
+        item = self._item_of(self._focused_node())
+        if item is None or not isinstance(item.parent, ArrayNode) or not isinstance(item.key, int):
+            return
+        array, index = item.parent, item.key
+        place = self._focused_place()
+        moved = array.move(index, index + step)
+        if place is not None:
+            # Focus stays on the same widget of the moved item.
+            path, button = place
+            self._focus_to = ((*array.path, moved, *path[len(item.path) :]), button)
+        self._touch_structure(array)
+
+    def action_remove_item(self) -> None:
+        item = self._item_of(self._focused_node())
+        if item is None or not isinstance(item.parent, ArrayNode) or not isinstance(item.key, int):
+            return
+        array = item.parent
+        if not array.can_remove:
+            return
+        array.remove(item.key)
+        self._focus_to = (item.path, None)
+        self._touch_structure(array)
+
+    def _touch_structure(self, array: ArrayNode) -> None:
+        self.touched.add(array.path)
+        self.rebuild()
+        self.check()
+        self.post_message(self.Changed(self))
 
     # -- drawing ---------------------------------------------------------------------
 
