@@ -115,14 +115,15 @@ async def test_a_request_timing_out_in_the_queue_is_removed_and_said() -> None:
         notes = record_notifications(app)
         first = call(app, "sample_llm", {"prompt": "patient question"})
         await wait_screen(pilot, app, lambda s: sampling_prompt(s) == "patient question", "the first request")
-        # The timeout is read when a request arrives: the second gets a short one.
-        app.handlers.answer_timeout = 1.0
+        # The timeout is read when a request arrives: the second gets a short
+        # one, yet long enough for a busy machine to draw "1 of 2" first.
+        app.handlers.answer_timeout = 5.0
         second = call(app, "sample_llm", {"prompt": "impatient question"})
         await wait_for(pilot, lambda: "1 of 2 pending" in queue_note(app), "two pending")
         with pytest.raises(Exception, match="did not answer in time"):
             await asyncio.wait_for(second, 10)
         await wait_for(pilot, lambda: "1 of 2" not in queue_note(app), "the queue note updated")
-        timed_out = [note for note in notes if "no answer within 1 s" in note]
+        timed_out = [note for note in notes if "no answer within 5 s" in note]
         assert timed_out and "waiting its turn in the queue" in timed_out[0]
         assert "sampling/createMessage" in timed_out[0]
         # The first is still on screen, alone, and can still be answered.
@@ -141,8 +142,18 @@ async def test_a_shown_request_timing_out_unanswered_closes_and_tells_the_server
         assert app.client.era == "legacy"
         notes = record_notifications(app)
         app.handlers.answer_timeout = 1.0
+        # On a busy machine the modal can come and go (1 s) between two looks
+        # at the screen: every screen pushed is kept to be asked afterwards.
+        pushed: list[object] = []
+        push_screen = app.push_screen
+
+        def keep(screen: Any, *args: Any, **kwargs: Any) -> Any:
+            pushed.append(screen)
+            return push_screen(screen, *args, **kwargs)
+
+        app.push_screen = keep  # type: ignore[method-assign]
         task = call(app, "sample_llm", {"prompt": "nobody answers this"})
-        await wait_screen(pilot, app, lambda s: isinstance(s, SamplingScreen), "the sampling modal")
+        await wait_for(pilot, lambda: any(isinstance(s, SamplingScreen) for s in pushed), "the sampling modal")
         await wait_for(pilot, lambda: not request_screens(app), "the modal closed by the timeout", timeout=10)
         assert not app.handlers.waiting
         # The demo server passes our refusal on as the call's error.
