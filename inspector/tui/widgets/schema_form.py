@@ -9,6 +9,7 @@ model, so the widget tree never drifts from the value.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 from rich.text import Text
@@ -16,6 +17,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, SelectionList, Static, TextArea
@@ -149,6 +151,17 @@ FOCUSABLE = "Input, TextArea, Select, Checkbox, SelectionList, Button"
 UNDER = "-under"
 
 
+class FormSelect(Select[Any]):
+    """A form's select, safe to remove while it mounts."""
+
+    def _setup_options_renderables(self) -> None:
+        # A form rebuilt while this select mounts (a page of the list arriving
+        # on a busy machine) takes its overlay away before the select's own
+        # mount handler fills it; there is nothing left to fill then.
+        with contextlib.suppress(NoMatches):
+            super()._setup_options_renderables()
+
+
 class FieldRow(Vertical):
     """One node: a line with its key and its editor (or buttons), a dimmed
     note, a multi-line editor when it needs one, and its marks."""
@@ -241,7 +254,7 @@ class FieldRow(Vertical):
         if isinstance(node, EnumNode):
             options = [(Text(visible(option.label)), index) for index, option in enumerate(node.options)]
             current = node.selected_index
-            yield Select(
+            yield FormSelect(
                 options,
                 value=current if current is not None else _BLANK,
                 allow_blank=not node.required or current is None,
@@ -252,7 +265,7 @@ class FieldRow(Vertical):
         elif isinstance(node, BooleanNode):
             state = node.to_value()
             choice = _BLANK if state is UNSET else ("true" if state else "false")
-            yield Select(
+            yield FormSelect(
                 [("true", "true"), ("false", "false")],
                 value=choice,
                 allow_blank=True,
@@ -286,7 +299,7 @@ class FieldRow(Vertical):
             yield Static(Text(one_line(_kind(node), 30)), classes="field-kind")
         elif isinstance(node, UnionNode):
             options = [(Text(visible(variant.title)), index) for index, variant in enumerate(node.variants)]
-            yield Select(options, value=node.selected, allow_blank=False, classes="union-editor", compact=True)
+            yield FormSelect(options, value=node.selected, allow_blank=False, classes="union-editor", compact=True)
         elif isinstance(node, NullableNode):
             yield Checkbox("null", node.is_null, classes="null-toggle", compact=True)
             yield Static(Text(one_line(_kind(node), 30)), classes="field-kind")

@@ -1,0 +1,26 @@
+"""A form's select can lose its overlay while it mounts (the form rebuilt
+under it as a list page arrives on a busy machine); setting it up then is no
+crash."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+from textual.widgets._select import SelectOverlay
+
+from inspector.tui.widgets.schema_form import FormSelect
+
+
+class OneSelect(App[None]):
+    def compose(self) -> ComposeResult:
+        yield FormSelect([("true", "true"), ("false", "false")], compact=True)
+
+
+async def test_a_select_whose_overlay_is_gone_sets_up_without_a_crash() -> None:
+    app = OneSelect()
+    async with app.run_test() as pilot:
+        select = app.query_one(FormSelect)
+        await select.query_one(SelectOverlay).remove()
+        assert not select.query(SelectOverlay)
+        select._setup_options_renderables()
+        await pilot.pause()
+        assert app.is_running
