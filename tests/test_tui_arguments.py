@@ -39,6 +39,18 @@ async def call_and_wait(pilot: Pilot[int], app: InspectorApp) -> object:
     return tool_calls(app)[-1]
 
 
+async def open_raw_editor(pilot: Pilot[int], app: InspectorApp) -> ArgumentsEditor:
+    """Echo's arguments, switched to the raw JSON editor by its key, focus in it."""
+    await wait_connected(pilot, app)
+    await select(pilot, app, "tools", "echo")
+    editor = app.query_one(ArgumentsEditor)
+    editor.focus_first()
+    await focus_in(pilot, editor, "focus in the arguments editor")
+    await burst(pilot, "ctrl+o")
+    await wait_for(pilot, lambda: app.focused is editor.json_area, "the raw editor")
+    return editor
+
+
 async def test_defaults_are_placeholders_until_filled_by_the_key() -> None:
     """echo's `repeat` has a default: shown as the placeholder, not sent;
     ctrl+d (fill defaults) puts it in the form and in the next call."""
@@ -73,13 +85,7 @@ async def test_raw_editor_text_goes_on_the_wire_as_typed() -> None:
     in the recorded tools/call byte for byte."""
     app = InspectorApp(demo_spec())
     async with app.run_test(size=SIZE) as pilot:
-        await wait_connected(pilot, app)
-        await select(pilot, app, "tools", "echo")
-        editor = app.query_one(ArgumentsEditor)
-        editor.focus_first()
-        await focus_in(pilot, editor, "focus in the arguments editor")
-        await burst(pilot, "ctrl+o")
-        await wait_for(pilot, lambda: app.focused is editor.json_area, "the raw editor")
+        editor = await open_raw_editor(pilot, app)
         editor.json_area.clear()
         await burst(pilot, *TYPED)
         assert editor.json_area.text == TYPED
@@ -133,14 +139,7 @@ async def test_raw_editor_select_all_then_paste_replaces_the_text() -> None:
     does typing), and the pasted text is what the call sends."""
     app = InspectorApp(demo_spec())
     async with app.run_test(size=SIZE) as pilot:
-        await wait_connected(pilot, app)
-        await select(pilot, app, "tools", "echo")
-        editor = app.query_one(ArgumentsEditor)
-        editor.focus_first()
-        await focus_in(pilot, editor, "focus in the arguments editor")
-        await burst(pilot, "ctrl+o")
-        area = editor.json_area
-        await wait_for(pilot, lambda: app.focused is area, "the raw editor")
+        area = (await open_raw_editor(pilot, app)).json_area
         area.load_text('{\n  "message": "old"\n}')
         area.move_cursor((1, 5))
         await burst(pilot, "ctrl+a")
@@ -269,13 +268,7 @@ async def test_typed_raw_json_survives_a_visit_to_another_tool() -> None:
     moving to another tool and back, not a re-encoding of it."""
     app = InspectorApp(demo_spec())
     async with app.run_test(size=SIZE) as pilot:
-        await wait_connected(pilot, app)
-        await select(pilot, app, "tools", "echo")
-        editor = app.query_one(ArgumentsEditor)
-        editor.focus_first()
-        await focus_in(pilot, editor, "focus in the arguments editor")
-        await burst(pilot, "ctrl+o")
-        await wait_for(pilot, lambda: app.focused is editor.json_area, "the raw editor")
+        editor = await open_raw_editor(pilot, app)
         editor.json_area.clear()
         await burst(pilot, *TYPED)
         await select(pilot, app, "tools", "divide")
