@@ -197,6 +197,14 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"inspector {__version__}")
+    parser.add_argument(
+        "--completion",
+        choices=("bash", "zsh", "fish"),
+        metavar="SHELL",
+        help="print the shell completion script for SHELL (bash, zsh or fish); see the README",
+    )
+    # The names a server offers, one a line: what completion scripts ask for.
+    parser.add_argument("--complete-names", choices=("tools", "resources", "prompts"), help=argparse.SUPPRESS)
     _add_server_options(parser, suppress=False)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -237,7 +245,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "-h", "--help", action=_CallHelp, help="show this help; after a tool name: the tool's arguments and defaults"
     )
-    p.add_argument("tool")
+    _completes(p.add_argument("tool"), "tools")
     p.add_argument("assignments", nargs="*", metavar="key=value", help="arguments, converted by the input schema")
     p.add_argument(
         "--args", dest="args_json", metavar="JSON", help="all arguments as one JSON object, sent byte for byte"
@@ -259,9 +267,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--task", action="store_true", help="run as a task (2025-11-25 tools whose taskSupport allows it)")
     p = command("read", "read a resource")
-    p.add_argument("uri")
+    _completes(p.add_argument("uri"), "resources")
     p = command("get", "get a prompt")
-    p.add_argument("prompt")
+    _completes(p.add_argument("prompt"), "prompts")
     p.add_argument("assignments", nargs="*", metavar="key=value", help="prompt arguments (strings)")
     p = command("lint", "check a server against the spec and good practice (every list, every capability)")
     p.add_argument("--strict", action="store_true", help="fail on warnings too, not only on errors")
@@ -280,6 +288,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--http", type=int, metavar="PORT", help="serve Streamable HTTP on 127.0.0.1:PORT/mcp")
     p.add_argument("--sse", type=int, metavar="PORT", help="serve legacy HTTP+SSE on 127.0.0.1:PORT")
     return parser
+
+
+def _completes(action: argparse.Action, kind: str) -> None:
+    """Shell completion offers the server's names of `kind` for this positional."""
+    from .commands.completion import ServerNames
+
+    # argcomplete reads this attribute; argparse ignores it.
+    setattr(action, "completer", ServerNames(kind))  # noqa: B010
 
 
 def _add_recording_commands(sub: Any, command: Any) -> None:
@@ -627,8 +643,22 @@ def _dispatch(argv: list[str]) -> int:
         return 0
     own, server_command = split_server_command(argv)
     parser = build_parser()
+    if "_ARGCOMPLETE" in os.environ:
+        _complete_line(parser)
     args = parser.parse_args(own)
+    if args.completion:
+        from .commands.completion import completion_script
+
+        sys.stdout.write(completion_script(args.completion))
+        return 0
     command = args.command or "tui"
+    if args.complete_names:
+        from .commands.completion import print_names
+
+        try:
+            return print_names(spec_from_args(args, server_command), args.complete_names)
+        except UsageError as exc:
+            return _usage_error(exc)
     if command == "demo-server":
         from .demo.server import main as demo_main
 
@@ -701,6 +731,14 @@ def _dispatch(argv: list[str]) -> int:
     from .commands.runner import run_command
 
     return run_command(command, spec, args, process=process)
+
+
+def _complete_line(parser: argparse.ArgumentParser) -> None:
+    """Answer a completion script (argcomplete's protocol) and exit."""
+    import argcomplete
+
+    # Hidden options stay hidden; `-- COMMAND` words are the server's, not ours.
+    argcomplete.autocomplete(parser, always_complete_options=False)
 
 
 def _run_test(args: argparse.Namespace, server_command: list[str]) -> int:

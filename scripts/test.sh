@@ -10,12 +10,17 @@ fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[dev]'
 bash scripts/setup-peers.sh
-# tmux drives the TUI as a terminal would in the README command tests.
-if ! command -v tmux >/dev/null 2>&1; then
+# tmux drives the TUI as a terminal would in the README command tests;
+# zsh and fish run the shell completion scripts.
+missing=""
+for tool in tmux zsh fish; do
+  command -v "$tool" >/dev/null 2>&1 || missing="$missing $tool"
+done
+if [ -n "$missing" ]; then
   if [ "$(id -u)" = 0 ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux >/dev/null
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
   else
-    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux >/dev/null
+    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
   fi
 fi
 .venv/bin/ruff check .

@@ -1,0 +1,175 @@
+"""Shell completion: `inspector --completion SHELL` scripts run in real shells,
+completing subcommands, options and the names a live server offers."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from inspector.commands.completion import sanitized
+
+from .peers import run_inspector
+
+SERVERS = Path(__file__).parent / "servers"
+DIRECTORY_SERVER = SERVERS / "directory_tree.py"
+# Far above what listing the demo server takes; only a hang reaches it.
+BOUND = "60"
+
+
+@pytest.fixture
+def inspector_on_path(tmp_path: Path) -> dict[str, str]:
+    """An environment whose `inspector` runs this checkout, as an installed script would."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    script = bin_dir / "inspector"
+    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m inspector "$@"\n')
+    script.chmod(0o755)
+    root = str(Path(__file__).resolve().parents[1])
+    return {
+        **os.environ,
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+        "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
+        "INSPECTOR_COMPLETION_TIMEOUT": BOUND,
+    }
+
+
+def script_file(shell: str, tmp_path: Path) -> Path:
+    result = run_inspector("--completion", shell)
+    assert result.returncode == 0, result.stderr
+    assert "inspector" in result.stdout
+    path = tmp_path / f"inspector.{shell}"
+    path.write_text(result.stdout)
+    return path
+
+
+BASH_DRIVER = r"""
+source "$1"
+COMP_LINE="$2"
+COMP_POINT=${3:-${#COMP_LINE}}
+read -ra COMP_WORDS <<< "${COMP_LINE:0:$COMP_POINT}"
+[[ "${COMP_LINE:0:$COMP_POINT}" == *" " ]] && COMP_WORDS+=("")
+COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+_python_argcomplete inspector
+printf '%s\n' "${COMPREPLY[@]}"
+"""
+
+
+def bash_complete(script: Path, env: dict[str, str], line: str, point: int | None = None) -> list[str]:
+    """What bash offers for `line` with the cursor at `point` (default: the end)."""
+    result = subprocess.run(
+        ["bash", "--norc", "--noprofile", "-c", BASH_DRIVER, "driver", str(script), line, str(point or "")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return [word.strip() for word in result.stdout.splitlines() if word.strip()]
+
+
+def test_bash_completes_subcommands_and_options(tmp_path: Path, inspector_on_path: dict[str, str]) -> None:
+    script = script_file("bash", tmp_path)
+    assert set(bash_complete(script, inspector_on_path, "inspector li")) == {"list", "lint"}
+    offered = bash_complete(script, inspector_on_path, "inspector ")
+    assert {"call", "read", "get", "list", "auth", "tui"} <= set(offered)
+    assert "--complete-names" not in bash_complete(script, inspector_on_path, "inspector --comp")
+    assert bash_complete(script, inspector_on_path, "inspector call --with-") == ["--with-defaults"]
+    assert set(bash_complete(script, inspector_on_path, "inspector list ")) == {
+        "tools",
+        "resources",
+        "templates",
+        "prompts",
+    }
+
+
+def test_bash_completes_the_demo_servers_names(tmp_path: Path, inspector_on_path: dict[str, str]) -> None:
+    script = script_file("bash", tmp_path)
+    tools = bash_complete(script, inspector_on_path, "inspector call ")
+    assert {"echo", "divide", "plan_trip"} <= set(tools)
+    assert bash_complete(script, inspector_on_path, "inspector call div") == ["divide"]
+    prompts = bash_complete(script, inspector_on_path, "inspector get ")
+    assert "greeting" in prompts and "echo" not in prompts
+    # bash splits words at ':' (COMP_WORDBREAKS): the reply completes the part after it.
+    resources = bash_complete(script, inspector_on_path, "inspector read demo://re")
+    assert resources == ["//readme"]
+
+
+def test_bash_completes_names_of_the_server_after_dashdash(tmp_path: Path, inspector_on_path: dict[str, str]) -> None:
+    """`inspector call <TAB> -- python server.py`: the server is named after the cursor."""
+    script = script_file("bash", tmp_path)
+    head = "inspector call "
+    line = f"{head} -- {sys.executable} {DIRECTORY_SERVER}"
+    offered = bash_complete(script, inspector_on_path, line, len(head))
+    assert "list_tree" in offered
+    assert "echo" not in offered  # not the demo server's
+
+
+def test_names_are_sanitized_for_the_shell(inspector_on_path: dict[str, str]) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "inspector", "--complete-names", "tools", "--", sys.executable, str(DIRECTORY_SERVER)],
+        capture_output=True,
+        text=True,
+        env=inspector_on_path,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    names = result.stdout.splitlines()
+    # The server also offers names with a newline and a terminal escape: dropped, not split or passed on.
+    assert names == ["list_tree"], names
+    assert "\x1b" not in result.stdout
+
+
+def test_sanitized_bounds_and_filters() -> None:
+    assert sanitized(["a", "a", "b\nc", "", None, "x" * 10_000, "ok name", "zero\u200bwidth"]) == ["a", "ok name"]
+    assert len(sanitized([f"n{i}" for i in range(50_000)])) == 2000
+
+
+def test_a_server_that_never_answers_completes_nothing(inspector_on_path: dict[str, str]) -> None:
+    """Completion has its own deadline: a silent server gives no names, not a stuck prompt."""
+    env = {**inspector_on_path, "INSPECTOR_COMPLETION_TIMEOUT": "2"}
+    silent = [sys.executable, "-c", "import time; time.sleep(600)"]
+    result = subprocess.run(
+        [sys.executable, "-m", "inspector", "--complete-names", "tools", "--", *silent],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize("shell", ["zsh", "fish"])
+def test_zsh_and_fish_scripts_parse(shell: str, tmp_path: Path) -> None:
+    binary = shutil.which(shell)
+    if binary is None:
+        pytest.fail(f"{shell} is not installed (scripts/test.sh installs it)")
+    script = script_file(shell, tmp_path)
+    check = [binary, "-n", str(script)]
+    result = subprocess.run(check, capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 0, result.stderr
+
+
+def test_fish_completes_subcommands_for_real(tmp_path: Path, inspector_on_path: dict[str, str]) -> None:
+    fish = shutil.which("fish")
+    if fish is None:
+        pytest.fail("fish is not installed (scripts/test.sh installs it)")
+    script = script_file("fish", tmp_path)
+    result = subprocess.run(
+        [fish, "--no-config", "-c", f"source {script}; complete --do-complete 'inspector li'"],
+        capture_output=True,
+        text=True,
+        env=inspector_on_path,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert {line.split("\t")[0] for line in result.stdout.splitlines()} == {"list", "lint"}
