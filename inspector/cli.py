@@ -268,6 +268,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--task", action="store_true", help="run as a task (2025-11-25 tools whose taskSupport allows it)")
     p = command("read", "read a resource")
     _completes(p.add_argument("uri"), "resources")
+    p.add_argument(
+        "--directory",
+        action="store_true",
+        help="list a directory resource's direct children (resources/directory/read, every page); "
+        "only for servers that declare it",
+    )
+    p.add_argument("--max-pages", type=int, default=1000, help="--directory: stop following nextCursor after this many")
     p = command("get", "get a prompt")
     _completes(p.add_argument("prompt"), "prompts")
     p.add_argument("assignments", nargs="*", metavar="key=value", help="prompt arguments (strings)")

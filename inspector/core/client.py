@@ -56,6 +56,10 @@ CAPABILITY_OF_KIND = {
 }
 
 DEFAULT_MAX_PAGES = 1000
+# SEP-2640: the skills extension, whose `directoryRead` setting declares `resources/directory/read`.
+SKILLS_EXTENSION = "io.modelcontextprotocol/skills"
+DIRECTORY_READ = "resources/directory/read"
+DIRECTORY_MIME = "inode/directory"
 
 StateObserver = Callable[[str, str | None], None]
 # Called with each page's items as it arrives (while the next page is on its way).
@@ -582,14 +586,52 @@ class Client:
                 headers[item.key] = paths
         transport.tool_headers = headers  # type: ignore[attr-defined]
 
-    async def _fetch_list(self, kind: str, max_pages: int, on_page: PageObserver | None = None) -> ListResult:
+    @property
+    def directory_read(self) -> bool:
+        """The server declares `resources/directory/read` (the skills extension's `directoryRead: true`)."""
+        extensions = self.server_capabilities.get("extensions")
+        settings = extensions.get(SKILLS_EXTENSION) if isinstance(extensions, dict) else None
+        return isinstance(settings, dict) and settings.get("directoryRead") is True
+
+    async def read_directory_page(self, uri: str, cursor: str | None = None) -> Any:
+        """One page of `resources/directory/read`; only for a server that declares it (the spec's MUST NOT)."""
+        self._require_directory_read()
+        params: dict[str, Any] = {"uri": uri}
+        if cursor is not None:
+            params["cursor"] = cursor
+        return await self.request(DIRECTORY_READ, params)
+
+    async def read_directory(
+        self, uri: str, *, max_pages: int = DEFAULT_MAX_PAGES, on_page: PageObserver | None = None
+    ) -> ListResult:
+        """A directory resource's direct children, every page (kind "resources")."""
+        self._require_directory_read()
+        return await self._fetch_list("resources", max_pages, on_page, method=DIRECTORY_READ, params={"uri": uri})
+
+    def _require_directory_read(self) -> None:
+        if not self.directory_read:
+            raise ProtocolError(
+                f"the server does not declare {DIRECTORY_READ} "
+                f"(capabilities.extensions[{SKILLS_EXTENSION!r}].directoryRead is not true)"
+            )
+
+    async def _fetch_list(
+        self,
+        kind: str,
+        max_pages: int,
+        on_page: PageObserver | None = None,
+        *,
+        method: str | None = None,
+        params: dict[str, Any] | None = None,
+    ) -> ListResult:
         """Follow nextCursor.  The next page is asked for before this one is
-        parsed, so our parsing overlaps the server's work on the next."""
+        parsed, so our parsing overlaps the server's work on the next.
+        `method` and `params` name another paginated request of the same shape."""
         listing = ListResult(kind)
         key = KIND_FIELDS[kind][0]
-        method = LIST_METHODS[kind]
+        method = method or LIST_METHODS[kind]
         seen: set[str] = set()
-        operation: Operation | None = await self.start_request(method, None)
+        operation: Operation | None = await self.start_request(method, dict(params) if params else None)
         page_number = 0
         while operation is not None:
             try:
@@ -619,7 +661,7 @@ class Client:
                     listing.complete = False
                 else:
                     seen.add(next_cursor)
-                    operation = await self.start_request(method, {"cursor": next_cursor})
+                    operation = await self.start_request(method, {**(params or {}), "cursor": next_cursor})
             raw_items = result.get(key)
             if not isinstance(raw_items, list):
                 listing.problems.append(f"page {page_number + 1}: {key!r} is missing or not an array")

@@ -60,7 +60,7 @@ class Server:
         self.declare = declare
 
     def capabilities(self) -> dict[str, Any]:
-        caps: dict[str, Any] = {"resources": {}, "tools": {}}
+        caps: dict[str, Any] = {"resources": {}, "tools": {}, "prompts": {}}
         skills: dict[str, Any] = {"directoryRead": True} if self.declare else {}
         caps["extensions"] = {"io.modelcontextprotocol/skills": skills}
         return caps
@@ -80,6 +80,10 @@ class Server:
             return {"content": [{"type": "text", "text": "\n".join(TREE)}]}
         if method == "resources/list":
             return {"resources": [resource(ROOT), resource(f"{ROOT}/SKILL.md")]}
+        if method == "resources/templates/list":
+            return {"resourceTemplates": []}
+        if method == "prompts/list":
+            return {"prompts": []}
         if method == "resources/read":
             uri = params.get("uri")
             entry = TREE.get(uri) if isinstance(uri, str) else None

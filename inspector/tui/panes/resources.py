@@ -1,4 +1,4 @@
-"""Resources: the list, reading by type, subscriptions with an updated mark."""
+"""Resources: the list, reading by type, directory listings, subscriptions with an updated mark."""
 
 from __future__ import annotations
 
@@ -11,9 +11,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
 
 from ...core.cache import duration_text
+from ...core.client import DIRECTORY_MIME, DIRECTORY_READ
 from ...core.errors import InspectorError
 from ...core.items import Item, ListResult
 from ..badges import uri_row
@@ -25,7 +27,7 @@ from ..widgets.item_list import ItemList
 if TYPE_CHECKING:
     from ..app import InspectorApp
 
-__all__ = ["ResourcesPane", "contents_widgets"]
+__all__ = ["DirectoryListing", "ResourcesPane", "contents_widgets"]
 
 
 def contents_widgets(result: Any) -> list[Widget]:
@@ -43,6 +45,38 @@ def contents_widgets(result: Any) -> list[Widget]:
             continue
         parts.append(BlockView({"type": "resource", "resource": entry}, index))
     return parts
+
+
+class DirectoryListing(OptionList):
+    """A directory resource's children; enter reads a file or lists a subdirectory."""
+
+    DEFAULT_CSS = """
+    DirectoryListing { height: auto; max-height: 100%; }
+    """
+
+    def __init__(self, children: list[Item]) -> None:
+        self.entries = children
+        super().__init__(*(Option(_child_prompt(child)) for child in children), id="directory-listing")
+
+
+def _child_prompt(child: Item) -> Text:
+    directory = child.data.get("mimeType") == DIRECTORY_MIME
+    text = Text("▸ " if directory else "  ", style="bold cyan" if directory else "")
+    text.append_text(plain_line(child.display_name, 60, style="bold" if directory else ""))
+    text.append("  ")
+    text.append_text(plain_line(child.key, 160, style="dim"))
+    mime = child.data.get("mimeType")
+    if isinstance(mime, str) and not directory:
+        text.append("  ")
+        text.append_text(plain_line(f"({mime})", 60, style="dim"))
+    for problem in child.problems:
+        text.append("  ⚠ ", style="bold red")
+        text.append_text(plain_line(problem, 120, style="red"))
+    return text
+
+
+def is_directory(item: Item | None) -> bool:
+    return item is not None and item.data.get("mimeType") == DIRECTORY_MIME
 
 
 class ResourcesPane(Horizontal):
@@ -114,21 +148,36 @@ class ResourcesPane(Horizontal):
 
     @on(ItemList.Activated, "#resource-list")
     def _activated(self, event: ItemList.Activated) -> None:
-        self.read(event.item.key)
+        self.read(event.item.key, directory=is_directory(event.item))
 
     def action_read(self) -> None:
         if self.current is not None:
-            self.read(self.current.key)
+            self.read(self.current.key, directory=is_directory(self.current))
 
     def action_reread(self) -> None:
         if self.current is not None:
-            self.read(self.current.key, force=True)
+            self.read(self.current.key, force=True, directory=is_directory(self.current))
+
+    @on(OptionList.OptionSelected, "#directory-listing")
+    def _child_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        listing = event.option_list
+        if isinstance(listing, DirectoryListing) and 0 <= event.option_index < len(listing.entries):
+            child = listing.entries[event.option_index]
+            self.read(child.key, directory=is_directory(child))
 
     @work(group="read-resource", exclusive=True)
-    async def read(self, uri: str, force: bool = False) -> None:
+    async def read(self, uri: str, force: bool = False, directory: bool = False) -> None:
         area = self.query_one("#resource-contents", VerticalScroll)
         await area.remove_children()
         area.border_title = plain_line(uri, 120)
+        client = self.inspector.client
+        if directory and client.directory_read:
+            await self._list_directory(area, uri)
+            return
+        if directory:
+            note = f"a directory resource; the server does not declare {DIRECTORY_READ}, so it is read as a resource"
+            await area.mount(Static(Text(note, style="dim")))
         started = time.perf_counter()
         try:
             result, cached = await self.inspector.client.read_resource_cached(uri, refresh=force)
@@ -150,6 +199,22 @@ class ResourcesPane(Horizontal):
         await area.mount(Static(Text(note, style="dim")))
         await area.mount_all(contents_widgets(result))
         self.query_one(ItemList).refresh_rows()
+
+    async def _list_directory(self, area: VerticalScroll, uri: str) -> None:
+        """`resources/directory/read`, every page: the children, the problems, how many pages."""
+        try:
+            listing = await self.inspector.client.read_directory(uri)
+        except InspectorError as exc:
+            await area.mount(Static(plain(f"✖ {exc}", style="bold red")))
+            return
+        pages = len(listing.pages)
+        count = len(listing.items)
+        summary = f"directory: {count} entr{'y' if count == 1 else 'ies'} ({pages} page{'s' if pages != 1 else ''})"
+        await area.mount(Static(Text(summary, style="dim"), id="directory-summary"))
+        for problem in listing.problems:
+            await area.mount(Static(plain(f"⚠ {problem}", style="red")))
+        if listing.items:
+            await area.mount(DirectoryListing(listing.items))
 
     @work(group="subscribe")
     async def action_toggle_subscription(self) -> None:

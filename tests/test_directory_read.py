@@ -1,0 +1,175 @@
+"""`resources/directory/read` (SEP-2640's directoryRead) against a server of
+our own: the client core follows every cursor, only asks a server that
+declares it, `inspector read --directory` prints the children, and the
+Resources pane lists a directory resource and descends into it."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from inspector.commands import exitcodes
+from inspector.core import Client, JsonRpcError, ProtocolError, ServerSpec
+from inspector.tui.app import InspectorApp
+from inspector.tui.panes.resources import DirectoryListing, ResourcesPane
+
+from .peers import SERVERS, run_inspector
+from .tui_helpers import select, settle, wait_connected, wait_for
+
+SERVER = str(SERVERS / "directory_tree.py")
+ROOT = "skill://pdf-processing"
+TEMPLATES = f"{ROOT}/templates"
+
+
+def tree(*extra: str) -> ServerSpec:
+    return ServerSpec(command=sys.executable, args=[SERVER, *extra], timeout=30)
+
+
+def sent(client: Client, method: str) -> list[dict[str, object]]:
+    return [frame.message for frame in client.traffic if frame.direction == "out" and frame.method == method]
+
+
+async def test_every_page_is_followed_with_the_uri_and_cursor() -> None:
+    client = Client(tree())
+    await client.connect()
+    try:
+        assert client.directory_read
+        listing = await client.read_directory(TEMPLATES)
+        assert [item.key for item in listing.items] == [
+            f"{TEMPLATES}/invoice.md",
+            f"{TEMPLATES}/purchase-order.md",
+            f"{TEMPLATES}/credit-note.md",
+            f"{TEMPLATES}/regional",
+            f"{TEMPLATES}/letter.md",
+        ]
+        assert listing.complete and len(listing.pages) == 3
+        params = [message["params"] for message in sent(client, "resources/directory/read")]
+        assert params == [
+            {"uri": TEMPLATES},
+            {"uri": TEMPLATES, "cursor": "2"},
+            {"uri": TEMPLATES, "cursor": "4"},
+        ]
+        empty = await client.read_directory(f"{ROOT}/empty")
+        assert empty.items == [] and empty.complete
+        page = await client.read_directory_page(TEMPLATES, "4")
+        assert [entry["name"] for entry in page["resources"]] == ["letter.md"]
+        with pytest.raises(JsonRpcError) as refused:
+            await client.read_directory(f"{ROOT}/SKILL.md")
+        assert refused.value.code == -32602
+    finally:
+        await client.close()
+
+
+async def test_a_server_that_does_not_declare_it_is_not_asked() -> None:
+    client = Client(tree("--no-directory-read"))
+    await client.connect()
+    try:
+        assert not client.directory_read
+        with pytest.raises(ProtocolError, match="directoryRead"):
+            await client.read_directory(ROOT)
+        with pytest.raises(ProtocolError):
+            await client.read_directory_page(ROOT)
+        # The server would have answered: the client refused to send.
+        assert sent(client, "resources/directory/read") == []
+    finally:
+        await client.close()
+
+
+def test_read_directory_command() -> None:
+    server = ["--", sys.executable, SERVER]
+    result = run_inspector("read", "--directory", TEMPLATES, "--json", *server)
+    assert result.returncode == exitcodes.OK, result.stderr
+    listed = json.loads(result.stdout)
+    assert [entry["name"] for entry in listed["resources"]] == [
+        "invoice.md",
+        "purchase-order.md",
+        "credit-note.md",
+        "regional",
+        "letter.md",
+    ]
+    assert "nextCursor" not in listed
+    human = run_inspector("read", "--directory", TEMPLATES, "--human", *server)
+    assert human.returncode == exitcodes.OK, human.stderr
+    assert "5 entries (3 pages)" in human.stdout
+    assert f"{TEMPLATES}/regional  (inode/directory)" in human.stdout
+    short = run_inspector("read", "--directory", TEMPLATES, "--max-pages", "1", "--json", *server)
+    assert short.returncode == exitcodes.PROTOCOL_ERROR
+    assert json.loads(short.stdout) == {
+        "resources": [
+            {"uri": f"{TEMPLATES}/invoice.md", "name": "invoice.md", "mimeType": "text/markdown"},
+            {"uri": f"{TEMPLATES}/purchase-order.md", "name": "purchase-order.md", "mimeType": "text/markdown"},
+        ],
+        "nextCursor": "2",
+    }
+    assert "incomplete" in short.stderr
+
+
+def test_read_directory_command_errors() -> None:
+    not_a_directory = run_inspector("read", "--directory", f"{ROOT}/SKILL.md", "--", sys.executable, SERVER)
+    assert not_a_directory.returncode == exitcodes.PROTOCOL_ERROR
+    assert "-32602" in not_a_directory.stderr
+    undeclared = run_inspector("read", "--directory", ROOT, "--", sys.executable, SERVER, "--no-directory-read")
+    assert undeclared.returncode == exitcodes.PROTOCOL_ERROR
+    assert "does not declare resources/directory/read" in undeclared.stderr
+
+
+SIZE = (150, 50)
+
+
+def listing_of(app: InspectorApp) -> DirectoryListing | None:
+    found = app.query_one("#resource-contents").query(DirectoryListing)
+    return found.first() if found else None
+
+
+async def test_resources_pane_lists_a_directory_and_descends() -> None:
+    app = InspectorApp(tree())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "resources", ROOT)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: listing_of(app) is not None, "the root's listing")
+        root = listing_of(app)
+        assert root is not None
+        assert [child.key for child in root.entries] == [f"{ROOT}/SKILL.md", TEMPLATES, f"{ROOT}/empty"]
+        assert "▸" in str(root.get_option_at_index(1).prompt)
+        # Into templates/: three pages gathered, five children.
+        root.focus()
+        root.highlighted = 1
+        await settle(pilot, "the highlight")
+        await pilot.press("enter")
+
+        def templates_listed() -> bool:
+            listing = listing_of(app)
+            return listing is not None and len(listing.entries) == 5
+
+        await wait_for(pilot, templates_listed, "the templates listing")
+        summary = app.query_one("#directory-summary")
+        assert "5 entries (3 pages)" in str(summary.render())
+        # A file child is read with resources/read.
+        listing = listing_of(app)
+        assert listing is not None
+        listing.focus()
+        listing.highlighted = 0
+        await settle(pilot, "the highlight")
+        await pilot.press("enter")
+        reads = lambda: [f for f in app.traffic if f.direction == "out" and f.method == "resources/read"]  # noqa: E731
+        await wait_for(pilot, reads, "the file read")
+        assert reads()[-1].message["params"]["uri"] == f"{TEMPLATES}/invoice.md"
+        await wait_for(pilot, lambda: listing_of(app) is None, "the listing replaced by the file")
+
+
+async def test_resources_pane_without_directory_read_reads_the_resource() -> None:
+    app = InspectorApp(tree("--no-directory-read"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "resources", ROOT)
+        pane = app.query_one(ResourcesPane)
+        assert pane.current is not None and pane.current.key == ROOT
+        await pilot.press("enter")
+        contents = app.query_one("#resource-contents")
+        await wait_for(pilot, lambda: "-32602" in " ".join(str(w.render()) for w in contents.children), "the error")
+        text = " ".join(str(w.render()) for w in contents.children)
+        assert "does not declare resources/directory/read" in text
+        assert not [f for f in app.traffic if f.direction == "out" and f.method == "resources/directory/read"]
