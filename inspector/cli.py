@@ -160,6 +160,13 @@ def _add_auth_options(parser: argparse.ArgumentParser, default: Any) -> None:
         "without asking (refused without a terminal otherwise)",
     )
     group.add_argument(
+        "--no-revoke",
+        action="store_true",
+        default=default,
+        help="OAuth: on logout and on a new login, only forget the old tokens here; do not revoke them at the "
+        "authorization server (RFC 7009)",
+    )
+    group.add_argument(
         "--oauth-browser",
         choices=("system", "print", "headless"),
         default=default,
@@ -534,6 +541,7 @@ def _apply_auth_options(args: argparse.Namespace, spec: ServerSpec) -> None:
         "oauth_issuer",
         "assertion_env",
         "allow_cross_origin_auth",
+        "no_revoke",
     )
     given = {name: getattr(args, name) for name in names if getattr(args, name, None) not in (None, False)}
     if not spec.url:
@@ -600,6 +608,8 @@ def _apply_auth_options(args: argparse.Namespace, spec: ServerSpec) -> None:
         config.issuer = given["oauth_issuer"]
     if given.get("allow_cross_origin_auth"):
         config.allow_cross_origin = True
+    if given.get("no_revoke"):
+        config.revoke = False
     if "assertion_env" in given:
         config.assertion = _from_env(given["assertion_env"], "--assertion-env")
     if config.grant == "jwt_bearer" and not config.assertion:

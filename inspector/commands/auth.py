@@ -3,7 +3,9 @@ a command needs (the URL printed for the person, a login before connecting).
 
 status: every stored login (no server named), or one server's.
 login:  run the authorization flow now, printing each step as it happens.
-logout: forget the server's stored tokens and client registration.
+logout: revoke the server's stored tokens at the authorization server (RFC 7009,
+        unless --no-revoke; a failure is reported, not fatal), then forget them
+        and the client registration.
 
 The server is named as for every command (`--url`, `--config FILE --server
 NAME`, `--server NAME` from the config files found), or by a positional
@@ -265,11 +267,27 @@ def _logout(out: Output, spec: ServerSpec) -> int:
 
     session = session_for(spec)
     assert session is not None
-    removed = session.logout()
+    unsubscribe = None
+    if not out.json:
+        # Each revocation as it happens; a failure is reported, and the logout goes on.
+        unsubscribe = session.log.subscribe(
+            lambda event: out.line(event_line(event)) if event.step == "revoked" else None
+        )
+    try:
+        removed, revoked = asyncio.run(session.logout_revoking())
+    finally:
+        if unsubscribe is not None:
+            unsubscribe()
+    failed = [item for item in revoked if item.outcome == "failed"]
     if out.json:
-        out.json_value({"server": session.server_url, "removed": removed})
+        out.json_value(
+            {"server": session.server_url, "removed": removed, "revoked": [item.to_dict() for item in revoked]}
+        )
     else:
         out.line(f"{session.server_url}: " + ("stored tokens removed" if removed else "nothing was stored"))
+    for item in failed:
+        text = f"inspector: warning: the {item.token_type_hint.replace('_', ' ')} was not revoked: {item.detail}"
+        print(visible(session.secrets.scrub(text)), file=sys.stderr)
     return exitcodes.OK
 
 

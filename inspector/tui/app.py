@@ -866,7 +866,16 @@ class InspectorApp(App[int]):
     @on(AuthPane.LogoutRequested)
     def _logout(self) -> None:
         if self.auth_session is not None:
-            self.auth_session.logout()
+            # Revocation talks to the authorization server: a worker, like the login.
+            self.run_worker(self._do_logout(), group="auth", exclusive=True, exit_on_error=False)
+
+    async def _do_logout(self) -> None:
+        if self.auth_session is None:
+            return
+        _removed, revoked = await self.auth_session.logout_revoking()
+        failed = [item for item in revoked if item.outcome == "failed"]
+        if failed:
+            self.notify_plain(f"logged out; {len(failed)} token(s) not revoked (see the Auth pane)", severity="warning")
 
     @on(AuthPane.CancelRequested)
     def _cancel_login(self) -> None:

@@ -79,6 +79,8 @@ class AuthConfig:
     allow_cross_origin: use authorization, token and registration endpoints
         on another origin than the issuer without asking (`confirm`); with
         neither, such endpoints are refused.
+    revoke: on logout and on a new login, revoke the tokens given up at the
+        authorization server's `revocation_endpoint` (RFC 7009).
     """
 
     oauth: bool = True
@@ -100,6 +102,8 @@ class AuthConfig:
     # The issuer the pre-configured client belongs to (its credentials go nowhere else).
     issuer: str | None = None
     allow_cross_origin: bool = False
+    # Revoke the tokens a logout or a new login gives up (RFC 7009); `--no-revoke` turns it off.
+    revoke: bool = True
     # Runtime collaborators, never read from a file.  `opener` replaces the
     # browser (a UI may show the URL its own way); `notify` receives the
     # lines a person must read (the URL to open); `store` replaces the token
@@ -131,6 +135,7 @@ class AuthConfig:
             "client_key": "***" if self.client_key else None,
             "issuer": self.issuer,
             "allow_cross_origin": self.allow_cross_origin,
+            "revoke": self.revoke,
         }
 
     @classmethod
@@ -172,6 +177,9 @@ class AuthConfig:
         cross = pick("allowCrossOrigin", "allow_cross_origin")
         if isinstance(cross, bool):
             config.allow_cross_origin = cross
+        revoke = pick("revoke")
+        if isinstance(revoke, bool):
+            config.revoke = revoke
         issuer = pick("issuer")
         if isinstance(issuer, str) and issuer:
             config.issuer = issuer

@@ -47,6 +47,7 @@ STEPS = {
     "stored": "token storage",
     "login": "the login as a whole",
     "logout": "tokens removed",
+    "revoked": "token revocation at the authorization server (RFC 7009): on logout and on a new login",
 }
 
 # ok: done; failed: the flow stops here (the detail says why); waiting: for a

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from ..spec import ServerSpec
     from ..traffic import TrafficLog
     from .provider import _Observed
+    from .revocation import Revocation
 
 __all__ = ["OAuthSession", "http_auth", "session_for"]
 
@@ -154,6 +155,8 @@ class OAuthSession:
         import httpx2
 
         started = self.log.emit("login", "info", f"login to {self.server_url}")
+        # What a forced login replaces, revoked once the new tokens are in (RFC 7009).
+        given_up = self._stored_for_revocation() if force and self.config.revoke else None
         # A new login is a new start for the scopes whose step-ups were refused.
         self.step_ups.clear()
         probe_headers = {
@@ -247,8 +250,34 @@ class OAuthSession:
             raise AuthError(message, step=failure.step)
         if not provider.context.is_token_valid():
             raise AuthError("login ended without a token", step="token")
+        if given_up is not None:
+            fresh = provider.context.current_tokens
+            keep = {t for t in (fresh.access_token, fresh.refresh_token) if t} if fresh is not None else set()
+            await self._revoke(given_up, keep)
         self.log.emit("login", "ok", f"logged in to {self.server_url} (issuer {provider.issuer})")
         return True
+
+    def _stored_for_revocation(self) -> dict[str, Any] | None:
+        from .revocation import stored_record
+
+        return stored_record(self)
+
+    async def _revoke(self, record: dict[str, Any] | None, keep: set[str] | None = None) -> list[Revocation]:
+        from .revocation import revoke_record
+
+        return await revoke_record(self, record, keep=keep)
+
+    async def revoke_stored(self) -> list[Revocation]:
+        """Revoke every stored token of this server at its authorization server (before a logout).
+
+        Failures are in the results and the auth log (step `revoked`), never raised.
+        """
+        return await self._revoke(self._stored_for_revocation())
+
+    async def logout_revoking(self) -> tuple[bool, list[Revocation]]:
+        """`logout`, with the stored tokens revoked first unless the settings say not to."""
+        revoked = await self.revoke_stored() if self.config.revoke else []
+        return self.logout(), revoked
 
     async def _read_probe_answer(self, response: httpx2.Response) -> httpx2.Response:
         """The probe's answer with its body read as far as the message size
