@@ -309,7 +309,7 @@ def _completes(action: argparse.Action, kind: str) -> None:
     from .commands.completion import ServerNames
 
     # argcomplete reads this attribute; argparse ignores it.
-    setattr(action, "completer", ServerNames(kind))  # noqa: B010
+    setattr(action, "completer", ServerNames(kind, spec_from_args))  # noqa: B010
 
 
 def _add_recording_commands(sub: Any, command: Any) -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from inspector.commands.completion import sanitized
 
-from .peers import run_inspector
+from .peers import free_port, run_inspector, serving
 
 SERVERS = Path(__file__).parent / "servers"
 DIRECTORY_SERVER = SERVERS / "directory_tree.py"
@@ -163,13 +163,28 @@ def test_fish_completes_subcommands_for_real(tmp_path: Path, inspector_on_path: 
     if fish is None:
         pytest.fail("fish is not installed (scripts/test.sh installs it)")
     script = script_file("fish", tmp_path)
-    result = subprocess.run(
-        [fish, "--no-config", "-c", f"source {script}; complete --do-complete 'inspector li'"],
-        capture_output=True,
-        text=True,
-        env=inspector_on_path,
-        timeout=120,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    assert {line.split("\t")[0] for line in result.stdout.splitlines()} == {"list", "lint"}
+
+    def offered(line: str) -> set[str]:
+        result = subprocess.run(
+            [fish, "--no-config", "-c", f"source {script}; complete --do-complete '{line}'"],
+            capture_output=True,
+            text=True,
+            env=inspector_on_path,
+            timeout=120,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr
+        return {entry.split("\t")[0] for entry in result.stdout.splitlines()}
+
+    assert offered("inspector li") == {"list", "lint"}
+    assert offered("inspector call div") == {"divide"}
+
+
+def test_bash_completes_names_of_the_server_named_by_url(tmp_path: Path, inspector_on_path: dict[str, str]) -> None:
+    port = free_port()
+    with serving([sys.executable, "-m", "inspector", "demo-server", "--http", str(port)], port):
+        script = script_file("bash", tmp_path)
+        line = f"inspector call --url http://127.0.0.1:{port}/mcp pla"
+        assert bash_complete(script, inspector_on_path, line) == ["plan_trip"]
+        line = f"inspector --url http://127.0.0.1:{port}/mcp get "
+        assert "greeting" in bash_complete(script, inspector_on_path, line)

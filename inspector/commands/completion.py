@@ -21,6 +21,7 @@ import asyncio
 import os
 import shlex
 import unicodedata
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -120,18 +121,24 @@ def _server_command_from_line() -> list[str]:
     return []
 
 
-class ServerNames:
-    """An argcomplete completer: the names of one kind from the server the line names."""
+SpecBuilder = Callable[[argparse.Namespace, list[str]], "ServerSpec"]
 
-    def __init__(self, kind: str) -> None:
+
+class ServerNames:
+    """An argcomplete completer: the names of one kind from the server the line names.
+
+    `build_spec` turns the parsed line and its `-- COMMAND` into the server,
+    as the command itself would (the command line module's `spec_from_args`).
+    """
+
+    def __init__(self, kind: str, build_spec: SpecBuilder) -> None:
         self.kind = kind
+        self.build_spec = build_spec
 
     def __call__(self, prefix: str, parsed_args: argparse.Namespace | None = None, **_: Any) -> list[str]:
-        from ..cli import UsageError, spec_from_args
-
         try:
-            spec = spec_from_args(parsed_args or argparse.Namespace(), _server_command_from_line())
-        except (UsageError, OSError):
+            spec = self.build_spec(parsed_args or argparse.Namespace(), _server_command_from_line())
+        except Exception:  # noqa: BLE001 - a line that names no usable server completes nothing
             return []
         return [name for name in server_names(spec, self.kind) if name.startswith(prefix)]
 
