@@ -154,6 +154,12 @@ def test_a_new_login_revokes_the_tokens_it_replaces(server: str, config_dir: Pat
     assert steps.index(("revoked", "ok")) < steps.index(("login", "ok"))
     assert mcp_status(server, old["access_token"]) == 401
     assert mcp_status(server, new["access_token"]) == 200
+    # The revocation exchanges are in the report, their tokens masked.
+    revoked_events = [e for e in report["events"] if e["step"] == "revoked"]
+    assert len(revoked_events) == 2
+    assert all(e["http"]["request_body"].startswith("token=%2A%2A%2A&") for e in revoked_events), revoked_events
+    shown = json.dumps(report)
+    assert old["access_token"] not in shown and old["refresh_token"] not in shown
     # ...and with --no-revoke the replaced tokens stay valid.
     before = len(revocations(server))
     login(config_dir, server, "--no-revoke")
@@ -215,6 +221,10 @@ async def test_the_auth_pane_shows_the_revoked_steps(server: str, config_dir: Pa
     async with app.run_test(size=(150, 50)) as pilot:
         await wait_for(pilot, lambda: app.client.state == "connected", "connected after login")
         pane = app.query_one(AuthPane)
+        session = app.auth_session
+        assert session is not None
+        record = session.store.load(session.server_url) or {}
+        token = record["issuers"][f"{server}/auth"]["token"]
         before = len(revocations(server))
         await pilot.press("f9")
         await wait_for(pilot, lambda: app.query_one("#main").active == "auth", "the Auth tab")  # type: ignore[attr-defined]
@@ -232,3 +242,22 @@ async def test_the_auth_pane_shows_the_revoked_steps(server: str, config_dir: Pa
         rows = [str(steps.get_option_at_index(i).prompt) for i in range(steps.option_count)]  # type: ignore[attr-defined]
         assert sum(1 for row in rows if "revoked" in row and row.startswith("✓")) == 2
         assert [s["hint"] for s in revocations(server)[before:]] == ["refresh_token", "access_token"]
+        # The step's exchange, as the pane shows it: the token masked.
+        for event in pane.events:
+            if event.step == "revoked":
+                assert event.http is not None and event.http.status == 200
+                body = event.http.request_body or ""
+                assert body.startswith("token=%2A%2A%2A&"), body
+                assert token["access_token"] not in body and token["refresh_token"] not in body
+
+
+def test_a_revocation_body_is_masked() -> None:
+    from inspector.core.auth.masking import SecretSet, mask_body
+
+    secrets = SecretSet()
+    shown = mask_body(
+        b"token=rt-secret-value&token_type_hint=refresh_token", "application/x-www-form-urlencoded", secrets
+    )
+    assert shown == "token=%2A%2A%2A&token_type_hint=refresh_token"
+    # ...and the value is remembered, so it is scrubbed wherever else it appears.
+    assert secrets.scrub("said rt-secret-value") == "said ***"

@@ -46,6 +46,8 @@ SECRET_FIELDS = frozenset(
         "registration_access_token",
         "device_code",
         "password",
+        # RFC 7009 revocation and RFC 7662 introspection name the token just `token`.
+        "token",
     }
 )
 

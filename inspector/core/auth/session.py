@@ -251,8 +251,10 @@ class OAuthSession:
         if not provider.context.is_token_valid():
             raise AuthError("login ended without a token", step="token")
         if given_up is not None:
+            # Only what the new login replaced: tokens still stored (another issuer's) stay valid.
             fresh = provider.context.current_tokens
             keep = {t for t in (fresh.access_token, fresh.refresh_token) if t} if fresh is not None else set()
+            keep |= stored_tokens(self._stored_for_revocation())
             await self._revoke(given_up, keep)
         self.log.emit("login", "ok", f"logged in to {self.server_url} (issuer {provider.issuer})")
         return True
@@ -319,6 +321,17 @@ class OAuthSession:
     def status(self) -> dict[str, Any]:
         """What is stored for this server, without any secret."""
         return describe_record(self.server_url, self.store.load(self.server_url), self.store)
+
+
+def stored_tokens(record: dict[str, Any] | None) -> set[str]:
+    """Every access and refresh token a stored record holds, of any issuer."""
+    found: set[str] = set()
+    issuers = record.get("issuers") if isinstance(record, dict) else None
+    for entry in (issuers or {}).values() if isinstance(issuers, dict) else ():
+        token = entry.get("token") if isinstance(entry, dict) else None
+        if isinstance(token, dict):
+            found.update(v for k in ("access_token", "refresh_token") if isinstance(v := token.get(k), str) and v)
+    return found
 
 
 def describe_record(server: str, record: dict[str, Any] | None, store: TokenStore) -> dict[str, Any]:
