@@ -23,18 +23,20 @@ ROOT = "skill://pdf-processing"
 TEMPLATES = f"{ROOT}/templates"
 
 
-def tree(*extra: str) -> ServerSpec:
-    return ServerSpec(command=sys.executable, args=[SERVER, *extra], timeout=30)
+def tree(*extra: str, era: str = "auto") -> ServerSpec:
+    return ServerSpec(command=sys.executable, args=[SERVER, *extra], timeout=30, era=era)
 
 
 def sent(client: Client, method: str) -> list[dict[str, object]]:
     return [frame.message for frame in client.traffic if frame.direction == "out" and frame.method == method]
 
 
-async def test_every_page_is_followed_with_the_uri_and_cursor() -> None:
-    client = Client(tree())
+@pytest.mark.parametrize("era", ["modern", "legacy"])
+async def test_every_page_is_followed_with_the_uri_and_cursor(era: str) -> None:
+    client = Client(tree(era=era))
     await client.connect()
     try:
+        assert client.era == era
         assert client.directory_read
         listing = await client.read_directory(TEMPLATES)
         assert [item.key for item in listing.items] == [
@@ -45,7 +47,13 @@ async def test_every_page_is_followed_with_the_uri_and_cursor() -> None:
             f"{TEMPLATES}/letter.md",
         ]
         assert listing.complete and len(listing.pages) == 3
-        params = [message["params"] for message in sent(client, "resources/directory/read")]
+        requests = sent(client, "resources/directory/read")
+        # The stateless era's envelope rides on the extension's method too.
+        assert all(("_meta" in message["params"]) == (era == "modern") for message in requests)  # type: ignore[operator]
+        params = [
+            {k: v for k, v in message["params"].items() if k != "_meta"}  # type: ignore[attr-defined]
+            for message in requests
+        ]
         assert params == [
             {"uri": TEMPLATES},
             {"uri": TEMPLATES, "cursor": "2"},

@@ -2,7 +2,9 @@
 
 It declares the skills extension with `directoryRead: true` (SEP-2640) and
 serves a small skill tree as individual files; directory listings come two
-entries a page, so a client must follow `nextCursor`.  Its tools/list also
+entries a page, so a client must follow `nextCursor`.  It speaks both eras:
+`server/discover` (2026-07-28, the extension's base revision) and
+`initialize`.  Its tools/list also
 offers names no shell should receive (a newline, a terminal escape), for the
 completion tests.  Raw JSON lines, so the extension capability and the
 method are exactly what the spec page shows.
@@ -18,6 +20,8 @@ import json
 import sys
 from typing import Any
 
+MODERN = "2026-07-28"
+PV_KEY = "io.modelcontextprotocol/protocolVersion"
 ROOT = "skill://pdf-processing"
 DIRECTORY = "inode/directory"
 PAGE = 2
@@ -66,6 +70,20 @@ class Server:
         return caps
 
     def handle(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        result = self.answer(method, params)
+        meta = params.get("_meta")
+        if isinstance(meta, dict) and meta.get(PV_KEY) == MODERN:
+            # The stateless era: every result says what it is.
+            result = {"resultType": "complete", **result}
+        return result
+
+    def answer(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        if method == "server/discover":
+            return {
+                "supportedVersions": [MODERN],
+                "capabilities": self.capabilities(),
+                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "directory-tree", "version": "1.0.0"}},
+            }
         if method == "initialize":
             return {
                 "protocolVersion": params.get("protocolVersion", "2025-11-25"),
