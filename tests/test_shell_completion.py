@@ -188,3 +188,39 @@ def test_bash_completes_names_of_the_server_named_by_url(tmp_path: Path, inspect
         assert bash_complete(script, inspector_on_path, line) == ["plan_trip"]
         line = f"inspector --url http://127.0.0.1:{port}/mcp get "
         assert "greeting" in bash_complete(script, inspector_on_path, line)
+
+
+ZSH_DRIVER = r"""
+# Only the completion system's two entry points are stood in for (compinit
+# needs a terminal): `compdef` registers, `_describe` prints what it would offer.
+compdef() { : }
+_describe() { print -rl -- "${(@P)2}" }
+source "$1"
+BUFFER="$2"; CURSOR=${#BUFFER}; words=(${=BUFFER})
+[[ "$BUFFER" == *" " ]] && words+=("")
+_python_argcomplete
+"""
+
+
+def test_zsh_runs_the_script_and_gets_names(tmp_path: Path, inspector_on_path: dict[str, str]) -> None:
+    zsh = shutil.which("zsh")
+    if zsh is None:
+        pytest.fail("zsh is not installed (scripts/test.sh installs it)")
+    script = script_file("zsh", tmp_path)
+
+    def offered(line: str) -> dict[str, str]:
+        result = subprocess.run(
+            [zsh, "-f", "-c", ZSH_DRIVER, "driver", str(script), line],
+            capture_output=True,
+            text=True,
+            env=inspector_on_path,
+            timeout=120,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr
+        return dict(entry.partition(":")[::2] for entry in result.stdout.splitlines())
+
+    subcommands = offered("inspector li")
+    assert set(subcommands) == {"list", "lint"}
+    assert subcommands["list"].startswith("list tools")
+    assert set(offered("inspector call div")) == {"divide"}
