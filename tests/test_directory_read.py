@@ -13,7 +13,7 @@ import pytest
 from inspector.commands import exitcodes
 from inspector.core import Client, JsonRpcError, ProtocolError, ServerSpec
 from inspector.tui.app import InspectorApp
-from inspector.tui.panes.resources import DirectoryListing, ResourcesPane
+from inspector.tui.panes.resources import DirectoryListing, ResourcesPane, parent_uri
 
 from .peers import SERVERS, run_inspector
 from .tui_helpers import select, settle, wait_connected, wait_for
@@ -155,11 +155,32 @@ async def test_resources_pane_lists_a_directory_and_descends() -> None:
         await wait_for(pilot, templates_listed, "the templates listing")
         summary = app.query_one("#directory-summary")
         assert "5 entries (3 pages)" in str(summary.render())
+        # `↑ ..` first: back to the root's listing, and down again.
+        listing = listing_of(app)
+        assert listing is not None and listing.up == ROOT
+        assert "↑ .." in str(listing.get_option_at_index(0).prompt)
+        listing.focus()
+        listing.highlighted = 0
+        await settle(pilot, "the highlight")
+        await pilot.press("enter")
+
+        def root_listed() -> bool:
+            shown = listing_of(app)
+            return shown is not None and shown.up is None and len(shown.entries) == 3
+
+        await wait_for(pilot, root_listed, "the root listing again")
+        root = listing_of(app)
+        assert root is not None
+        root.focus()
+        root.highlighted = 1
+        await settle(pilot, "the highlight")
+        await pilot.press("enter")
+        await wait_for(pilot, templates_listed, "the templates listing again")
         # A file child is read with resources/read.
         listing = listing_of(app)
         assert listing is not None
         listing.focus()
-        listing.highlighted = 0
+        listing.highlighted = 1
         await settle(pilot, "the highlight")
         await pilot.press("enter")
         reads = lambda: [f for f in app.traffic if f.direction == "out" and f.method == "resources/read"]  # noqa: E731
@@ -181,3 +202,10 @@ async def test_resources_pane_without_directory_read_reads_the_resource() -> Non
         text = " ".join(str(w.render()) for w in contents.children)
         assert "does not declare resources/directory/read" in text
         assert not [f for f in app.traffic if f.direction == "out" and f.method == "resources/directory/read"]
+
+
+def test_parent_uri() -> None:
+    assert parent_uri("skill://acme/billing/refunds") == "skill://acme/billing"
+    assert parent_uri("skill://pdf-processing") is None
+    assert parent_uri("file:///srv/data") == "file:///srv"
+    assert parent_uri("no-scheme") is None

@@ -48,15 +48,41 @@ def contents_widgets(result: Any) -> list[Widget]:
 
 
 class DirectoryListing(OptionList):
-    """A directory resource's children; enter reads a file or lists a subdirectory."""
+    """A directory resource's children; enter reads a file or lists a subdirectory
+    (`↑ ..` first, when the URI has a parent, lists that)."""
 
     DEFAULT_CSS = """
     DirectoryListing { height: auto; max-height: 100%; }
     """
 
-    def __init__(self, children: list[Item]) -> None:
+    def __init__(self, uri: str, children: list[Item]) -> None:
         self.entries = children
-        super().__init__(*(Option(_child_prompt(child)) for child in children), id="directory-listing")
+        self.up = parent_uri(uri)
+        options = [Option(_child_prompt(child)) for child in children]
+        if self.up is not None:
+            up = Text("↑ ..  ", style="bold cyan")
+            up.append_text(plain_line(self.up, 160, style="dim"))
+            options.insert(0, Option(up))
+        super().__init__(*options, id="directory-listing")
+
+    def target(self, index: int) -> tuple[str, bool] | None:
+        """(uri, is a directory) of the option at `index`."""
+        if self.up is not None:
+            if index == 0:
+                return self.up, True
+            index -= 1
+        if 0 <= index < len(self.entries):
+            child = self.entries[index]
+            return child.key, is_directory(child)
+        return None
+
+
+def parent_uri(uri: str) -> str | None:
+    """The URI one level up (`skill://a/b` -> `skill://a`); None at the top of its scheme."""
+    scheme, found, rest = uri.partition("://")
+    if not found or "/" not in rest.rstrip("/"):
+        return None
+    return f"{scheme}://{rest.rstrip('/').rsplit('/', 1)[0]}"
 
 
 def _child_prompt(child: Item) -> Text:
@@ -162,9 +188,9 @@ class ResourcesPane(Horizontal):
     def _child_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         listing = event.option_list
-        if isinstance(listing, DirectoryListing) and 0 <= event.option_index < len(listing.entries):
-            child = listing.entries[event.option_index]
-            self.read(child.key, directory=is_directory(child))
+        target = listing.target(event.option_index) if isinstance(listing, DirectoryListing) else None
+        if target is not None:
+            self.read(target[0], directory=target[1])
 
     @work(group="read-resource", exclusive=True)
     async def read(self, uri: str, force: bool = False, directory: bool = False) -> None:
@@ -213,8 +239,7 @@ class ResourcesPane(Horizontal):
         await area.mount(Static(Text(summary, style="dim"), id="directory-summary"))
         for problem in listing.problems:
             await area.mount(Static(plain(f"⚠ {problem}", style="red")))
-        if listing.items:
-            await area.mount(DirectoryListing(listing.items))
+        await area.mount(DirectoryListing(uri, listing.items))
 
     @work(group="subscribe")
     async def action_toggle_subscription(self) -> None:
