@@ -867,7 +867,7 @@ class InspectorApp(App[int]):
     def _logout(self) -> None:
         if self.auth_session is not None:
             # Revocation talks to the authorization server: a worker, like the login.
-            self.run_worker(self._do_logout(), group="auth", exclusive=True, exit_on_error=False)
+            self.run_worker(self._do_logout(), group="auth-logout", exit_on_error=False)
 
     async def _do_logout(self) -> None:
         if self.auth_session is None:
