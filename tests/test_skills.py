@@ -109,6 +109,12 @@ async def test_tampered_digest_same_length(client: Client) -> None:
     assert problem.rule == "skill-digest-mismatch" and problem.severity == "error"
     assert problem.path == "skill://tampered-digest/SKILL.md"
     assert "verification-on-read" in problem.url and "MUST verify" in problem.spec
+    # The failure is in the traffic log too, as a finding pointing at the read's answer.
+    [local] = [f for f in client.traffic.frames if f.kind == "transport" and f.findings]
+    [finding] = local.findings
+    assert finding.rule == "skill-digest-mismatch"
+    answer = client.traffic.by_seq(finding.seq or 0)
+    assert answer is not None and answer.method == "resources/read" and answer.kind == "response"
 
 
 async def test_wrong_size_is_caught_before_the_digest(client: Client) -> None:

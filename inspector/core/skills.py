@@ -17,7 +17,7 @@ import binascii
 import hashlib
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -445,8 +445,40 @@ def compare_frontmatter(entry: SkillEntry, parsed: dict[str, Any]) -> list[Probl
     return problems
 
 
+def _last_read_answer(client: Client) -> int | None:
+    for frame in reversed(client.traffic.frames[-50:]):
+        if frame.kind == "response" and frame.method == "resources/read":
+            return frame.seq
+    return None
+
+
+def record_failures(client: Client, fetched: FetchedFile) -> None:
+    """A failed verification goes to the traffic log as a local frame carrying
+    its findings, so the Problems tab counts it and points at the answer."""
+    errors = [p for p in fetched.problems if p.severity == "error"]
+    if not errors:
+        return
+    seq = _last_read_answer(client) if fetched.sent else None
+    findings = [replace(p, seq=seq) for p in errors]
+    frame = client.traffic.add(
+        "local",
+        "transport",
+        note=f"skill file {fetched.uri} failed verification ({', '.join(sorted({p.rule for p in errors}))})",
+        problems=[p.message for p in errors],
+        meta={"answer": seq, "findings": [p.to_dict() for p in findings]},
+    )
+    frame.findings = findings
+
+
 async def read_skill_file(client: Client, entry: SkillEntry, uri: str) -> FetchedFile:
     """Read one of the skill's files and verify it; an unlisted file is refused without a request."""
+    fetched = await _read_skill_file(client, entry, uri)
+    if uri != entry.uri:
+        record_failures(client, fetched)
+    return fetched
+
+
+async def _read_skill_file(client: Client, entry: SkillEntry, uri: str) -> FetchedFile:
     fetched = FetchedFile(uri)
     subject = f"skill {entry.uri}"
     if entry.resources is None:
@@ -469,7 +501,13 @@ async def read_skill_file(client: Client, entry: SkillEntry, uri: str) -> Fetche
 
 async def load_skill(client: Client, entry: SkillEntry) -> FetchedFile:
     """Read the skill's SKILL.md, verify it, and compare its frontmatter with the entry's."""
-    fetched = await read_skill_file(client, entry, entry.uri)
+    fetched = await _load_skill(client, entry)
+    record_failures(client, fetched)
+    return fetched
+
+
+async def _load_skill(client: Client, entry: SkillEntry) -> FetchedFile:
+    fetched = await _read_skill_file(client, entry, entry.uri)
     if fetched.data is None or any(p.severity == "error" for p in fetched.problems):
         return fetched
     parsed, why = parse_frontmatter(fetched.text())

@@ -133,6 +133,8 @@ def answer(method: str, params: dict[str, Any]) -> dict[str, Any]:
         return {"result": result_or_none}
     if method == "resources/list":
         return {"result": {"resources": []}}
+    if method == "resources/templates/list":
+        return {"result": {"resourceTemplates": []}}
     if method == "ping":
         return {"result": {}}
     return {"error": {"code": -32601, "message": "Method not found"}}
