@@ -147,6 +147,12 @@ def test_frontmatter_parsing_refuses_what_is_not_a_mapping() -> None:
     assert parse_frontmatter("---\n- a\n---\n")[0] is None
     assert parse_frontmatter("---\nname: [unclosed\n---\n")[0] is None
     assert parse_frontmatter("no block")[0] is None
+    # Aliases that expand a few lines into 10**30 values are refused, not walked.
+    bomb = "k0: &k0 [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"k{i}: &k{i} [{', '.join([f'*k{i - 1}'] * 10)}]\n" for i in range(1, 30)
+    )
+    parsed, why = parse_frontmatter(f"---\nname: n\ndescription: d\n{bomb}---\n")
+    assert parsed is None and "aliases expanded" in why
 
 
 # -- the CLI ---------------------------------------------------------------------------

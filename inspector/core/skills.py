@@ -53,6 +53,7 @@ MAX_TOTAL_BYTES = 16 * 1024 * 1024
 # A SKILL.md's frontmatter bigger than this is refused unparsed (YAML
 # aliases can expand a small text into a huge object).
 MAX_FRONTMATTER_CHARS = 256 * 1024
+MAX_FRONTMATTER_NODES = 100_000
 DEFAULT_MAX_PAGES = 1000
 FRONTMATTER = re.compile(r"^---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|$)", re.DOTALL)
 
@@ -422,10 +423,27 @@ def parse_frontmatter(text: str) -> tuple[dict[str, Any] | None, str]:
     if not isinstance(value, dict):
         return None, "the frontmatter is not a mapping"
     try:
-        # As JSON would carry it (dates become their ISO text), so it compares with the entry's.
-        return json.loads(json.dumps(value, default=str)), ""
-    except (TypeError, ValueError, RecursionError) as exc:
+        return _as_json(value, [MAX_FRONTMATTER_NODES]), ""
+    except (ValueError, RecursionError) as exc:
         return None, f"the frontmatter cannot be rendered as JSON: {exc}"
+
+
+def _as_json(value: Any, budget: list[int]) -> Any:
+    """The YAML value as JSON would carry it (dates become their ISO text), so it
+    compares with the entry's.  YAML aliases share one object many times over;
+    walked as a tree that can be astronomically large, hence the node budget."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise ValueError(f"more than {MAX_FRONTMATTER_NODES} values (aliases expanded)")
+    if isinstance(value, dict):
+        return {str(k): _as_json(v, budget) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_as_json(v, budget) for v in value]
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return str(value)
 
 
 def compare_frontmatter(entry: SkillEntry, parsed: dict[str, Any]) -> list[Problem]:
