@@ -230,3 +230,21 @@ def test_cli_refuses_a_server_without_skills() -> None:
     result = run_inspector("skills", "list", "--", PYTHON, str(SERVERS / "quiet_legacy.py"))
     assert result.returncode == exitcodes.USAGE
     assert "does not declare the io.modelcontextprotocol/skills extension" in result.stderr
+
+
+def test_entries_that_break_the_shape_are_findings_not_crashes() -> None:
+    from inspector.core.skills import parse_entry
+
+    assert [p.rule for p in parse_entry("not an object").problems] == ["skill-entry-invalid"]
+    entry = parse_entry({"uri": "skill://x/SKILL.md", "frontmatter": {"name": "y"}, "resources": 7})
+    rules = [p.rule for p in entry.problems]
+    # No description, a name unlike the path, resources neither an array nor "dynamic".
+    assert rules == ["skill-frontmatter-invalid", "skill-frontmatter-invalid", "skill-entry-invalid"]
+    assert not entry.loadable
+    bad_digest = {"uri": "skill://x/SKILL.md", "digest": "sha256:ABC", "size": -1}
+    entry = parse_entry(
+        {"uri": "skill://x/SKILL.md", "frontmatter": {"name": "x", "description": "d"}, "resources": [bad_digest]}
+    )
+    assert [p.path for p in entry.problems] == ["resources[0]"]
+    assert "digest" in entry.problems[0].message and "size" in entry.problems[0].message
+    assert entry.resources is None and not entry.loadable

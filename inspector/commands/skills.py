@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from ..core.problems import Problem
+from ..core.safetext import visible
 from ..core.skills import (
     EXTENSION,
     FetchedFile,
@@ -66,7 +67,7 @@ async def _list(ctx: CommandContext) -> int:
     listing = await list_skills(ctx.client, max_pages=ctx.args.max_pages)
     problems = [p for entry in listing.entries for p in entry.problems]
     for text in listing.problems:
-        print(f"inspector: skills/list: {text}", file=sys.stderr)
+        print(f"inspector: skills/list: {visible(text)}", file=sys.stderr)
     if ctx.out.json:
         value: dict[str, Any] = {"skills": [entry.raw for entry in listing.entries]}
         if problems:
