@@ -75,6 +75,26 @@ def test_every_run_has_its_core_scenarios() -> None:
 def test_conformance_scenario(run: str, scenario: str, tmp_path: Path) -> None:
     assert not scenario.startswith("!"), scenario
     package, baseline, extra = RUNS[run]
+    run_scenario(package, baseline, extra, scenario, tmp_path)
+
+
+# The harness lists extension scenarios only off the spec timeline; forced,
+# the skills scenarios also run against our client in the stateless era.
+SKILLS_CASES = [case.values[1] for case in CASES if case.values[0] == "0.2.0" and "sep-2640-" in case.values[1]]
+
+
+@pytest.mark.timeout(SCENARIO_LIMIT_MS // 1000 + 120)
+@pytest.mark.parametrize("scenario", SKILLS_CASES)
+def test_skills_scenario_in_the_stateless_era(scenario: str, tmp_path: Path) -> None:
+    package, baseline, _extra = RUNS["0.2.0"]
+    run_scenario(package, baseline, ["--spec-version", "2026-07-28", "--force"], scenario, tmp_path)
+
+
+def test_the_skills_scenarios_are_offered() -> None:
+    assert len(SKILLS_CASES) >= 4, SKILLS_CASES
+
+
+def run_scenario(package: str, baseline: str, extra: list[str], scenario: str, tmp_path: Path) -> None:
     suite = require(PEERS / package / "dist" / "index.js")
     result = subprocess.run(
         [
@@ -102,3 +122,7 @@ def test_conformance_scenario(run: str, scenario: str, tmp_path: Path) -> None:
     failed = [line for line in output.splitlines() if "FAILURE" in line or "✗" in line]
     assert result.returncode == 0, "\n".join([*failed[:40], results])
     assert "Baseline check passed" in output or "OVERALL: PASSED" in output, results
+    if scenario.startswith("sep-2640-"):
+        # The skills scenarios skip every check of a client that never lists
+        # skills, and a run of skips passes: each check must have run.
+        assert "SKIPPED" not in output and re.search(r"Passed: [1-9]", output), results

@@ -3,7 +3,7 @@
 The commands are read from the README's `sh` blocks, so a command added
 there is tested here without anyone remembering to.  Each runs in a
 workspace that holds what the README's examples name: `my_server.py`,
-`server.py`, `v1.py`/`v2.py` (Python SDK servers), `server.js` (the
+`server.py`, `v1.py`/`v2.py` (Python SDK servers), `skills_server.py` (ours), `server.js` (the
 reference TypeScript server), `./server`, `src/`, and the recordings
 `session.jsonl`, `before.jsonl`, `after.jsonl`, and the collection
 `checks.yaml` (the README's own `yaml` block); `python` is this
@@ -41,7 +41,21 @@ from .peers import EVERYTHING, NODE, PEERS, PYTHON, ROOT, SERVERS, free_port, re
 from .waiting import eventually_sync
 
 README = ROOT / "README.md"
-SCRIPTING = {"info", "list", "call", "read", "get", "lint", "servers", "auth", "diff", "replay", "demo-server", "test"}
+SCRIPTING = {
+    "info",
+    "list",
+    "call",
+    "read",
+    "get",
+    "lint",
+    "servers",
+    "auth",
+    "diff",
+    "replay",
+    "demo-server",
+    "test",
+    "skills",
+}
 # What a scripting command may exit with besides 0, by subcommand.
 ALSO_ACCEPTED = {"lint": {exitcodes.LINT_FINDINGS}, "diff": {exitcodes.DIFFERENCES}}
 
@@ -131,6 +145,10 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workspace]:
         "// The reference TypeScript server, as a project's own server.js would start it.\n"
         'process.argv.splice(2, process.argv.length, "stdio");\n'
         f"import(require('url').pathToFileURL({json.dumps(str(require(EVERYTHING)))}).href);\n"
+    )
+    # The README's skills examples: a server that serves skills (SEP-2640).
+    (path / "skills_server.py").write_text(
+        f"import runpy\nrunpy.run_path({str(SERVERS / 'skills_server.py')!r}, run_name='__main__')\n"
     )
     (path / "server").write_text('#!/bin/sh\nexec python my_server.py "$@"\n')
     (path / "server").chmod(0o755)

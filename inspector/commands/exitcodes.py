@@ -18,6 +18,9 @@ __all__ = [
     "OK",
     "OUTPUT_SCHEMA",
     "PROTOCOL_ERROR",
+    "SKILL_DIGEST_MISMATCH",
+    "SKILL_FRONTMATTER",
+    "SKILL_SIZE_MISMATCH",
     "TIMEOUT",
     "TOOL_ERROR",
     "USAGE",
@@ -36,6 +39,10 @@ LINT_FINDINGS = 8  # `inspector lint` found errors (or warnings with --strict)
 DIFFERENCES = 9  # `inspector diff` found differences, or `inspector replay` answers that differ
 OUTPUT_SCHEMA = 10  # `inspector call --strict`: structuredContent does not match the tool's outputSchema
 EXPECTATIONS_FAILED = 11  # `inspector test`: a step's answer did not meet its expectations
+# `inspector skills get --verify`: a skill failed verification (SEP-2640).
+SKILL_DIGEST_MISMATCH = 21  # a file's bytes do not hash to the entry's digest
+SKILL_SIZE_MISMATCH = 22  # a file's byte length differs from the entry's size
+SKILL_FRONTMATTER = 23  # frontmatter missing, unparseable, incomplete, or unlike the entry's
 INTERRUPTED = 130  # Ctrl-C
 
 # Code -> the short meaning that opens its README row and its --help entry.
@@ -52,6 +59,9 @@ MEANINGS: dict[int, str] = {
     DIFFERENCES: "differences found (diff, replay)",
     OUTPUT_SCHEMA: "structuredContent breaks the outputSchema (call --strict)",
     EXPECTATIONS_FAILED: "expectations failed (test)",
+    SKILL_DIGEST_MISMATCH: "skill digest mismatch (skills)",
+    SKILL_SIZE_MISMATCH: "skill size mismatch (skills)",
+    SKILL_FRONTMATTER: "bad skill frontmatter (skills)",
     INTERRUPTED: "interrupted",
 }
 

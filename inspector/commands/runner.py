@@ -66,8 +66,17 @@ def _commands() -> dict[str, Callable[[CommandContext], Awaitable[int]]]:
     from .listing import run_list
     from .prompt import run_get
     from .read import run_read
+    from .skills import run_skills
 
-    return {"info": run_info, "list": run_list, "call": run_call, "read": run_read, "get": run_get, "lint": run_lint}
+    return {
+        "info": run_info,
+        "list": run_list,
+        "call": run_call,
+        "read": run_read,
+        "get": run_get,
+        "lint": run_lint,
+        "skills": run_skills,
+    }
 
 
 @contextlib.asynccontextmanager

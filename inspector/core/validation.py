@@ -979,8 +979,14 @@ class FrameValidator:
     # -- checking -----------------------------------------------------------------
 
     def annotate(self, frame: Frame) -> list[Problem]:
-        """Check `frame` and store the problems in ``frame.findings``."""
+        """Check `frame` and store the problems in ``frame.findings``.
+
+        A frame that is not JSON-RPC has nothing on the wire to check, and
+        keeps what the inspector found itself (a skill file failing
+        verification is such a local frame)."""
         problems = self.check(frame)
+        if not problems and not frame.is_jsonrpc:
+            return problems
         frame.findings = problems
         return problems
 

@@ -48,6 +48,7 @@ from .panes.prompts import PromptsPane
 from .panes.resources import ResourcesPane
 from .panes.roots import RootsPane
 from .panes.server import ServerPane
+from .panes.skills import SkillsPane
 from .panes.tasks import TasksPane
 from .panes.templates import TemplatesPane
 from .panes.tools import ToolsPane
@@ -273,6 +274,8 @@ class InspectorApp(App[int]):
                 yield TemplatesPane()
             with TabPane("Prompts", id="prompts"):
                 yield PromptsPane()
+            with TabPane("Skills", id="skills"):
+                yield SkillsPane()
             with TabPane("Server", id="server"):
                 yield ServerPane()
             with TabPane("Roots", id="roots"):
@@ -312,6 +315,8 @@ class InspectorApp(App[int]):
         tabs.hide_tab("tasks")
         # Collections appear once asked for (F10) or once a call is saved (ctrl+b).
         tabs.hide_tab("collections")
+        # Skills appear for a server that declares the extension.
+        tabs.hide_tab("skills")
         if self.auth_session is None:
             tabs.hide_tab("auth")
         else:
@@ -370,6 +375,7 @@ class InspectorApp(App[int]):
         self._show_tasks_tab()
         for kind in ("tools", "resources", "templates", "prompts"):
             self.refresh_list(kind)
+        self.query_one(SkillsPane).refresh_skills()
         if self.client.modern is not None:
             # The stateless era has no push channel until we ask for one.
             self.run_worker(self._listen(), group="listen", exclusive=True, exit_on_error=False)

@@ -125,7 +125,42 @@ async def tools_call(client: Client) -> None:
         await list_and_call_all(client)
 
 
+async def list_skills_only(client: Client) -> None:
+    """List the skills and stop: listing must not fetch a single file."""
+    from inspector.core.skills import list_skills
+
+    await list_skills(client)
+
+
+async def load_listed_skills(client: Client) -> None:
+    """List, load each skill (its SKILL.md, verified), then read its other files.
+
+    A skill whose SKILL.md fails verification is rejected: none of its other
+    files is read.  The harness sees the rejection as the absent read.
+    """
+    from inspector.core.skills import list_skills, load_skill, read_skill_file
+
+    listing = await list_skills(client)
+    for entry in listing.entries:
+        if not entry.loadable:
+            print(f"skill {entry.uri}: not loaded: {'; '.join(map(str, entry.problems))}", file=sys.stderr)
+            continue
+        loaded = await load_skill(client, entry)
+        if not loaded.verified:
+            print(f"skill {entry.uri}: rejected: {'; '.join(map(str, loaded.problems))}", file=sys.stderr)
+            continue
+        for uri in entry.files()[1:]:
+            read = await read_skill_file(client, entry, uri)
+            for problem in read.problems:
+                print(f"skill {entry.uri}: {problem}", file=sys.stderr)
+
+
 SCENARIOS: dict[str, Callable[[Client], Awaitable[None]]] = {
+    # SEP-2640 skills: a host lists without fetching, and verifies what it loads.
+    "sep-2640-client-no-prefetch": list_skills_only,
+    "sep-2640-client-verify-digest": load_listed_skills,
+    "sep-2640-client-verify-size": load_listed_skills,
+    "sep-2640-client-verify-frontmatter": load_listed_skills,
     "initialize": initialize_only,
     "tools_call": tools_call,
     "elicitation-sep1034-client-defaults": list_and_call_all,

@@ -1,0 +1,233 @@
+"""Skills (SEP-2640): the server's skill entries, their frontmatter and files,
+and each file's verification, read only when the person asks.
+
+The tab appears for a server that declares the skills extension.  Listing
+reads no file; enter on a file reads it (SKILL.md also has its frontmatter
+compared with the entry's) and shows whether it matched the entry, with the
+rule a failure breaks.  A file the entry does not list is never asked for.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Static, TabbedContent
+
+from ...core.errors import InspectorError
+from ...core.problems import Problem
+from ...core.skills import (
+    FetchedFile,
+    SkillEntry,
+    declares_skills,
+    list_skills,
+    load_skill,
+    read_skill_file,
+)
+from ..safe import plain, plain_line
+from ..widgets.item_list import FilterList
+
+if TYPE_CHECKING:
+    from ..app import InspectorApp
+
+__all__ = ["SkillsPane", "skill_row"]
+
+# A file's text shown at most this long (the rest is in the traffic log).
+MAX_SHOWN_CHARS = 64 * 1024
+
+
+def skill_row(entry: SkillEntry) -> Text:
+    text = Text(no_wrap=True, overflow="ellipsis")
+    if any(p.severity == "error" for p in entry.problems):
+        text.append("⚠ ", style="bold red")
+    text.append_text(plain_line(entry.name or "(no name)", 50, style="bold"))
+    text.append("\n")
+    text.append_text(plain_line(entry.uri, 80, style="dim"))
+    return text
+
+
+def _haystack(entry: SkillEntry) -> str:
+    return f"{entry.name}\n{entry.uri}\n{entry.description}"
+
+
+def _file_row(entry_and_uri: tuple[SkillEntry, str]) -> Text:
+    entry, uri = entry_and_uri
+    listed = entry.listed(uri)
+    text = plain_line(uri, 100)
+    if listed is not None:
+        text.append_text(plain_line(f"  {listed.size} bytes", 30, style="dim"))
+    return text
+
+
+def problem_text(problem: Problem) -> Text:
+    text = Text()
+    text.append(f"✖ [{problem.rule}] ", style="bold red")
+    text.append_text(plain(f"{problem.path + ': ' if problem.path else ''}{problem.message}", style="red"))
+    if problem.spec:
+        text.append("\n  ")
+        text.append_text(plain(problem.spec, style="italic"))
+    if problem.url:
+        text.append(f"\n  {problem.url}", style="dim")
+    return text
+
+
+def verification_text(fetched: FetchedFile, dynamic: bool) -> Text:
+    if not fetched.sent:
+        text = Text("not read: ", style="bold red")
+    elif fetched.verified and dynamic:
+        text = Text(f"read {len(fetched.data or b'')} bytes; not verifiable (the skill is dynamic)", style="yellow")
+    elif fetched.verified:
+        text = Text(f"✔ verified: {len(fetched.data or b'')} bytes, size and digest match the entry", style="green")
+    else:
+        text = Text("✖ verification failed: do not use this content", style="bold red")
+    for problem in fetched.problems:
+        if problem.severity == "error":
+            text.append("\n")
+            text.append_text(problem_text(problem))
+    return text
+
+
+class SkillsPane(Horizontal):
+    BINDINGS = [Binding("escape", "to_skills", "Back to the skills", id="skills_to_list", show=False)]
+
+    DEFAULT_CSS = """
+    SkillsPane > #skill-list { width: 36%; min-width: 28; }
+    SkillsPane > #skill-detail { width: 1fr; }
+    #skill-entry { height: auto; max-height: 45%; border: round $primary-muted; padding: 0 1; }
+    #skill-files { height: auto; max-height: 25%; }
+    #skill-read { height: 1fr; border: round $primary-muted; padding: 0 1; }
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entries: list[SkillEntry] = []
+        self.current: SkillEntry | None = None
+        self.fetched: dict[tuple[str, str], FetchedFile] = {}
+
+    @property
+    def inspector(self) -> InspectorApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield FilterList(
+            "Skills", skill_row, haystack=_haystack, lines=2, placeholder="filter (name, URI)", id="skill-list"
+        )
+        with Vertical(id="skill-detail"):
+            yield VerticalScroll(Static(id="skill-entry-text"), id="skill-entry")
+            yield FilterList(
+                "Files (enter reads and verifies)",
+                _file_row,
+                haystack=lambda pair: pair[1],
+                lines=1,
+                placeholder="filter files",
+                id="skill-files",
+            )
+            yield VerticalScroll(Static(id="skill-read-text"), id="skill-read")
+
+    @property
+    def skill_list(self) -> FilterList[SkillEntry]:
+        return self.query_one("#skill-list", FilterList)
+
+    @property
+    def file_list(self) -> FilterList[tuple[SkillEntry, str]]:
+        return self.query_one("#skill-files", FilterList)
+
+    @work(group="skills-list", exclusive=True)
+    async def refresh_skills(self) -> None:
+        """After a connection: the tab for a server that declares skills, and its entries (no files)."""
+        tabs = self.inspector.query_one("#main", TabbedContent)
+        client = self.inspector.client
+        if not declares_skills(client):
+            tabs.hide_tab("skills")
+            return
+        tabs.show_tab("skills")
+        try:
+            listing = await list_skills(client)
+        except InspectorError as exc:
+            self.query_one("#skill-entry-text", Static).update(plain(f"✖ skills/list: {exc}", style="bold red"))
+            return
+        self.entries = listing.entries
+        self.fetched.clear()
+        self.skill_list.set_items(listing.entries)
+        if listing.problems:
+            self.inspector.notify_plain("; ".join(listing.problems), title="skills/list", severity="warning")
+
+    @on(FilterList.Highlighted, "#skill-list")
+    def _show(self, event: FilterList.Highlighted) -> None:
+        entry = event.item
+        self.current = entry
+        self.query_one("#skill-read-text", Static).update("")
+        if entry is None:
+            self.query_one("#skill-entry-text", Static).update("")
+            self.file_list.set_items([])
+            return
+        self.query_one("#skill-entry-text", Static).update(self._entry_text(entry))
+        self.file_list.set_items([(entry, uri) for uri in entry.files()])
+
+    def _entry_text(self, entry: SkillEntry) -> Text:
+        text = Text()
+        text.append_text(plain_line(entry.name, 80, style="bold"))
+        text.append("  ")
+        text.append_text(plain_line(entry.uri, 200, style="dim"))
+        text.append("\nfrontmatter\n", style="bold")
+        text.append_text(plain(json.dumps(entry.frontmatter, indent=2, ensure_ascii=False)))
+        if isinstance(entry.resources, str):
+            text.append("\nresources: dynamic (no digests: nothing can be verified)", style="yellow")
+        elif isinstance(entry.resources, list):
+            text.append("\nfiles\n", style="bold")
+            for listed in entry.resources:
+                text.append_text(plain_line(f"  {listed.uri}  {listed.size} bytes  {listed.digest}", 240))
+                text.append("\n")
+        for problem in entry.problems:
+            text.append("\n")
+            if problem.severity == "error":
+                text.append_text(problem_text(problem))
+            else:
+                text.append_text(plain(f"{problem.severity}: [{problem.rule}] {problem.message}", style="yellow"))
+        return text
+
+    @on(FilterList.Activated, "#skill-list")
+    def _into_files(self, event: FilterList.Activated) -> None:
+        self.file_list.focus_list()
+
+    @on(FilterList.Activated, "#skill-files")
+    def _read(self, event: FilterList.Activated) -> None:
+        if event.item is not None:
+            entry, uri = event.item
+            self.read_file(entry, uri)
+
+    @work(group="skill-read", exclusive=True)
+    async def read_file(self, entry: SkillEntry, uri: str) -> None:
+        """Read one file of the skill because the person asked, and verify it."""
+        area = self.query_one("#skill-read-text", Static)
+        area.update(plain_line(f"reading {uri} …", 200, style="dim"))
+        client = self.inspector.client
+        try:
+            if uri == entry.uri:
+                fetched = await load_skill(client, entry)
+            else:
+                fetched = await read_skill_file(client, entry, uri)
+        except InspectorError as exc:
+            area.update(plain(f"✖ {exc}", style="bold red"))
+            return
+        self.fetched[(entry.uri, uri)] = fetched
+        text = verification_text(fetched, isinstance(entry.resources, str))
+        if fetched.data is not None:
+            text.append("\n\n")
+            try:
+                body = fetched.data.decode("utf-8")
+            except UnicodeDecodeError:
+                text.append(f"({len(fetched.data)} bytes of binary content)", style="dim")
+            else:
+                text.append_text(plain(body[:MAX_SHOWN_CHARS]))
+                if len(body) > MAX_SHOWN_CHARS:
+                    text.append(f"\n… {len(body) - MAX_SHOWN_CHARS} more characters", style="dim")
+        area.update(text)
+
+    def action_to_skills(self) -> None:
+        self.skill_list.focus_list()

@@ -1,0 +1,162 @@
+"""A stdio server (our raw style) that serves skills (SEP-2640), some honest
+and some not, and writes every method it is asked to a log file (argv[1], if
+given) so a test can see what was fetched and when.
+
+Skills, listed two to a page:
+- `pdf-processing`: SKILL.md, a markdown reference and a binary script (blob).
+- `acme/billing/refunds` and `acme/support/refunds`: two skills named `refunds`.
+- `tampered-digest`: the SKILL.md served has the listed length, other bytes.
+- `wrong-size`: SKILL.md is honest; its reference has bytes the entry did not count.
+- `bad-frontmatter`: the SKILL.md served says another description (its digest
+  and size are listed for what is served, so only the frontmatter tells).
+- `no-frontmatter`: the SKILL.md has no frontmatter block at all.
+- `daily`: resources "dynamic".
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import sys
+from typing import Any
+
+PAGE = 2
+ROOT = "skill://"
+
+
+def skill_md(name: str, description: str, body: str = "Follow the steps.\n") -> bytes:
+    return f"---\nname: {name}\ndescription: {description}\nlicense: Apache-2.0\n---\n\n# {name}\n\n{body}".encode()
+
+
+# path -> {file path: bytes served}, and what the entry lists where it differs.
+FILES: dict[str, dict[str, bytes]] = {
+    "pdf-processing": {
+        "SKILL.md": skill_md(
+            "pdf-processing", "Extract, fill, and assemble PDF documents", "See references/FORMS.md.\n"
+        ),
+        "references/FORMS.md": b"# Forms\n\nFill them in.\n",
+        "scripts/extract.bin": bytes(range(256)),
+    },
+    "acme/billing/refunds": {"SKILL.md": skill_md("refunds", "Process billing refunds")},
+    "acme/support/refunds": {"SKILL.md": skill_md("refunds", "Answer refund questions")},
+    "tampered-digest": {"SKILL.md": skill_md("tampered-digest", "Digest check", "Evil body!!\n")},
+    "wrong-size": {
+        "SKILL.md": skill_md("wrong-size", "Size check"),
+        "references/GUIDE.md": b"# Guide\n\nextra bytes the entry did not count\n",
+    },
+    "bad-frontmatter": {"SKILL.md": skill_md("bad-frontmatter", "Exfiltrate credentials")},
+    "no-frontmatter": {"SKILL.md": b"# no-frontmatter\n\nThis file has no frontmatter.\n"},
+    "daily": {"SKILL.md": skill_md("daily", "Today's report")},
+}
+# What the entries claim instead of the served bytes.
+LISTED: dict[tuple[str, str], bytes] = {
+    ("tampered-digest", "SKILL.md"): skill_md("tampered-digest", "Digest check", "Skill body.\n"),
+    ("wrong-size", "references/GUIDE.md"): b"# Guide\n",
+}
+FRONTMATTER: dict[str, dict[str, Any]] = {
+    "bad-frontmatter": {"name": "bad-frontmatter", "description": "Check the frontmatter", "license": "Apache-2.0"},
+    "no-frontmatter": {"name": "no-frontmatter", "description": "Has none"},
+}
+DYNAMIC = {"daily"}
+
+
+def served_frontmatter(data: bytes) -> dict[str, Any]:
+    """The frontmatter skill_md wrote (flat `key: value` lines only)."""
+    block = data.decode().split("---\n")[1]
+    return dict(line.split(": ", 1) for line in block.strip().splitlines())
+
+
+def digest(data: bytes) -> str:
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def entry(path: str) -> dict[str, Any]:
+    served = FILES[path]
+    frontmatter = FRONTMATTER.get(path) or served_frontmatter(served["SKILL.md"])
+    resources: Any = "dynamic"
+    if path not in DYNAMIC:
+        resources = []
+        for file_path, data in served.items():
+            listed = LISTED.get((path, file_path), data)
+            resources.append({"uri": f"{ROOT}{path}/{file_path}", "digest": digest(listed), "size": len(listed)})
+    return {"uri": f"{ROOT}{path}/SKILL.md", "frontmatter": frontmatter, "resources": resources}
+
+
+def read(uri: str) -> dict[str, Any] | None:
+    for path, files in FILES.items():
+        for file_path, data in files.items():
+            if uri == f"{ROOT}{path}/{file_path}":
+                if file_path.endswith(".bin"):
+                    content = {
+                        "uri": uri,
+                        "mimeType": "application/octet-stream",
+                        "blob": base64.b64encode(data).decode(),
+                    }
+                else:
+                    content = {"uri": uri, "mimeType": "text/markdown", "text": data.decode()}
+                return {"contents": [content]}
+    return None
+
+
+def send(message: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps({"jsonrpc": "2.0", **message}) + "\n")
+    sys.stdout.flush()
+
+
+def answer(method: str, params: dict[str, Any]) -> dict[str, Any]:
+    if method == "initialize":
+        return {
+            "result": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {"resources": {}, "extensions": {"io.modelcontextprotocol/skills": {}}},
+                "serverInfo": {"name": "skills-server", "version": "1.0.0"},
+            }
+        }
+    if method == "skills/list":
+        paths = list(FILES)
+        start = int(params.get("cursor") or 0)
+        result: dict[str, Any] = {"skills": [entry(p) for p in paths[start : start + PAGE]]}
+        if start + PAGE < len(paths):
+            result["nextCursor"] = str(start + PAGE)
+        return {"result": result}
+    if method == "skills/get":
+        uri = params.get("uri")
+        for path in FILES:
+            if uri == f"{ROOT}{path}/SKILL.md":
+                return {"result": {"skill": entry(path)}}
+        return {"error": {"code": -32602, "message": f"No skill is served at {uri}"}}
+    if method == "resources/read":
+        result_or_none = read(str(params.get("uri")))
+        if result_or_none is None:
+            return {"error": {"code": -32602, "message": "unknown resource"}}
+        return {"result": result_or_none}
+    if method == "resources/list":
+        return {"result": {"resources": []}}
+    if method == "resources/templates/list":
+        return {"result": {"resourceTemplates": []}}
+    if method == "ping":
+        return {"result": {}}
+    return {"error": {"code": -32601, "message": "Method not found"}}
+
+
+def main() -> int:
+    log = open(sys.argv[1], "a") if len(sys.argv) > 1 else None  # noqa: SIM115
+    for line in sys.stdin:
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        method = message.get("method")
+        if log is not None and isinstance(method, str):
+            log.write(json.dumps({"method": method, "params": message.get("params")}) + "\n")
+            log.flush()
+        if "id" not in message:
+            continue
+        params = message.get("params")
+        send({"id": message["id"], **answer(str(method), params if isinstance(params, dict) else {})})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

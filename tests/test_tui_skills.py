@@ -1,0 +1,98 @@
+"""The Skills tab against our skills server: it appears for a server that
+declares the extension, lists entries without reading a file, and reads and
+verifies a file only when the person presses enter on it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from textual.widgets import Static, TabbedContent
+
+from inspector.core import ServerSpec, demo_spec
+from inspector.tui.app import InspectorApp
+from inspector.tui.panes.problems import ProblemsPane
+from inspector.tui.panes.skills import SkillsPane
+
+from .peers import PYTHON, SERVERS
+from .tui_helpers import settle, wait_connected, wait_for
+
+
+@pytest.fixture(autouse=True)
+def _own_config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("INSPECTOR_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("INSPECTOR_TOKEN_STORE", "file")
+    yield
+
+
+def reads(log: Path) -> list[str]:
+    if not log.exists():
+        return []
+    asked = [json.loads(line) for line in log.read_text().splitlines()]
+    return [m["params"]["uri"] for m in asked if m["method"] == "resources/read"]
+
+
+def shown(app: InspectorApp, widget_id: str) -> str:
+    return str(app.query_one(f"#{widget_id}", Static).render())
+
+
+def tab_shown(app: InspectorApp, tab: str) -> bool:
+    tabs = app.query_one("#main", TabbedContent)
+    return not tabs.get_tab(tab).has_class("-hidden") and tabs.get_tab(tab).display
+
+
+async def open_skill(pilot: object, app: InspectorApp, index: int) -> SkillsPane:
+    pane = app.query_one(SkillsPane)
+    await wait_for(pilot, lambda: len(pane.entries) == 8, "the skills listed")  # type: ignore[arg-type]
+    app.query_one("#main", TabbedContent).active = "skills"
+    pane.skill_list.focus_list()
+    pane.skill_list.highlight_index(index)
+    await wait_for(pilot, lambda: pane.current is pane.entries[index], "the skill shown")  # type: ignore[arg-type]
+    return pane
+
+
+async def test_skills_tab_reads_and_verifies_on_request(tmp_path: Path) -> None:
+    log = tmp_path / "asked.jsonl"
+    app = InspectorApp(ServerSpec(command=PYTHON, args=[str(SERVERS / "skills_server.py"), str(log)], timeout=30))
+    async with app.run_test(size=(140, 45)) as pilot:
+        await wait_connected(pilot, app)
+        await wait_for(pilot, lambda: tab_shown(app, "skills"), "the Skills tab")
+        pane = await open_skill(pilot, app, 0)
+        entry_text = shown(app, "skill-entry-text")
+        assert "pdf-processing" in entry_text and "Extract, fill, and assemble PDF documents" in entry_text
+        assert "skill://pdf-processing/references/FORMS.md  23 bytes  sha256:" in entry_text
+        await settle(pilot)
+        # Listed and shown: not a file read yet.
+        assert reads(log) == []
+
+        # enter on the skill, then enter on its SKILL.md: read, verified, shown.
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: pane.file_list.has_focus_within, "the files list focused")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "verified" in shown(app, "skill-read-text"), "SKILL.md verified")
+        assert "See references/FORMS.md." in shown(app, "skill-read-text")
+        assert reads(log) == ["skill://pdf-processing/SKILL.md"]
+
+        # A tampered skill: the failure names its rule.
+        pane = await open_skill(pilot, app, 3)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: pane.file_list.has_focus_within, "the files list focused")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "verification failed" in shown(app, "skill-read-text"), "the failure")
+        assert "[skill-digest-mismatch]" in shown(app, "skill-read-text")
+        # ... and it is a problem in the Problems tab, pointing at the read's answer.
+        problems = app.query_one(ProblemsPane)
+        await wait_for(pilot, lambda: any(p.rule == "skill-digest-mismatch" for p in problems.problems), "problem")
+        [found] = [p for p in problems.problems if p.rule == "skill-digest-mismatch"]
+        answer = app.traffic.by_seq(found.seq or 0)
+        assert answer is not None and answer.method == "resources/read" and answer.kind == "response"
+
+
+async def test_no_skills_tab_for_a_server_without_skills() -> None:
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_connected(pilot, app)
+        await settle(pilot)
+        assert not tab_shown(app, "skills")
