@@ -92,6 +92,8 @@ def _card_document(card: Card) -> dict[str, Any]:
 def _short(value: Any) -> str:
     if value is None:
         return "—"
+    if isinstance(value, list) and all(isinstance(entry, str) for entry in value):
+        return ", ".join(one_line(entry, 80) for entry in value) or "(none)"
     return one_line(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False), 120)
 
 
