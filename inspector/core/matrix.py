@@ -262,19 +262,21 @@ async def _fill(column: Column, spec: ServerSpec, connect: ConnectFactory, call_
 
 
 def _rows_for_kind(kind: str, columns: list[Column], ignore: frozenset[str]) -> list[Row]:
-    keys: list[str] = []
+    # Insertion-ordered and without repeats: a dict used as an ordered set.
+    ordered: dict[str, None] = {}
     for column in columns:
         listing = column.lists.get(kind)
         for item in listing.items if column.accepted and listing is not None else ():
-            if item.key not in keys:
-                keys.append(item.key)
+            ordered.setdefault(item.key)
+    keys = list(ordered)
+    # By key once per column: a server with 100,000 tools stays linear.
+    indexes: list[dict[str, Any] | None] = []
+    for column in columns:
+        listing = column.lists.get(kind) if column.accepted else None
+        indexes.append({item.key: item.raw for item in listing.items} if listing is not None else None)
     rows = []
     for key in keys:
-        values: list[Any] = []
-        for column in columns:
-            listing = column.lists.get(kind) if column.accepted else None
-            found = listing.find(key) if listing is not None else None
-            values.append(found.raw if found is not None else _ABSENT if listing is not None else _NOT_COMPARED)
+        values = [_NOT_COMPARED if index is None else index.get(key, _ABSENT) for index in indexes]
         rows.append(_compare(kind, key, values, ignore=ignore))
     return rows
 
@@ -312,9 +314,11 @@ def _compare(
 
 
 def _call_rows(columns: list[Column]) -> list[Row]:
-    names: list[str] = []
+    ordered: dict[str, None] = {}
     for column in columns:
-        names.extend(name for name in column.calls if name not in names)
+        for name in column.calls:
+            ordered.setdefault(name)
+    names = list(ordered)
     rows = []
     for name in names:
         values: list[Any] = []
