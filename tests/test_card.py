@@ -82,9 +82,13 @@ def test_a_matching_card_exits_0(tmp_path: Path) -> None:
     assert report["matches"] and report["schemaProblems"] == []
     (live,) = report["live"]
     assert live["serverInfo"]["name"] == "inspector-demo" and live["differences"] == []
-    human = inspector(write(tmp_path, card()), "--human")
+    record = tmp_path / "card.jsonl"
+    human = inspector(write(tmp_path, card()), "--human", "--record", str(record))
     assert human.returncode == exitcodes.OK
     assert "the card matches the server" in human.stdout
+    # The live side's traffic is recorded like any session.
+    methods = [json.loads(line).get("method") for line in record.read_text().splitlines()]
+    assert "initialize" in methods or "server/discover" in methods
 
 
 def test_a_differing_card_names_each_difference(tmp_path: Path) -> None:

@@ -61,11 +61,11 @@ def _targets(card: Card, spec: ServerSpec, named: bool) -> tuple[list[Target], l
     return targets, skipped
 
 
-async def _check(card: Card, target: Target, args: argparse.Namespace) -> None:
+async def _check(card: Card, target: Target, args: argparse.Namespace, record: str | None) -> None:
     from .runner import connected, failure
 
     try:
-        async with connected(target.spec, args, record=getattr(args, "record", None)) as client:
+        async with connected(target.spec, args, record=record) as client:
             target.server_info = dict(client.server_info)
             tools = None
             if card.tools is not None:
@@ -133,9 +133,14 @@ def run_card(args: argparse.Namespace, spec: ServerSpec, named: bool) -> int:
     problems = schema_problems(card)
     targets, skipped = _targets(card, spec, named)
 
+    record = getattr(args, "record", None)
+    if record and len(targets) > 1:
+        print("inspector: --record records one server; this card names several remotes: not recorded", file=sys.stderr)
+        record = None
+
     async def check_all() -> None:
         for target in targets:
-            await _check(card, target, args)
+            await _check(card, target, args, record)
 
     try:
         asyncio.run(check_all())

@@ -146,6 +146,9 @@ def run_matrix(spec: ServerSpec, args: argparse.Namespace) -> int:
     if spec.protocol_version or (getattr(args, "era", None) not in (None, "auto")):
         print("inspector: matrix asks every revision and era itself; drop --protocol-version/--era", file=sys.stderr)
         return exitcodes.USAGE
+    if getattr(args, "record", None):
+        # One file per column would be nine files; none is clearer than a partial one.
+        print("inspector: matrix does not record (--record ignored): each column is its own session", file=sys.stderr)
     fmt = args.format or ("json" if getattr(args, "json", False) else None)
     out = Output.for_args(args) if fmt is None else Output(fmt == "json")
     fmt = fmt or ("json" if out.json else "table")
