@@ -140,3 +140,16 @@ def test_a_pinned_revision_is_refused() -> None:
     result = matrix("--protocol-version", "2025-06-18", "--", *ODD)
     assert result.returncode == exitcodes.USAGE
     assert "every revision" in result.stderr
+
+
+def test_a_legacy_sse_url_answers_only_in_the_sse_columns() -> None:
+    port = free_port()
+    with serving([PYTHON, "-m", "inspector", "demo-server", "--sse", str(port)], port):
+        result = matrix("--json", "--no-calls", "--url", f"http://127.0.0.1:{port}/sse")
+    report = json.loads(result.stdout)
+    by_label = columns(report)
+    for revision in HANDSHAKE_VERSIONS:
+        assert by_label[f"sse {revision}"]["status"] == "accepted", by_label[f"sse {revision}"]
+        assert by_label[f"sse {revision}"]["counts"]["tools"] > 5
+    assert all(by_label[f"http {r}"]["status"] == "failed" for r in KNOWN_VERSIONS)
+    assert result.returncode == (exitcodes.DIFFERENCES if report["differences"] else exitcodes.OK), result.stderr
