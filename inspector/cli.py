@@ -302,6 +302,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_recording_commands(sub, command)
     _add_test_command(command)
+    _add_matrix_commands(command)
     _add_auth_command(sub, command)
     p = sub.add_parser("demo-server", help="run the embedded demo server (stdio by default)")
     p.add_argument("--http", type=int, metavar="PORT", help="serve Streamable HTTP on 127.0.0.1:PORT/mcp")
@@ -346,6 +347,30 @@ def _add_recording_commands(sub: Any, command: Any) -> None:
     p.add_argument(
         "--ignore", action="append", metavar="KEY", help="also ignore members named KEY when comparing (repeatable)"
     )
+
+
+def _add_matrix_commands(command: Any) -> None:
+    p = command(
+        "matrix",
+        "the server under every revision, era and transport it accepts: lists, read-only calls, what differs",
+    )
+    p.add_argument(
+        "--format", choices=("table", "markdown", "json"), help="table (terminal), markdown (for a README) or json"
+    )
+    p.add_argument("--all", action="store_true", help="show every row, not only the rows that differ")
+    p.add_argument("--no-calls", action="store_true", help="do not call the read-only tools that take no arguments")
+    p.add_argument(
+        "--ignore",
+        action="append",
+        metavar="KEY",
+        help="do not compare members named KEY (repeatable; default: lastModified)",
+    )
+    p = command(
+        "card",
+        "compare a registry server.json (a file or an http(s) URL) with the live server it describes "
+        "(or the one named as usual)",
+    )
+    p.add_argument("card", metavar="FILE|URL", help="the server.json")
 
 
 def _add_test_command(command: Any) -> None:
@@ -725,6 +750,15 @@ def _dispatch(argv: list[str]) -> int:
         return run_replay(args, replay_spec)
     if command == "test":
         return _run_test(args, server_command)
+    if command == "card":
+        from .commands.card import run_card
+
+        try:
+            card_spec = spec_from_args(args, server_command)
+        except UsageError as exc:
+            return _usage_error(exc)
+        named = bool(_names_a_server(args, server_command) or getattr(args, "server", None))
+        return run_card(args, card_spec, named)
     if command == "diff":
         from .commands.diff import run_diff
 
@@ -749,6 +783,10 @@ def _dispatch(argv: list[str]) -> int:
         from .tui.launch import run_tui
 
         return run_tui(spec, args)
+    if command == "matrix":
+        from .commands.matrix import run_matrix
+
+        return run_matrix(spec, args)
     process = _early_spawn(spec)
     from .commands.runner import run_command
 

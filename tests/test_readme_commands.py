@@ -55,9 +55,16 @@ SCRIPTING = {
     "demo-server",
     "test",
     "skills",
+
+    "matrix",
+    "card",
 }
 # What a scripting command may exit with besides 0, by subcommand.
-ALSO_ACCEPTED = {"lint": {exitcodes.LINT_FINDINGS}, "diff": {exitcodes.DIFFERENCES}}
+ALSO_ACCEPTED = {
+    "lint": {exitcodes.LINT_FINDINGS},
+    "diff": {exitcodes.DIFFERENCES},
+    "matrix": {exitcodes.DIFFERENCES},
+}
 
 SDK_SERVER = '''\
 """A small server written with the official Python SDK, for the README's examples."""
@@ -184,7 +191,26 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workspace]:
         ):
             made = run(ws, ["inspector", "--record", recording, *argv])
             assert made.returncode == 0, made.stderr
+        write_card(ws)
         yield ws
+
+
+def write_card(ws: Workspace) -> None:
+    """`server.json`: the registry card of the README's `server.py`, as its author would publish it."""
+    info = run(ws, ["inspector", "info", "--json", "--", "python", "server.py"])
+    assert info.returncode == 0, info.stderr
+    server = json.loads(info.stdout)["serverInfo"]
+    card = {
+        "$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
+        "name": f"io.github.example/{server['name']}",
+        "description": "Search the notes.",
+        "version": server["version"],
+        "packages": [
+            {"registryType": "pypi", "identifier": "readme-example", "version": "1.0.0", "transport": {"type": "stdio"}}
+        ],
+        "tools": ["search"],
+    }
+    (ws.path / "server.json").write_text(json.dumps(card))
 
 
 def localised(command: str, ws: Workspace) -> str:
@@ -193,9 +219,11 @@ def localised(command: str, ws: Workspace) -> str:
     return command.replace("https://mcp.example.com/mcp", ws.auth_url)
 
 
-def run(ws: Workspace, argv: list[str], stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+def run(
+    ws: Workspace, argv: list[str], stdin: str | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        argv, cwd=ws.path, env=ws.env, input=stdin, capture_output=True, text=True, timeout=120, check=False
+        argv, cwd=ws.path, env=ws.env, input=stdin, capture_output=True, text=True, timeout=timeout, check=False
     )
 
 
@@ -280,7 +308,8 @@ def test_a_readme_command_works_as_written(command: str, workspace: Workspace) -
         assert subcommand in (None, "open", "tui"), words
         run_tui(workspace, argv)
         return
-    done = run(workspace, argv)
+    # A matrix starts a server per column (nine for a URL): a longer bound, still only a hang's.
+    done = run(workspace, argv, timeout=280 if subcommand == "matrix" else 120)
     assert "Traceback" not in done.stderr, done.stderr
     accepted = {exitcodes.OK} | ALSO_ACCEPTED.get(subcommand, set())
     assert done.returncode in accepted, f"exit {done.returncode}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"

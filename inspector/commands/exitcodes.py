@@ -36,7 +36,9 @@ TOOL_ERROR = 5  # the tool ran and returned isError: true
 TIMEOUT = 6  # no answer within --timeout
 CONFIRMATION_REFUSED = 7  # the person said no, or there was no terminal to ask and no --yes
 LINT_FINDINGS = 8  # `inspector lint` found errors (or warnings with --strict)
-DIFFERENCES = 9  # `inspector diff` found differences, or `inspector replay` answers that differ
+# `inspector diff` found differences, `inspector replay` answers that differ,
+# `inspector matrix` columns that differ, `inspector card` a card that differs from its server
+DIFFERENCES = 9
 OUTPUT_SCHEMA = 10  # `inspector call --strict`: structuredContent does not match the tool's outputSchema
 EXPECTATIONS_FAILED = 11  # `inspector test`: a step's answer did not meet its expectations
 # `inspector skills get --verify`: a skill failed verification (SEP-2640).
@@ -56,7 +58,7 @@ MEANINGS: dict[int, str] = {
     TIMEOUT: "timeout",
     CONFIRMATION_REFUSED: "confirmation refused",
     LINT_FINDINGS: "lint findings",
-    DIFFERENCES: "differences found (diff, replay)",
+    DIFFERENCES: "differences found (diff, replay, matrix, card)",
     OUTPUT_SCHEMA: "structuredContent breaks the outputSchema (call --strict)",
     EXPECTATIONS_FAILED: "expectations failed (test)",
     SKILL_DIGEST_MISMATCH: "skill digest mismatch (skills)",

@@ -129,6 +129,14 @@ def action_entries(app: InspectorApp, screen: Screen[Any]) -> list[PaletteEntry]
                 partial(app.run_action, pane_binding.action, pane),
             )
         )
+    if app.recording is None:
+        entries.append(
+            PaletteEntry(
+                "matrix: every revision, era and transport",
+                "the server under each protocol revision it accepts, on connections of its own: what differs",
+                partial(_open_matrix, app),
+            )
+        )
     recording = app.recording_path
     entries.append(
         PaletteEntry(
@@ -140,6 +148,12 @@ def action_entries(app: InspectorApp, screen: Screen[Any]) -> list[PaletteEntry]
         )
     )
     return entries
+
+
+def _open_matrix(app: InspectorApp) -> None:
+    from .screens.matrix import MatrixScreen
+
+    app.push_screen(MatrixScreen(app.spec))
 
 
 def _binding_by_id(node: DOMNode, binding_id: str) -> Binding | None:
