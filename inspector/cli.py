@@ -213,20 +213,8 @@ def build_parser() -> argparse.ArgumentParser:
             default=argparse.SUPPRESS if target is tui else False,
             help="TUI: choose a server from the config files found on this machine",
         )
-        target.add_argument(
-            "--watch",
-            action="append",
-            metavar="PATH",
-            default=argparse.SUPPRESS if target is tui else None,
-            help="TUI: restart the stdio server when files under PATH change (repeatable)",
-        )
-        target.add_argument(
-            "--answer-timeout",
-            type=float,
-            metavar="SECONDS",
-            default=argparse.SUPPRESS if target is tui else None,
-            help="TUI: how long a sampling or elicitation request waits for you before it is refused (default 600)",
-        )
+        _add_tui_options(target, suppress=target is tui)
+    _add_serve_command(command)
     command("info", "server info, capabilities, negotiated revision, instructions")
     p = command("list", "list tools, resources, templates or prompts (every page)")
     p.add_argument("kind", choices=("tools", "resources", "templates", "prompts"))
@@ -280,6 +268,44 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--http", type=int, metavar="PORT", help="serve Streamable HTTP on 127.0.0.1:PORT/mcp")
     p.add_argument("--sse", type=int, metavar="PORT", help="serve legacy HTTP+SSE on 127.0.0.1:PORT")
     return parser
+
+
+def _add_tui_options(target: argparse.ArgumentParser, suppress: bool) -> None:
+    target.add_argument(
+        "--watch",
+        action="append",
+        metavar="PATH",
+        default=argparse.SUPPRESS if suppress else None,
+        help="TUI: restart the stdio server when files under PATH change (repeatable)",
+    )
+    target.add_argument(
+        "--answer-timeout",
+        type=float,
+        metavar="SECONDS",
+        default=argparse.SUPPRESS if suppress else None,
+        help="TUI: how long a sampling or elicitation request waits for you before it is refused (default 600)",
+    )
+    target.add_argument(
+        "--record-cast",
+        metavar="FILE",
+        default=argparse.SUPPRESS if suppress else None,
+        help="TUI: write what the terminal shows as an asciinema v2 cast (secrets masked)",
+    )
+
+
+def _add_serve_command(command: Any) -> None:
+    p = command(
+        "serve",
+        "serve the TUI to a web browser (textual-serve): each visit runs the inspector and its server here, "
+        "behind a random token in the URL",
+    )
+    _add_tui_options(p, suppress=True)
+    p.add_argument("--port", type=int, default=8000, help="the port to listen on (default 8000; 0: any free port)")
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default 127.0.0.1; anything else is reachable from other machines)",
+    )
 
 
 def _add_recording_commands(sub: Any, command: Any) -> None:
@@ -697,6 +723,10 @@ def _dispatch(argv: list[str]) -> int:
         from .tui.launch import run_tui
 
         return run_tui(spec, args)
+    if command == "serve":
+        from .tui.serving import serve
+
+        return serve(args, server_command)
     process = _early_spawn(spec)
     from .commands.runner import run_command
 
