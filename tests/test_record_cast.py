@@ -35,12 +35,14 @@ QUIT = b"\x11"  # ctrl+q
 Step = tuple[list[str], bytes]
 
 
-def run_on_terminal(argv: list[str], cast: Path, steps: list[Step], *, cwd: Path) -> tuple[int, bytes]:
-    """Run the TUI on a 100x30 pty; at each step, once the cast holds every
+def run_on_terminal(
+    argv: list[str], cast: Path, steps: list[Step], *, cwd: Path, size: tuple[int, int] = (100, 30)
+) -> tuple[int, bytes]:
+    """Run the TUI on a pty of `size` (columns, rows); at each step, once the cast holds every
     text it names, type its keys, as a person would (the last step's keys
     should quit).  The exit code and all the TUI wrote."""
     controller, terminal = pty.openpty()
-    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
     env = {**os.environ, "TERM": "xterm-256color", "INSPECTOR_IMAGES": "cells"}
     process = subprocess.Popen(
         argv, stdin=terminal, stdout=terminal, stderr=terminal, cwd=cwd, env=env, start_new_session=True
@@ -148,6 +150,8 @@ def test_a_secret_on_the_command_line_never_reaches_the_cast(tmp_path: Path) -> 
         cast,
         [(["log_query", "travel"], b"\x1b2"), (["exact_args.py"], QUIT)],
         cwd=tmp_path,
+        # Wide enough for the whole command line on one row.
+        size=(220, 40),
     )
     assert code == 0, shown[-2000:]
     header, events = read_cast(cast)
