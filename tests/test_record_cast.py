@@ -32,7 +32,19 @@ SECRET = "sk-live-4f9a8b7c6d5e"
 QUIT = b"\x11"  # ctrl+q
 
 
-Step = tuple[list[str], bytes]
+# Once the cast holds these texts: type these keys, or resize the terminal to (columns, rows).
+Step = tuple[list[str], bytes | tuple[int, int]]
+
+
+def _controlling_terminal() -> None:
+    # A session of its own with the pty as its controlling terminal, so a
+    # resize reaches the TUI as SIGWINCH, as in a person's terminal.
+    os.setsid()
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
+def _resize(fd: int, size: tuple[int, int]) -> None:
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
 
 
 def run_on_terminal(
@@ -42,10 +54,10 @@ def run_on_terminal(
     text it names, type its keys, as a person would (the last step's keys
     should quit).  The exit code and all the TUI wrote."""
     controller, terminal = pty.openpty()
-    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
+    _resize(terminal, size)
     env = {**os.environ, "TERM": "xterm-256color", "INSPECTOR_IMAGES": "cells"}
     process = subprocess.Popen(
-        argv, stdin=terminal, stdout=terminal, stderr=terminal, cwd=cwd, env=env, start_new_session=True
+        argv, stdin=terminal, stdout=terminal, stderr=terminal, cwd=cwd, env=env, preexec_fn=_controlling_terminal
     )
     os.close(terminal)
     shown = bytearray()
@@ -69,10 +81,13 @@ def run_on_terminal(
         return all(word in text for word in wanted)
 
     try:
-        for wanted, keys in steps:
+        for wanted, action in steps:
             # Bounded only against a hang: the TUI imports Textual and starts its server first.
             eventually_sync(partial(cast_holds, wanted), f"the cast to show {wanted}", timeout=90, poll=0.1)
-            os.write(controller, keys)
+            if isinstance(action, bytes):
+                os.write(controller, action)
+            else:
+                _resize(controller, action)
 
         def ended() -> bool:
             drain()
@@ -112,13 +127,14 @@ def test_a_session_is_cast_with_what_the_terminal_showed(tmp_path: Path) -> None
     code, shown = run_on_terminal(
         [PYTHON, "-m", "inspector", "--record-cast", str(cast)],
         cast,
-        [(["echo", "divide", "weather_report"], QUIT)],
+        [(["echo", "divide", "weather_report"], (120, 36)), (['"r", "120x36"'], QUIT)],
         cwd=tmp_path,
     )
     assert code == 0, shown[-2000:]
     header, events = read_cast(cast)
     check_asciinema_v2(header, events)
     assert (header["width"], header["height"]) == (100, 30)
+    assert [event[2] for event in events if event[1] == "r"] == ["120x36"]
     output = "".join(event[2] for event in events if event[1] == "o")
     # What the terminal was sent: the alternate screen entered and left, the tools drawn.
     assert "\x1b[?1049h" in output and "\x1b[?1049l" in output
@@ -168,9 +184,9 @@ def test_the_cast_masks_what_it_is_given_with_the_sessions_secrets(tmp_path: Pat
     mask = secret_mask(spec)
     assert mask is not None
     path = tmp_path / "direct.cast"
-    cast = CastWriter.open(str(path), lambda: (80, 24), lambda: mask)
-    cast.output(f"\x1b[1;1Htoken: {SECRET}\x1b[0m")
-    cast.output(f'{{"escaped": "{json.dumps(SECRET)[1:-1]}"}}')
+    cast = CastWriter.open(str(path), lambda: mask)
+    cast.output(f"\x1b[1;1Htoken: {SECRET}\x1b[0m", (80, 24))
+    cast.output(f'{{"escaped": "{json.dumps(SECRET)[1:-1]}"}}', (80, 24))
     cast.close()
     header, events = read_cast(path)
     check_asciinema_v2(header, events)
@@ -179,11 +195,10 @@ def test_the_cast_masks_what_it_is_given_with_the_sessions_secrets(tmp_path: Pat
 
 
 def test_a_resize_is_an_r_event(tmp_path: Path) -> None:
-    sizes = iter([(80, 24), (80, 24), (120, 40)])
     path = tmp_path / "resize.cast"
-    cast = CastWriter.open(str(path), lambda: next(sizes), lambda: None)
-    for chunk in ("a", "b", "c"):
-        cast.output(chunk)
+    cast = CastWriter.open(str(path), lambda: None)
+    for chunk, size in (("a", (80, 24)), ("b", (80, 24)), ("c", (120, 40))):
+        cast.output(chunk, size)
     cast.close()
     header, events = read_cast(path)
     check_asciinema_v2(header, events)

@@ -8,6 +8,7 @@ TUI, run here on the server that `serve` was given.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -43,8 +44,9 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
 
 @pytest.fixture(scope="module")
 def served_command(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """`serve` given a stdio server, as `inspector -- CMD` would be."""
-    with start_serve(tmp_path_factory.mktemp("serve-cmd"), ["--", PYTHON, str(SERVERS / "exact_args.py")]) as serve:
+    """`serve` given a TUI option and a stdio server, as `inspector` would be."""
+    argv = ["--record-cast", "visit.cast", "--", PYTHON, str(SERVERS / "exact_args.py")]
+    with start_serve(tmp_path_factory.mktemp("serve-cmd"), argv) as serve:
         yield serve
 
 
@@ -165,10 +167,15 @@ async def test_with_the_token_the_websocket_carries_the_tui_on_the_demo(served: 
     await eventually(lambda: descendants(served.process.pid) == [], "the visit's processes to end", timeout=90)
 
 
-async def test_the_served_tui_talks_to_the_server_serve_was_given(served_command: Served) -> None:
+async def test_the_served_tui_gets_the_options_and_server_serve_was_given(served_command: Served) -> None:
     seen = await tui_over_websocket(served_command, ["log_query", "travel"])
     assert "weather_report" not in seen
     await eventually(lambda: descendants(served_command.process.pid) == [], "the visit's processes to end", timeout=90)
+    # --record-cast went along: the visit's cast, at the size the page asked for.
+    lines = (served_command.log.parent / "visit.cast").read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    assert (header["version"], header["width"], header["height"]) == (2, 120, 40)
+    assert "log_query" in "".join(json.loads(line)[2] for line in lines[1:])
 
 
 def test_loopback_serving_gives_no_warning(served: Served) -> None:

@@ -15,6 +15,7 @@ Format (asciinema v2): a header line `{"version": 2, "width", "height",
 from __future__ import annotations
 
 import json
+import shutil
 import threading
 import time
 from collections.abc import Callable
@@ -35,12 +36,10 @@ class CastWriter:
     def __init__(
         self,
         stream: IO[str],
-        size: Callable[[], tuple[int, int]],
         mask: Callable[[], SecretMask | None],
         env: dict[str, str] | None = None,
     ) -> None:
         self._stream: IO[str] | None = stream
-        self._size = size
         self._mask = mask
         self._env = env or {}
         self._start: float | None = None
@@ -53,29 +52,28 @@ class CastWriter:
     def open(
         cls,
         path: str,
-        size: Callable[[], tuple[int, int]],
         mask: Callable[[], SecretMask | None],
         env: dict[str, str] | None = None,
     ) -> CastWriter:
         # Terminal output is text; a lone surrogate from a server's text must not end the cast.
-        return cls(open(path, "w", encoding="utf-8", errors="replace"), size, mask, env)
+        return cls(open(path, "w", encoding="utf-8", errors="replace"), mask, env)
 
-    def output(self, data: str) -> None:
-        """Record one chunk the terminal is sent."""
+    def output(self, data: str, size: tuple[int, int]) -> None:
+        """Record one chunk the terminal is sent, and the terminal's size (columns, rows) then."""
         with self._lock:
             if self._stream is None or not data:
                 return
             try:
-                self._write(data)
+                self._write(data, size)
             except OSError as exc:
                 # A full disk stops the cast, never the session.
                 self.error = exc
                 self._close()
 
-    def _write(self, data: str) -> None:
+    def _write(self, data: str, size: tuple[int, int]) -> None:
         assert self._stream is not None
         now = time.monotonic()
-        width, height = self._size()
+        width, height = size
         if self._start is None:
             self._start = now
             header: dict[str, Any] = {"version": 2, "width": width, "height": height, "timestamp": int(time.time())}
@@ -115,7 +113,15 @@ def casting_driver(base: type[Driver], cast: CastWriter) -> type[Driver]:
 
     class CastingDriver(base):  # type: ignore[valid-type,misc]
         def write(self, data: str) -> None:
-            cast.output(data)
+            # The terminal's size as Textual's own drivers ask it; in the
+            # browser (textual-serve) the size the page reported.  (The app's
+            # size lags until its first resize event, and a terminal driver's
+            # `_size` is only a copy of that.)
+            if self.is_web and self._size is not None:
+                cast.output(data, self._size)
+            else:
+                columns, lines = shutil.get_terminal_size()
+                cast.output(data, (columns, lines))
             super().write(data)
 
     CastingDriver.__name__ = f"Casting{base.__name__}"

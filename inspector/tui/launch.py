@@ -61,16 +61,13 @@ def start_cast(app: InspectorApp, path: str) -> CastWriter:
     from ..core.recording import SecretMask
     from .cast import CastWriter, casting_driver
 
-    def size() -> tuple[int, int]:
-        return app.size.width, app.size.height
-
     def mask() -> SecretMask | None:
         # The traffic log's own mask: it also learns the tokens an OAuth login brings.
         current = app.traffic.mask
         return current if isinstance(current, SecretMask) else None
 
     term = {name: os.environ[name] for name in ("TERM", "SHELL") if os.environ.get(name)}
-    cast = CastWriter.open(path, size, mask, term)
+    cast = CastWriter.open(path, mask, term)
     app.driver_class = casting_driver(app.driver_class, cast)
     return cast
 
