@@ -228,20 +228,8 @@ def build_parser() -> argparse.ArgumentParser:
             default=argparse.SUPPRESS if target is tui else False,
             help="TUI: choose a server from the config files found on this machine",
         )
-        target.add_argument(
-            "--watch",
-            action="append",
-            metavar="PATH",
-            default=argparse.SUPPRESS if target is tui else None,
-            help="TUI: restart the stdio server when files under PATH change (repeatable)",
-        )
-        target.add_argument(
-            "--answer-timeout",
-            type=float,
-            metavar="SECONDS",
-            default=argparse.SUPPRESS if target is tui else None,
-            help="TUI: how long a sampling or elicitation request waits for you before it is refused (default 600)",
-        )
+        _add_tui_options(target, suppress=target is tui)
+    _add_serve_command(command)
     command("info", "server info, capabilities, negotiated revision, instructions")
     p = command("list", "list tools, resources, templates or prompts (every page)")
     p.add_argument("kind", choices=("tools", "resources", "templates", "prompts"))
@@ -316,6 +304,44 @@ def _completes(action: argparse.Action, kind: str) -> None:
 
     # argcomplete reads this attribute; argparse ignores it.
     setattr(action, "completer", ServerNames(kind, spec_from_args))  # noqa: B010
+
+
+def _add_tui_options(target: argparse.ArgumentParser, suppress: bool) -> None:
+    target.add_argument(
+        "--watch",
+        action="append",
+        metavar="PATH",
+        default=argparse.SUPPRESS if suppress else None,
+        help="TUI: restart the stdio server when files under PATH change (repeatable)",
+    )
+    target.add_argument(
+        "--answer-timeout",
+        type=float,
+        metavar="SECONDS",
+        default=argparse.SUPPRESS if suppress else None,
+        help="TUI: how long a sampling or elicitation request waits for you before it is refused (default 600)",
+    )
+    target.add_argument(
+        "--record-cast",
+        metavar="FILE",
+        default=argparse.SUPPRESS if suppress else None,
+        help="TUI: write what the terminal shows as an asciinema v2 cast (secrets masked)",
+    )
+
+
+def _add_serve_command(command: Any) -> None:
+    p = command(
+        "serve",
+        "serve the TUI to a web browser (textual-serve): each visit runs the inspector and its server here, "
+        "behind a random token in the URL",
+    )
+    _add_tui_options(p, suppress=True)
+    p.add_argument("--port", type=int, default=8000, help="the port to listen on (default 8000; 0: any free port)")
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default 127.0.0.1; anything else is reachable from other machines)",
+    )
 
 
 def _add_recording_commands(sub: Any, command: Any) -> None:
@@ -787,6 +813,11 @@ def _dispatch(argv: list[str]) -> int:
         from .commands.matrix import run_matrix
 
         return run_matrix(spec, args)
+
+    if command == "serve":
+        from .tui.serving import serve
+
+        return serve(args, server_command)
     process = _early_spawn(spec)
     from .commands.runner import run_command
 

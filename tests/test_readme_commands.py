@@ -27,8 +27,11 @@ import json
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -285,6 +288,49 @@ def run_tui(ws: Workspace, argv: list[str]) -> None:
         subprocess.run([*tmux, "kill-server"], capture_output=True, check=False)
 
 
+SERVED = re.compile(r"serving the TUI on (http://127\.0\.0\.1:\d+)/([A-Za-z0-9_-]+)/")
+
+
+def run_serve(ws: Workspace, argv: list[str]) -> None:
+    """As a person runs it: the printed URL serves the page, nothing is served
+    without its token, and ctrl+c ends it with exit 0.  The example port
+    becomes any free one (`--port 0`), which serve prints."""
+    argv = ["0" if before == "--port" else word for before, word in zip(["", *argv[:-1]], argv, strict=True)]
+    log = ws.path / f"serve-{next(_RUNS)}.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(argv, cwd=ws.path, env=ws.env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+
+        def announced() -> re.Match[str] | None:
+            assert process.poll() is None, log.read_text(errors="replace")
+            return SERVED.search(log.read_text(errors="replace"))
+
+        # A generous bound: serve imports aiohttp and Textual first.
+        found = eventually_sync(announced, "serve to print its URL", timeout=90, poll=0.2)
+        base, token = found.group(1), found.group(2)
+        with urllib.request.urlopen(f"{base}/{token}/", timeout=60) as page:
+            assert page.status == 200
+            assert f"/{token}/ws" in page.read().decode()
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"{base}/", timeout=60)
+        assert refused.value.code == 403
+        process.send_signal(signal.SIGINT)
+        assert process.wait(60) == 0, log.read_text(errors="replace")
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(10)
+
+
+def check_cast(path: Path) -> None:
+    """The cast a README command wrote: asciinema v2, with what the TUI drew."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    assert header["version"] == 2 and header["width"] > 0 and header["height"] > 0
+    events = [json.loads(line) for line in lines[1:]]
+    assert "Quit" in "".join(text for _, kind, text in events if kind == "o")
+
+
 COMMANDS = [form for command in readme_commands() for form in expanded(command)]
 
 
@@ -303,10 +349,15 @@ def test_a_readme_command_works_as_written(command: str, workspace: Workspace) -
     if subcommand == "demo-server":
         run_demo_server(workspace, argv)
         return
+    if subcommand == "serve":
+        run_serve(workspace, argv)
+        return
     if subcommand not in SCRIPTING:
         # No subcommand (or `open`): the TUI.
         assert subcommand in (None, "open", "tui"), words
         run_tui(workspace, argv)
+        if "--record-cast" in argv:
+            check_cast(workspace.path / argv[argv.index("--record-cast") + 1])
         return
     # A matrix starts a server per column (nine for a URL): a longer bound, still only a hang's.
     done = run(workspace, argv, timeout=280 if subcommand == "matrix" else 120)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -11,6 +12,9 @@ from ..core.spec import ServerSpec
 
 if TYPE_CHECKING:
     from textual.app import App
+
+    from .app import InspectorApp
+    from .cast import CastWriter
 
 __all__ = ["run_recording", "run_tui"]
 
@@ -34,8 +38,38 @@ def run_tui(spec: ServerSpec, args: argparse.Namespace) -> int:
     roots = getattr(args, "root", None)
     if roots:
         app.handlers.roots = [{"uri": Path(os.path.abspath(r)).as_uri(), "name": Path(r).name or r} for r in roots]
-    app.run()
+    cast_path = getattr(args, "record_cast", None)
+    if not cast_path:
+        app.run()
+        return exit_code(app)
+    try:
+        cast = start_cast(app, cast_path)
+    except OSError as exc:
+        print(f"inspector: cannot write the cast {cast_path}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    try:
+        app.run()
+    finally:
+        cast.close()
+    if cast.error is not None:
+        print(f"inspector: the cast {cast_path} stopped early: {cast.error.strerror or cast.error}", file=sys.stderr)
     return exit_code(app)
+
+
+def start_cast(app: InspectorApp, path: str) -> CastWriter:
+    """Record what `app` writes to its terminal in an asciinema cast at `path`."""
+    from ..core.recording import SecretMask
+    from .cast import CastWriter, casting_driver
+
+    def mask() -> SecretMask | None:
+        # The traffic log's own mask: it also learns the tokens an OAuth login brings.
+        current = app.traffic.mask
+        return current if isinstance(current, SecretMask) else None
+
+    term = {name: os.environ[name] for name in ("TERM", "SHELL") if os.environ.get(name)}
+    cast = CastWriter.open(path, mask, term)
+    app.driver_class = casting_driver(app.driver_class, cast)
+    return cast
 
 
 def exit_code(app: App[Any]) -> int:
