@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from textual import events
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Input, Static
@@ -120,6 +121,41 @@ async def test_text_after_tab_lands_in_the_next_field() -> None:
         country = field_row(app, ("traveller", "home", "country")).query_one(Input)
         assert country.value == "GB"
         assert app.focused is country
+
+
+def watch_keys_back(app: InspectorApp) -> list[tuple[str, bool]]:
+    """Notes, each time the app starts on a key back from the focused
+    widget, whether the key order would let the next key go then."""
+    noted: list[tuple[str, bool]] = []
+    handle = app.on_event
+
+    async def on_event(event: events.Event) -> None:
+        if isinstance(event, events.Key) and event.is_forwarded:
+            noted.append((event.key, app.key_order._ready()))
+        await handle(event)
+
+    app.on_event = on_event  # type: ignore[method-assign]
+    return noted
+
+
+async def test_the_next_key_waits_while_the_app_runs_a_keys_bindings() -> None:
+    """Textual stops a key as it bubbles from the screen to the app that sent
+    it, and only then does the app run the key's bindings (tab's focus
+    move): the key typed after tab waits until that is done, and lands in
+    the field tab moved to.  (Once a busy machine let `G` of "London⇥GB"
+    into the city this way.)"""
+    app = InspectorApp(demo_spec())
+    next_key_free = watch_keys_back(app)
+    async with app.run_test(size=SMALL) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", "plan_trip")
+        city = field_row(app, ("traveller", "home", "city")).query_one(Input)
+        await focus(pilot, city)
+        await burst(pilot, "tab", "G")
+        assert next_key_free and all(key == "tab" for key, _ in next_key_free)
+        assert not any(free for _, free in next_key_free)
+        assert city.value == ""
+        assert field_row(app, ("traveller", "home", "country")).query_one(Input).value == "G"
 
 
 async def jump_keys(pilot: Pilot[int], app: InspectorApp, wanted: Callable[[Widget], bool]) -> list[str]:

@@ -37,13 +37,10 @@ async def wait_for(pilot: Pilot[Any], condition: Callable[[], object], what: str
         await pilot.pause()
 
 
-def _in_hand(pump: MessagePump) -> int:
-    """Messages taken from *pump*'s queue whose handler has not returned."""
-    return int(getattr(pump._message_queue, "_unfinished_tasks", 0))
-
-
 def _pump_busy(pump: MessagePump) -> str | None:
-    if pump.message_queue_size or _in_hand(pump):
+    # Textual takes the next message out of the queue to merge repeats:
+    # that one is waiting too.
+    if pump.message_queue_size or pump._pending_message is not None:
         return f"messages for {pump!r}"
     if pump._next_callbacks:
         return f"callbacks of {pump!r}"

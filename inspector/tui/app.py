@@ -17,6 +17,7 @@ from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.css.query import NoMatches
+from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
@@ -248,18 +249,27 @@ class InspectorApp(App[int]):
             widget.focus()
 
     async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
-            await self.key_order.take(event)
+        if isinstance(event, (events.Key, events.Paste)):
+            if not event.is_forwarded:
+                await self.key_order.take(event)
+                return
+            # Back from the focused widget: App's handler runs the bindings
+            # (tab's focus move); the key's trip ends once it is done.
+            await super().on_event(event)
+            self.key_order.came_back(event)
             return
         await super().on_event(event)
 
+    def post_message(self, message: Message) -> bool:
+        # A key bubbling back from the screen arrives here already stopped
+        # (Textual stops it because the app sent it): still in flight.
+        order = getattr(self, "key_order", None)  # none yet while App.__init__ runs
+        if order is not None:
+            order.reached_app(message)
+        return super().post_message(message)
+
     async def _route_input(self, event: Routed) -> None:
         await super().on_event(event)
-
-    def on_key(self, event: events.Key) -> None:
-        # Runs before App's own handler of the key (bindings); the key's trip
-        # ends once that handler is done.
-        self.call_next(self.key_order.came_back, event)
 
     # -- layout ----------------------------------------------------------------------
 

@@ -9,12 +9,19 @@ rebuild their rows now and then (an array item added, a variant switched),
 and a key typed during a rebuild has no row to go to.
 
 `KeyOrder` therefore lets one key (or paste) out at a time: the next is
-held until the previous one has been handled — it came back to the app, a
-widget stopped it, or its widget went away — and what it set off has
-settled (every widget's message queue is empty: enter on a list posts a
+held until the previous one has been handled — the app has run its
+bindings, a widget stopped it, or its widget went away — and what it set
+off has settled (no message waits in any queue: enter on a list posts a
 message that focuses a form, and `focus()` itself is a queued callback),
-and while any form is rebuilding.  Held keys are then routed in the order they were typed, each
-to whatever has focus by then, which is what the person saw.
+and while any form is rebuilding.  Held keys are then routed in the order
+they were typed, each to whatever has focus by then, which is what the
+person saw.
+
+A stopped key is not always a handled one: Textual stops a key as it
+bubbles from the screen to the app that sent it, and the app then runs
+its bindings (tab's focus move among them).  So a stopped key still counts
+as in flight once it has been posted to the app (`reached_app`), until the
+app is done with it (`came_back`).
 """
 
 from __future__ import annotations
@@ -54,6 +61,8 @@ class KeyOrder:
         self._route = route
         self._held: deque[Routed] = deque()
         self._in_flight: Routed | None = None
+        # The key in flight was posted to the app: a stop no longer means handled.
+        self._bound_for_app = False
         self._sent_at = 0.0
         self._busy: dict[int, float] = {}
         # Work put off while keys come (a list's detail after arrow keys): a
@@ -90,14 +99,18 @@ class KeyOrder:
 
     async def take(self, event: Routed) -> None:
         """A key or paste from the terminal: route it now, or hold it in order."""
-        # Called while the app handles this key: that message is in hand.
-        if self._held or not self._ready(app_handling=1):
+        if self._held or not self._ready():
             self._held.append(event)
             self._schedule()
             return
         await self._send(event)
 
-    def came_back(self, event: events.Key) -> None:
+    def reached_app(self, event: object) -> None:
+        """*event* was posted to the app (bubbled up, or sent back by the screen)."""
+        if event is self._in_flight:
+            self._bound_for_app = True
+
+    def came_back(self, event: object) -> None:
         """The app has run the bindings for *event*: its trip is over."""
         if event is self._in_flight:
             self._in_flight = None
@@ -116,6 +129,7 @@ class KeyOrder:
             self._schedule()
             return
         self._in_flight = event
+        self._bound_for_app = False
         self._sent_at = time.monotonic()
         await self._route(event)
         if not event.is_forwarded:
@@ -124,37 +138,33 @@ class KeyOrder:
         else:
             self._schedule()
 
-    def _ready(self, app_handling: int = 0) -> bool:
-        """Whether the next key may be routed now; *app_handling*: how many
-        of the app's messages in hand are the caller's own."""
+    def _ready(self) -> bool:
+        """Whether the next key may be routed now."""
         now = time.monotonic()
         if any(now - since < BUSY_AT_MOST for since in self._busy.values()):
             return False
-        stuck = time.monotonic() - self._sent_at > STUCK_AFTER
-        settled = self._settled(app_handling)
+        stuck = now - self._sent_at > STUCK_AFTER
         event = self._in_flight
         if event is not None:
             # Stopped by the widget that handled it (text typed into an
             # input), or lost on the way: either way it will not come back.
-            if event._stop_propagation or stuck:
+            handled = event._stop_propagation and not self._bound_for_app
+            if handled or stuck:
                 self._in_flight = None
             else:
                 return False
-        return stuck or settled
+        return stuck or self._settled()
 
-    def _settled(self, app_handling: int) -> bool:
-        """No message waits in a queue or is being handled (the app's own
-        caller excepted: the timer that releases held keys runs in a task of
-        its own, so there a message in the app's hands is one still at work,
-        a focus move say)."""
+    def _settled(self) -> bool:
+        """No message waits in the app's queue or any widget's on its screen."""
         app = self.app
-        if app.message_queue_size or _in_hand(app) > app_handling:
+        if _waiting(app):
             return False
         try:
             screen = app.screen
         except ScreenStackError:
             return True
-        return all(node.message_queue_size == 0 and not _in_hand(node) for node in screen.walk_children(with_self=True))
+        return not any(_waiting(node) for node in screen.walk_children(with_self=True))
 
     def _schedule(self) -> None:
         if self._timer is None and self._held:
@@ -175,8 +185,8 @@ class KeyOrder:
         self._schedule()
 
 
-def _in_hand(pump: MessagePump) -> int:
-    """Messages taken from *pump*'s queue whose handling has not finished
-    (a message bubbling to the parent is in no queue while its handler
-    runs; the queue counts it until `task_done`)."""
-    return int(getattr(pump._message_queue, "_unfinished_tasks", 0))
+def _waiting(pump: MessagePump) -> bool:
+    """Whether *pump* has a message it has not started handling: one in its
+    queue, or the one it took out to look at (Textual peeks at the next
+    message to merge repeats; that one is in no queue)."""
+    return bool(pump.message_queue_size) or getattr(pump, "_pending_message", None) is not None
