@@ -14,6 +14,7 @@ __all__ = [
     "INTERNAL",
     "INTERRUPTED",
     "LINT_FINDINGS",
+    "LOAD_THRESHOLD",
     "MEANINGS",
     "OK",
     "OUTPUT_SCHEMA",
@@ -36,6 +37,7 @@ LINT_FINDINGS = 8  # `inspector lint` found errors (or warnings with --strict)
 DIFFERENCES = 9  # `inspector diff` found differences, or `inspector replay` answers that differ
 OUTPUT_SCHEMA = 10  # `inspector call --strict`: structuredContent does not match the tool's outputSchema
 EXPECTATIONS_FAILED = 11  # `inspector test`: a step's answer did not meet its expectations
+LOAD_THRESHOLD = 12  # `inspector load`: the error rate or p99 went past --max-error-rate / --max-p99
 INTERRUPTED = 130  # Ctrl-C
 
 # Code -> the short meaning that opens its README row and its --help entry.
@@ -52,6 +54,7 @@ MEANINGS: dict[int, str] = {
     DIFFERENCES: "differences found (diff, replay)",
     OUTPUT_SCHEMA: "structuredContent breaks the outputSchema (call --strict)",
     EXPECTATIONS_FAILED: "expectations failed (test)",
+    LOAD_THRESHOLD: "load threshold broken (load)",
     INTERRUPTED: "interrupted",
 }
 
