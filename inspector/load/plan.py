@@ -9,7 +9,7 @@ from typing import Any
 from ..collections import Collection, Step
 from ..collections.running import StepResult
 
-__all__ = ["LoadPlan", "failure_text", "step_method", "step_name"]
+__all__ = ["LoadPlan", "failure_text", "request_name", "step_method"]
 
 
 @dataclass
@@ -49,9 +49,12 @@ def step_method(step: Step) -> str:
     return {"call": "tools/call", "read": "resources/read", "get": "prompts/get"}[step.kind]
 
 
-def step_name(step: Step) -> str:
-    """How a step is named in a report: its own name."""
-    return step.name
+def request_name(step: Step) -> str:
+    """What a request is about: the tool or prompt name, the URI, the list
+    kind, the raw message's method (Locust groups its statistics by it)."""
+    if step.kind == "raw":
+        return step_method(step)
+    return step.target if isinstance(step.target, str) else json.dumps(step.target, ensure_ascii=False)
 
 
 def failure_text(result: StepResult) -> str | None:
@@ -66,4 +69,10 @@ def failure_text(result: StepResult) -> str | None:
     error: Any = answer.error
     if isinstance(error, dict):
         return f"JSON-RPC error {error.get('code')}: {error.get('message')}"
-    return "; ".join(check.label for check in result.failed_checks)
+    failed = "; ".join(check.label for check in result.failed_checks)
+    if answer.outcome == "isError":
+        from ..collections.expectations import answer_text
+
+        # The tool's own words, cut short: the report counts distinct messages.
+        return f"isError: {answer_text(answer)[:200]}"
+    return failed
