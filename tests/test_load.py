@@ -174,7 +174,8 @@ def test_locust_master_and_two_workers_over_streamable_http(tmp_path: Path, demo
         "--spawn-rate",
         "4",
         "--run-time",
-        "4s",
+        # Room on a busy machine for the workers to start and every user to connect.
+        "15s",
         "--host",
         demo_url,
         "--collection",

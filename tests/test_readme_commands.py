@@ -41,7 +41,21 @@ from .peers import EVERYTHING, NODE, PEERS, PYTHON, ROOT, SERVERS, free_port, re
 from .waiting import eventually_sync
 
 README = ROOT / "README.md"
-SCRIPTING = {"info", "list", "call", "read", "get", "lint", "servers", "auth", "diff", "replay", "demo-server", "test"}
+SCRIPTING = {
+    "info",
+    "list",
+    "call",
+    "read",
+    "get",
+    "lint",
+    "servers",
+    "auth",
+    "diff",
+    "replay",
+    "demo-server",
+    "test",
+    "load",
+}
 # What a scripting command may exit with besides 0, by subcommand.
 ALSO_ACCEPTED = {"lint": {exitcodes.LINT_FINDINGS}, "diff": {exitcodes.DIFFERENCES}}
 

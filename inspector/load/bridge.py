@@ -83,6 +83,11 @@ def _wait(future: Future[T]) -> T:
         while not future.done():
             done.wait(1.0)
             done.clear()
+    except BaseException:
+        # The greenlet was killed (the run ended): the coroutine is cancelled too,
+        # so a connection half made is closed by its own cleanup.
+        future.cancel()
+        raise
     finally:
         watcher.stop()
         watcher.close()

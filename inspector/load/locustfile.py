@@ -80,24 +80,32 @@ class McpUser(User):
     def on_start(self) -> None:
         path = getattr(self.environment.parsed_options, "collection", "") or os.environ.get("INSPECTOR_COLLECTION")
         if not path:
-            raise StopUser("no collection: pass --collection FILE (or set INSPECTOR_COLLECTION)")
+            self._stop("no collection: pass --collection FILE (or set INSPECTOR_COLLECTION)")
         self.collection = load_collection(path)
-        self.spec = _server(self.collection, self.host)
+        # A worker learns the host from its master's spawn message, after the class was made.
+        self.spec = _server(self.collection, self.host or self.environment.host)
         if not self.spec.url:
             # gevent's patched subprocess cannot start a child from the loop's thread.
-            raise StopUser("Locust runs against a remote server: give --host URL or a collection `server:` URL")
+            self._stop("Locust runs against a remote server: give --host URL or a collection `server:` URL")
         self.bridge = AsyncioThread.shared()
         self.position = 0
         self.client_context: Any = None
         self.runner: CollectionRunner | None = None
         self.bridge.run(self._connect())
 
+    def _stop(self, reason: str) -> None:
+        # StopUser itself is silent: say why first.
+        logging.getLogger(__name__).error("inspector: %s", reason)
+        raise StopUser(reason)
+
     async def _connect(self) -> None:
         from inspector.commands.cli_handlers import CliHandlers
         from inspector.commands.runner import connected
 
-        self.client_context = connected(self.spec, argparse.Namespace(), handlers=CliHandlers(False))
-        client = await self.client_context.__aenter__()
+        context = connected(self.spec, argparse.Namespace(), handlers=CliHandlers(False))
+        client = await context.__aenter__()
+        # Only a session that opened is closed by on_stop.
+        self.client_context = context
         self.runner = CollectionRunner(client, self.collection)
 
     @task
