@@ -23,7 +23,7 @@ import logging
 import os
 import sys
 import time
-from typing import Any
+from typing import Any, NoReturn
 
 from locust import User, events, task
 from locust.exception import StopUser
@@ -79,7 +79,7 @@ class McpUser(User):
 
     def on_start(self) -> None:
         path = getattr(self.environment.parsed_options, "collection", "") or os.environ.get("INSPECTOR_COLLECTION")
-        if not path:
+        if not isinstance(path, str) or not path:
             self._stop("no collection: pass --collection FILE (or set INSPECTOR_COLLECTION)")
         self.collection = load_collection(path)
         # A worker learns the host from its master's spawn message, after the class was made.
@@ -93,7 +93,7 @@ class McpUser(User):
         self.runner: CollectionRunner | None = None
         self.bridge.run(self._connect())
 
-    def _stop(self, reason: str) -> None:
+    def _stop(self, reason: str) -> NoReturn:
         # StopUser itself is silent: say why first.
         logging.getLogger(__name__).error("inspector: %s", reason)
         raise StopUser(reason)
