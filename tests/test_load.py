@@ -64,6 +64,7 @@ def test_a_call_over_stdio_with_two_sessions_runs_the_count() -> None:
     assert value["plan"]["sessions"] == 2
     assert value["plan"]["mix"] == [{"name": "echo", "method": "tools/call", "step": "call echo"}]
     assert value["thresholds"] == {"passed": True, "broken": []}
+    assert value["clientCpuMsPerRequest"] > 0
     check_latency(value)
 
 

@@ -52,7 +52,7 @@ class LoadDriver:
             clients = [await stack.enter_async_context(self.open_session()) for _ in range(self.plan.sessions)]
             runners = [CollectionRunner(client, self.plan.collection) for client in clients]
             # Connecting is not part of the measurement.
-            self.stats.started = time.monotonic()
+            self.stats.restart()
             if self.plan.duration is not None:
                 self.deadline = self.stats.started + self.plan.duration
             if self.plan.rate is None:

@@ -68,6 +68,10 @@ def text_report(plan: LoadPlan, stats: LoadStats, server: str, broken: list[str]
         "  latency ms p50 {p50:.2f}  p95 {p95:.2f}  p99 {p99:.2f}  max {max:.2f}  mean {mean:.2f}".format(**latency),
         f"  req/s      {sparkline(list(stats.series))}",
     ]
+    if stats.cpu_seconds is not None and stats.requests:
+        lines.append(
+            f"  client CPU {stats.cpu_seconds:.2f} s = {stats.cpu_seconds * 1000 / stats.requests:.3f} ms/request"
+        )
     for step in plan.steps:
         sent = stats.by_step.get(step.name, 0)
         failed = stats.errors_by_step.get(step.name, 0)

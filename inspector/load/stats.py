@@ -39,6 +39,9 @@ class LoadStats:
     error_kinds: Counter[str] = field(default_factory=Counter)
     started: float = field(default_factory=time.monotonic)
     ended: float | None = None
+    # This process's CPU time (every thread) over the measured part of the run.
+    cpu_started: float = field(default_factory=time.process_time)
+    cpu_seconds: float | None = None
     # Completions per whole second since the start, for the live plot.
     series: deque[int] = field(default_factory=lambda: deque(maxlen=_SERIES))
     _second: int = 0
@@ -66,9 +69,15 @@ class LoadStats:
             self.series.append(0)
             self._second += 1
 
+    def restart(self) -> None:
+        """Measure from now (connecting is not part of the measurement)."""
+        self.started = time.monotonic()
+        self.cpu_started = time.process_time()
+
     def finish(self) -> None:
         self._tick()
         self.ended = time.monotonic()
+        self.cpu_seconds = time.process_time() - self.cpu_started
 
     @property
     def elapsed(self) -> float:
@@ -92,6 +101,12 @@ class LoadStats:
     def max_ms(self) -> float:
         return float(self.histogram.get_max_value()) / 1000 if self.requests else 0.0
 
+    @property
+    def cpu_ms_per_request(self) -> float | None:
+        if self.cpu_seconds is None or not self.requests:
+            return None
+        return round(self.cpu_seconds * 1000 / self.requests, 4)
+
     def latency(self) -> dict[str, float]:
         return {
             "p50": round(self.percentile_ms(50), 3),
@@ -109,6 +124,12 @@ class LoadStats:
             "seconds": round(self.elapsed, 3),
             "throughput": round(self.throughput, 2),
             "latencyMs": self.latency(),
+            "clientCpuSeconds": round(self.cpu_seconds, 4) if self.cpu_seconds is not None else None,
+            "clientCpuMsPerRequest": (
+                round(self.cpu_seconds * 1000 / self.requests, 4)
+                if self.cpu_seconds is not None and self.requests
+                else None
+            ),
             "steps": {
                 name: {"requests": count, "errors": self.errors_by_step.get(name, 0)}
                 for name, count in self.by_step.items()
