@@ -223,3 +223,47 @@ def test_a_locust_user_without_a_remote_server_stops_with_a_reason(tmp_path: Pat
     eventually_sync(lambda: process.returncode is not None, "locust to end")
     assert "Locust runs against a remote server" in err, err[-3000:]
     assert json.loads(out) == [] or all(entry["num_requests"] == 0 for entry in json.loads(out))
+
+
+def test_on_a_terminal_progress_is_live_and_ctrl_c_still_reports() -> None:
+    import pty
+    import select
+    import signal
+
+    from .terminal import interruptible
+
+    controller, terminal = pty.openpty()
+    argv = [PYTHON, "-m", "inspector", "load", "call", "echo", "message=hi", "--duration", "600"]
+    process = subprocess.Popen(
+        argv, stdin=terminal, stdout=terminal, stderr=terminal, preexec_fn=interruptible, env=dict(os.environ)
+    )
+    os.close(terminal)
+    seen = b""
+
+    def read() -> bool:
+        nonlocal seen
+        ready, _w, _x = select.select([controller], [], [], 0.2)
+        if ready:
+            try:
+                seen += os.read(controller, 65536)
+            except OSError:
+                return True
+        return process.poll() is not None
+
+    try:
+        # The live panel is drawn once requests are answered.
+        eventually_sync(lambda: read() or (b"throughput" in seen and b"latency ms" in seen), "the live panel", 120)
+        assert process.poll() is None, seen.decode(errors="replace")
+        process.send_signal(signal.SIGINT)
+        eventually_sync(lambda: read() and process.poll() is not None, "the run to end after ctrl-c", 120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(30)
+        os.close(controller)
+    text = seen.decode(errors="replace")
+    assert process.returncode == exitcodes.OK, text[-3000:]
+    # The final report, after the live panel.
+    assert "load against inspector-demo: 1 session(s), closed loop" in text
+    assert "echo: " in text and " sent, 0 error(s)" in text
+    assert "Traceback" not in text
