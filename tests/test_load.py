@@ -147,6 +147,23 @@ def test_usage_errors_send_nothing(tmp_path: Path) -> None:
     assert "no tool named 'no-such-tool'" in done.stderr
 
 
+def test_a_server_that_cannot_start_exits_cannot_connect(tmp_path: Path) -> None:
+    done = run_inspector("load", "call", "echo", "--count", "5", "--", str(tmp_path / "no-such-server"))
+    assert done.returncode == exitcodes.CANNOT_CONNECT, done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_error_messages_are_kept_short_and_few() -> None:
+    from inspector.load.stats import LoadStats, Sample
+
+    stats = LoadStats()
+    for n in range(100):
+        stats.add(Sample("step", 1.0, f"{n} " + "x" * 100_000))
+    assert stats.errors == 100
+    assert len(stats.error_kinds) == 20
+    assert max(len(text) for text in stats.error_kinds) < 400
+
+
 def locust(*args: str, cwd: Path) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [PYTHON, "-m", "locust", "-f", str(LOCUSTFILE), *args],

@@ -17,6 +17,8 @@ _HIGHEST_US = 600_000_000
 _DIGITS = 3
 # How many error messages are kept verbatim (the rest are only counted).
 _ERROR_KINDS = 20
+# An error message is kept to this many characters (a server chooses its length).
+_ERROR_TEXT = 300
 # Seconds of per-second throughput kept for the live plot.
 _SERIES = 120
 
@@ -57,8 +59,9 @@ class LoadStats:
         if sample.error is not None:
             self.errors += 1
             self.errors_by_step[sample.name] += 1
-            if sample.error in self.error_kinds or len(self.error_kinds) < _ERROR_KINDS:
-                self.error_kinds[sample.error] += 1
+            text = sample.error if len(sample.error) <= _ERROR_TEXT else sample.error[:_ERROR_TEXT] + "…"
+            if text in self.error_kinds or len(self.error_kinds) < _ERROR_KINDS:
+                self.error_kinds[text] += 1
 
     def _tick(self) -> None:
         second = int(time.monotonic() - self.started)
