@@ -58,10 +58,13 @@ def add_load_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "scenario",
         nargs="+",
-        metavar="FILE | call TOOL [key=value ...]",
-        help="a collection file (its steps, in order, are the mix) or one tool call with its arguments",
+        metavar="SCENARIO",
+        help="FILE: a collection file (its steps, in order, are the mix); or `call TOOL key=value ...`: one tool "
+        "call, its arguments converted by the tool's input schema",
     )
-    p.add_argument("--sessions", type=_positive(int), default=1, help="concurrent sessions (connections; default 1)")
+    p.add_argument(
+        "--sessions", type=_positive(int), default=1, metavar="N", help="concurrent sessions (connections; default 1)"
+    )
     p.add_argument(
         "--rate",
         type=_positive(float),
