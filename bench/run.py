@@ -1,7 +1,8 @@
 """Benchmarks: figures and ratios against baselines measured in the same run.
 
     .venv/bin/python bench/run.py            # everything
-    .venv/bin/python bench/run.py roundtrip  # one section (roundtrip, list, payload, startup, connect, traffic, memory)
+    .venv/bin/python bench/run.py roundtrip  # one section
+        (roundtrip, list, payload, startup, connect, traffic, memory, load)
 
 Nothing here is a pass/fail test; the closing notes compare these figures
 with the targets in the issues.  The machine is noisy: each figure is the
@@ -336,6 +337,11 @@ def bench_memory(frames: int = 1_000_000) -> None:
     print(f"  {frames} frames recorded in {figures['seconds']:.1f} s (target: a few hundred bytes beyond the raw text)")
 
 
+def bench_load() -> None:
+    """bench/load.py: `inspector load` against the official CLI's --load (its own script; see there)."""
+    subprocess.run([PY, str(ROOT / "bench" / "load.py")], check=True)
+
+
 SECTIONS: dict[str, Callable[[], None]] = {
     "roundtrip": bench_roundtrip,
     "list": bench_list,
@@ -344,6 +350,7 @@ SECTIONS: dict[str, Callable[[], None]] = {
     "connect": bench_connect,
     "traffic": bench_traffic,
     "memory": bench_memory,
+    "load": bench_load,
 }
 
 

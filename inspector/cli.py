@@ -291,6 +291,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_recording_commands(sub, command)
     _add_test_command(command)
     _add_matrix_commands(command)
+    _add_load_command(command)
     _add_auth_command(sub, command)
     p = sub.add_parser("demo-server", help="run the embedded demo server (stdio by default)")
     p.add_argument("--http", type=int, metavar="PORT", help="serve Streamable HTTP on 127.0.0.1:PORT/mcp")
@@ -415,6 +416,19 @@ def _add_test_command(command: Any) -> None:
         help="rewrite each file's expectations from the current answers (snapshot style) and print the diff",
     )
     p.epilog = f"exit {EXPECTATIONS_FAILED} when an expectation fails."
+
+
+def _add_load_command(command: Any) -> None:
+    from .commands.exitcodes import LOAD_THRESHOLD
+    from .commands.load import add_load_arguments
+
+    p = command(
+        "load",
+        "drive a collection's steps (or one call) at the server with concurrent sessions or a target rate, "
+        "showing throughput, errors and latency percentiles",
+    )
+    add_load_arguments(p)
+    p.epilog = f"exit {LOAD_THRESHOLD} when --max-error-rate or --max-p99 is broken."
 
 
 _SHARED_LIVE_OPTIONS = ("era", "protocol_version", "timeout", "inherit_env", "max_message_size")
@@ -785,6 +799,8 @@ def _dispatch(argv: list[str]) -> int:
             return _usage_error(exc)
         named = bool(_names_a_server(args, server_command) or getattr(args, "server", None))
         return run_card(args, card_spec, named)
+    if command == "load":
+        return _run_load(args, server_command)
     if command == "diff":
         from .commands.diff import run_diff
 
@@ -844,6 +860,20 @@ def _run_test(args: argparse.Namespace, server_command: list[str]) -> int:
         return collection_spec(collection, args)
 
     return run_test(args, spec_for)
+
+
+def _run_load(args: argparse.Namespace, server_command: list[str]) -> int:
+    from .commands.load import run_load
+    from .commands.testing import collection_spec
+
+    named = _names_a_server(args, server_command) or getattr(args, "server", None)
+
+    def spec_for(collection: Any) -> ServerSpec:
+        if named or collection is None or collection.server is None:
+            return spec_from_args(args, server_command)
+        return collection_spec(collection, args)
+
+    return run_load(args, spec_for)
 
 
 def _usage_error(exc: Exception) -> int:

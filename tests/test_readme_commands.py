@@ -58,9 +58,9 @@ SCRIPTING = {
     "demo-server",
     "test",
     "skills",
-
     "matrix",
     "card",
+    "load",
 }
 # What a scripting command may exit with besides 0, by subcommand.
 ALSO_ACCEPTED = {

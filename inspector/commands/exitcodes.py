@@ -14,6 +14,7 @@ __all__ = [
     "INTERNAL",
     "INTERRUPTED",
     "LINT_FINDINGS",
+    "LOAD_THRESHOLD",
     "MEANINGS",
     "OK",
     "OUTPUT_SCHEMA",
@@ -41,6 +42,7 @@ LINT_FINDINGS = 8  # `inspector lint` found errors (or warnings with --strict)
 DIFFERENCES = 9
 OUTPUT_SCHEMA = 10  # `inspector call --strict`: structuredContent does not match the tool's outputSchema
 EXPECTATIONS_FAILED = 11  # `inspector test`: a step's answer did not meet its expectations
+LOAD_THRESHOLD = 12  # `inspector load`: the error rate or p99 went past --max-error-rate / --max-p99
 # `inspector skills get --verify`: a skill failed verification (SEP-2640).
 SKILL_DIGEST_MISMATCH = 21  # a file's bytes do not hash to the entry's digest
 SKILL_SIZE_MISMATCH = 22  # a file's byte length differs from the entry's size
@@ -61,6 +63,7 @@ MEANINGS: dict[int, str] = {
     DIFFERENCES: "differences found (diff, replay, matrix, card)",
     OUTPUT_SCHEMA: "structuredContent breaks the outputSchema (call --strict)",
     EXPECTATIONS_FAILED: "expectations failed (test)",
+    LOAD_THRESHOLD: "load threshold broken (load)",
     SKILL_DIGEST_MISMATCH: "skill digest mismatch (skills)",
     SKILL_SIZE_MISMATCH: "skill size mismatch (skills)",
     SKILL_FRONTMATTER: "bad skill frontmatter (skills)",
