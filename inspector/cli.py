@@ -160,6 +160,12 @@ def _add_auth_options(parser: argparse.ArgumentParser, default: Any) -> None:
         "without asking (refused without a terminal otherwise)",
     )
     group.add_argument(
+        "--dpop",
+        choices=("auto", "on", "off"),
+        default=default,
+        help="OAuth: DPoP-bound tokens (RFC 9449) when a server advertises them (auto, the default), always, or never",
+    )
+    group.add_argument(
         "--oauth-browser",
         choices=("system", "print", "headless"),
         default=default,
@@ -511,6 +517,7 @@ def _apply_auth_options(args: argparse.Namespace, spec: ServerSpec) -> None:
         "oauth_issuer",
         "assertion_env",
         "allow_cross_origin_auth",
+        "dpop",
     )
     given = {name: getattr(args, name) for name in names if getattr(args, name, None) not in (None, False)}
     if not spec.url:
@@ -577,6 +584,8 @@ def _apply_auth_options(args: argparse.Namespace, spec: ServerSpec) -> None:
         config.issuer = given["oauth_issuer"]
     if given.get("allow_cross_origin_auth"):
         config.allow_cross_origin = True
+    if "dpop" in given:
+        config.dpop = given["dpop"]
     if "assertion_env" in given:
         config.assertion = _from_env(given["assertion_env"], "--assertion-env")
     if config.grant == "jwt_bearer" and not config.assertion:

@@ -58,6 +58,8 @@ def _auth_options(spec: ServerSpec) -> list[str]:
         words += ["--oauth-issuer", config.issuer]
     if config.allow_cross_origin:
         words.append("--allow-cross-origin-auth")
+    if config.dpop != default.dpop:
+        words += ["--dpop", config.dpop]
     return words
 
 

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BROWSER_MODES",
     "DEFAULT_LOGIN_TIMEOUT",
+    "DPOP_MODES",
     "GRANTS",
     "AuthConfig",
     "Opener",
@@ -38,6 +39,9 @@ __all__ = [
 # (for authorization servers that approve without a person: tests, CI).
 BROWSER_MODES = ("system", "print", "headless")
 GRANTS = ("authorization_code", "client_credentials", "jwt_bearer")
+# auto: DPoP when the authorization server advertises it (dpop_signing_alg_values_supported)
+# or the MCP server challenges with the DPoP scheme; on: always; off: never (bearer tokens).
+DPOP_MODES = ("auto", "on", "off")
 DEFAULT_LOGIN_TIMEOUT = 300.0
 
 # Opens an authorization URL, in whatever sense fits: a browser tab, a
@@ -100,6 +104,8 @@ class AuthConfig:
     # The issuer the pre-configured client belongs to (its credentials go nowhere else).
     issuer: str | None = None
     allow_cross_origin: bool = False
+    # DPoP-bound tokens (SEP-1932, RFC 9449): one of DPOP_MODES.
+    dpop: str = "auto"
     # Runtime collaborators, never read from a file.  `opener` replaces the
     # browser (a UI may show the URL its own way); `notify` receives the
     # lines a person must read (the URL to open); `store` replaces the token
@@ -131,6 +137,7 @@ class AuthConfig:
             "client_key": "***" if self.client_key else None,
             "issuer": self.issuer,
             "allow_cross_origin": self.allow_cross_origin,
+            "dpop": self.dpop,
         }
 
     @classmethod
@@ -172,6 +179,11 @@ class AuthConfig:
         cross = pick("allowCrossOrigin", "allow_cross_origin")
         if isinstance(cross, bool):
             config.allow_cross_origin = cross
+        dpop = pick("dpop")
+        if isinstance(dpop, bool):
+            config.dpop = "on" if dpop else "off"
+        elif dpop in DPOP_MODES:
+            config.dpop = dpop
         issuer = pick("issuer")
         if isinstance(issuer, str) and issuer:
             config.issuer = issuer
