@@ -57,6 +57,19 @@ async def use(spec: ServerSpec) -> Client:
     return client
 
 
+def rendered(app: Any, selector: str) -> str:
+    """What a Static shows, as plain text (whatever renderable it holds)."""
+    import io
+
+    from rich.console import Console
+    from textual.widgets import Static
+
+    console = Console(width=200, file=io.StringIO(), color_system=None)
+    with console.capture() as capture:
+        console.print(app.query_one(selector, Static).content)
+    return capture.get()
+
+
 def delta(before: dict[str, Any], after: dict[str, Any], key: str) -> int:
     return int(after[key]) - int(before[key])
 
@@ -120,3 +133,32 @@ async def test_a_stored_bound_token_is_not_used_by_a_later_session(dpop_server: 
     assert later.auth is not None and later.auth.session is not None
     notes = [event.title for event in later.auth.session.log.events if event.step == "stored"]
     assert any("earlier session" in note for note in notes), notes
+
+
+async def test_the_auth_pane_shows_the_proofs_and_nonces(dpop_server: str, tmp_path: Path) -> None:
+    from textual.widgets import OptionList
+
+    from inspector.tui.panes.auth import AuthPane
+
+    from .test_auth_pane import PaneApp, _text
+    from .tui_helpers import settle
+
+    control(dpop_server, as_nonce=True)
+    spec = spec_for(dpop_server, tmp_path)
+    await use(spec)
+    assert spec.auth is not None and spec.auth.session is not None
+    events = list(spec.auth.session.log.events)
+    app = PaneApp()
+    async with app.run_test(size=(160, 50)) as pilot:
+        app.query_one(AuthPane).set_events(events)
+        await settle(pilot, "the flow's steps drawn")
+        steps = app.query_one("#auth-steps", OptionList)
+        rows = [str(steps.get_option_at_index(i).prompt) for i in range(steps.option_count)]
+        assert any("dpop-proof" in row and "DPoP proof for token" in row for row in rows), rows
+        assert any("dpop-nonce" in row for row in rows), rows
+        steps.highlighted = next(i for i, event in enumerate(events) if event.step == "dpop-nonce")
+        await settle(pilot, "the nonce step's detail")
+        info = _text(app, "#auth-step-info")
+        assert "server-provided DPoP nonce" in info
+        assert "the authorization server asks for a DPoP nonce" in info
+        assert "use_dpop_nonce" in rendered(app, "#auth-step-http")

@@ -38,7 +38,7 @@ __all__ = [
 # headless: the inspector fetches the URL itself and follows the redirects
 # (for authorization servers that approve without a person: tests, CI).
 BROWSER_MODES = ("system", "print", "headless")
-GRANTS = ("authorization_code", "client_credentials", "jwt_bearer")
+GRANTS = ("authorization_code", "client_credentials", "jwt_bearer", "enterprise")
 # auto: DPoP when the authorization server advertises it (dpop_signing_alg_values_supported)
 # or the MCP server challenges with the DPoP scheme; on: always; off: never (bearer tokens).
 DPOP_MODES = ("auto", "on", "off")
@@ -106,6 +106,15 @@ class AuthConfig:
     allow_cross_origin: bool = False
     # DPoP-bound tokens (SEP-1932, RFC 9449): one of DPOP_MODES.
     dpop: str = "auto"
+    # Enterprise-managed authorization (SEP-990, grant "enterprise"): the person's ID token
+    # from the enterprise identity provider is exchanged there (RFC 8693) for an ID-JAG,
+    # which is the jwt-bearer grant (RFC 7523) at the MCP server's authorization server.
+    # The IdP's token endpoint is given, or found from its issuer's metadata.
+    id_token: str | None = None
+    idp_issuer: str | None = None
+    idp_token_endpoint: str | None = None
+    idp_client_id: str | None = None
+    idp_client_secret: str | None = None
     # Runtime collaborators, never read from a file.  `opener` replaces the
     # browser (a UI may show the URL its own way); `notify` receives the
     # lines a person must read (the URL to open); `store` replaces the token
@@ -121,7 +130,8 @@ class AuthConfig:
     session: OAuthSession | None = field(default=None, repr=False, compare=False)
 
     def secrets(self) -> list[str]:
-        return [s for s in (self.client_secret, self.client_key, self.assertion) if s]
+        kept = (self.client_secret, self.client_key, self.assertion, self.id_token, self.idp_client_secret)
+        return [s for s in kept if s]
 
     def describe(self) -> dict[str, Any]:
         """The settings as they may be shown: no secret values."""
@@ -138,6 +148,11 @@ class AuthConfig:
             "issuer": self.issuer,
             "allow_cross_origin": self.allow_cross_origin,
             "dpop": self.dpop,
+            "id_token": "***" if self.id_token else None,
+            "idp_issuer": self.idp_issuer,
+            "idp_token_endpoint": self.idp_token_endpoint,
+            "idp_client_id": self.idp_client_id,
+            "idp_client_secret": "***" if self.idp_client_secret else None,
         }
 
     @classmethod
@@ -160,6 +175,11 @@ class AuthConfig:
             ("client_id", ("clientId", "client_id")),
             ("client_secret", ("clientSecret", "client_secret")),
             ("client_metadata_url", ("clientMetadataUrl", "client_metadata_url")),
+            ("id_token", ("idToken", "id_token")),
+            ("idp_issuer", ("idpIssuer", "idp_issuer")),
+            ("idp_token_endpoint", ("idpTokenEndpoint", "idp_token_endpoint")),
+            ("idp_client_id", ("idpClientId", "idp_client_id")),
+            ("idp_client_secret", ("idpClientSecret", "idp_client_secret")),
         ):
             value = pick(*names)
             if isinstance(value, str) and value:

@@ -495,11 +495,12 @@ class _Observed(OAuthClientProvider):
             return False
         if mode == "on":
             return True
-        state = self.session.dpop()
         prm = self.context.protected_resource_metadata
         if prm is not None and (prm.dpop_bound_access_tokens_required or prm.dpop_signing_alg_values_supported):
-            state.advertised = True
-        return state.advertised
+            self.session.dpop().advertised = True
+        # The key is made only once some server has asked for DPoP.
+        state = self.session._dpop
+        return state is not None and state.advertised
 
     def _sign(self, request: httpx2.Request, step: str, nonce: str | None, access_token: str | None = None) -> None:
         state = self.session.dpop()
@@ -1050,6 +1051,12 @@ class _Observed(OAuthClientProvider):
             kind = "pre-registered"
             if self.session.config.grant == "jwt_bearer":
                 title = f"jwt-bearer grant with the workload identity JWT, as client {info.client_id}"
+            elif self.session.config.grant == "enterprise":
+                method = info.token_endpoint_auth_method or "none"
+                title = (
+                    f"jwt-bearer grant with the ID-JAG from the identity provider, as client {info.client_id} "
+                    f"({method})"
+                )
             else:
                 method = info.token_endpoint_auth_method or "client_secret_basic"
                 title = f"client credentials grant as client {info.client_id} ({method})"
@@ -1131,6 +1138,7 @@ class _Observed(OAuthClientProvider):
 
 
 _ENDPOINT_OF = {
+    "token-exchange": "identity provider endpoint",
     "registration": "registration endpoint",
     "token": "token endpoint",
     "refresh": "token endpoint",
@@ -1277,6 +1285,10 @@ class ObservedJwtBearerProvider(_Observed):
 def provider_for(session: OAuthSession) -> _Observed:
     """The OAuth client the session's settings ask for."""
     config = session.config
+    if config.grant == "enterprise":
+        from .enterprise import ObservedEnterpriseProvider
+
+        return ObservedEnterpriseProvider(session)
     if config.grant == "jwt_bearer":
         return ObservedJwtBearerProvider(session)
     if config.grant == "client_credentials":
