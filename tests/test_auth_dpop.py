@@ -18,6 +18,7 @@ import pytest
 
 from inspector.core import Client, ServerSpec
 from inspector.core.auth import AuthConfig, TokenStore
+from inspector.core.auth.dpop import MAX_NONCE_RETRIES
 
 from .peers import PYTHON, SERVERS, free_port, serving
 
@@ -162,3 +163,24 @@ async def test_the_auth_pane_shows_the_proofs_and_nonces(dpop_server: str, tmp_p
         assert "server-provided DPoP nonce" in info
         assert "the authorization server asks for a DPoP nonce" in info
         assert "use_dpop_nonce" in rendered(app, "#auth-step-http")
+
+
+async def test_a_server_that_always_wants_a_new_nonce_is_given_up_on(dpop_server: str, tmp_path: Path) -> None:
+    from inspector.core import InspectorError
+
+    control(dpop_server, nonce_always=True)
+    try:
+        before = stats(dpop_server)
+        client = Client(spec_for(dpop_server, tmp_path))
+        with pytest.raises(InspectorError):
+            await client.connect()
+        await client.close()
+        after = stats(dpop_server)
+    finally:
+        control(dpop_server)
+    challenges = delta(before, after, "rs_nonce_challenges")
+    # Connecting sends at most two requests (the era probe, then initialize); each gets two nonce
+    # retries with its token and with the one a new login brings, and then stops.
+    assert 1 <= challenges <= 2 * 2 * (MAX_NONCE_RETRIES + 1), challenges
+    assert delta(before, after, "dpop_tokens") <= 4
+    assert delta(before, after, "rs_nonce_honoured") == 0

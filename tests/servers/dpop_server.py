@@ -24,8 +24,9 @@ challenge hands out a new nonce.
     python tests/servers/dpop_server.py --port PORT
 
 GET /_stats answers with counters and the errors found in proofs; POST
-/_mode sets `as_nonce`, `rs_nonce` and `advertise` (every key left out goes
-back to its default: nonces off, DPoP advertised).
+/_mode sets `as_nonce`, `rs_nonce`, `advertise` and `nonce_always` (the MCP
+server answers every proof with a new nonce challenge: a client must give up);
+every key left out goes back to its default (nonces off, DPoP advertised).
 """
 
 from __future__ import annotations
@@ -69,6 +70,8 @@ class State:
     as_nonce: bool = False
     rs_nonce: bool = False
     advertise: bool = True
+    # Hostile: every proof is answered use_dpop_nonce with yet another nonce.
+    nonce_always: bool = False
     counter: int = 0
     current_as_nonce: str | None = None
     current_rs_nonce: str | None = None
@@ -248,6 +251,7 @@ def build(state: State) -> Any:
         state.as_nonce = bool(body.get("as_nonce", False))
         state.rs_nonce = bool(body.get("rs_nonce", False))
         state.advertise = bool(body.get("advertise", True))
+        state.nonce_always = bool(body.get("nonce_always", False))
         return JSONResponse({"ok": True})
 
     app = server.streamable_http_app(streamable_http_path="/mcp", json_response=True, host="127.0.0.1")
@@ -292,8 +296,9 @@ class DPoPGate:
                 state.errors.append(f"mcp: {exc}")
                 await _refuse(send, f'DPoP error="invalid_dpop_proof", error_description="{exc}"')
                 return
-            if state.rs_nonce:
-                if checked["claims"].get("nonce") != state.current_rs_nonce or state.current_rs_nonce is None:
+            if state.rs_nonce or state.nonce_always:
+                stale = checked["claims"].get("nonce") != state.current_rs_nonce or state.current_rs_nonce is None
+                if stale or state.nonce_always:
                     state.stats["rs_nonce_challenges"] += 1
                     state.current_rs_nonce = state.new_nonce()
                     await _refuse(send, 'DPoP error="use_dpop_nonce"', nonce=state.current_rs_nonce)
