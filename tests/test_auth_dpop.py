@@ -184,3 +184,19 @@ async def test_a_server_that_always_wants_a_new_nonce_is_given_up_on(dpop_server
     assert 1 <= challenges <= 2 * 2 * (MAX_NONCE_RETRIES + 1), challenges
     assert delta(before, after, "dpop_tokens") <= 4
     assert delta(before, after, "rs_nonce_honoured") == 0
+
+
+def test_dpop_settings_from_a_config_entry_and_back_to_flags() -> None:
+    from inspector.core.command_line import server_options
+
+    assert AuthConfig.from_entry({"dpop": True}).dpop == "on"
+    assert AuthConfig.from_entry({"dpop": "off"}).dpop == "off"
+    assert AuthConfig.from_entry({"dpop": "sometimes"}).dpop == "auto"
+    spec = ServerSpec(transport="http", url="http://127.0.0.1:1/mcp", auth=AuthConfig(dpop="off"))
+    words = server_options(spec)
+    assert words[words.index("--dpop") + 1] == "off"
+    enterprise = AuthConfig(grant="enterprise", id_token="secret-id-token", idp_issuer="https://idp.example")
+    words = server_options(ServerSpec(transport="http", url="http://127.0.0.1:1/mcp", auth=enterprise))
+    assert "secret-id-token" not in words
+    assert words[words.index("--id-token-env") + 1] == "MCP_ID_TOKEN"
+    assert words[words.index("--idp-issuer") + 1] == "https://idp.example"
