@@ -562,7 +562,10 @@ class _Observed(OAuthClientProvider):
         """A DPoP-bound token goes with the DPoP scheme and a fresh proof (RFC 9449 §7.1)."""
         state = self.session._dpop
         header = request.headers.get("authorization")
-        if state is None or not state.bound or not header:
+        if state is None:
+            return
+        if not state.bound or not header:
+            # A proof of ours left from before the token changed; a session without a key added none.
             request.headers.pop("DPoP", None)
             return
         token = header.partition(" ")[2].strip()
