@@ -137,10 +137,33 @@ def _add_auth_options(parser: argparse.ArgumentParser, default: Any) -> None:
     )
     group.add_argument(
         "--oauth-grant",
-        choices=("authorization_code", "client_credentials", "jwt_bearer"),
+        choices=("authorization_code", "client_credentials", "jwt_bearer", "enterprise"),
         default=default,
         help="OAuth: a person logs in (authorization_code, the default), a machine client (client_credentials), "
-        "or a workload identity JWT is the grant (jwt_bearer, with --assertion-env)",
+        "a workload identity JWT is the grant (jwt_bearer, with --assertion-env), or enterprise-managed "
+        "authorization (enterprise: the ID token from --id-token-env exchanged at the identity provider for an "
+        "ID-JAG, SEP-990)",
+    )
+    group.add_argument(
+        "--id-token-env", default=default, metavar="VAR", help="OAuth enterprise: the IdP's ID token from VAR"
+    )
+    group.add_argument(
+        "--idp-issuer", default=default, metavar="URL", help="OAuth enterprise: the identity provider's issuer"
+    )
+    group.add_argument(
+        "--idp-token-endpoint",
+        default=default,
+        metavar="URL",
+        help="OAuth enterprise: the identity provider's token endpoint (default: from its issuer's metadata)",
+    )
+    group.add_argument(
+        "--idp-client-id", default=default, metavar="ID", help="OAuth enterprise: this client's id at the IdP"
+    )
+    group.add_argument(
+        "--idp-client-secret-env",
+        default=default,
+        metavar="VAR",
+        help="OAuth enterprise: this client's secret at the IdP, from VAR",
     )
     group.add_argument(
         "--assertion-env", default=default, metavar="VAR", help="OAuth jwt_bearer: the workload JWT from VAR"
@@ -165,6 +188,12 @@ def _add_auth_options(parser: argparse.ArgumentParser, default: Any) -> None:
         default=default,
         help="OAuth: on logout and on a new login, only forget the old tokens here; do not revoke them at the "
         "authorization server (RFC 7009)",
+    )
+    group.add_argument(
+        "--dpop",
+        choices=("auto", "on", "off"),
+        default=default,
+        help="OAuth: DPoP-bound tokens (RFC 9449) when a server advertises them (auto, the default), always, or never",
     )
     group.add_argument(
         "--oauth-browser",
@@ -612,6 +641,12 @@ def _apply_auth_options(args: argparse.Namespace, spec: ServerSpec) -> None:
         "assertion_env",
         "allow_cross_origin_auth",
         "no_revoke",
+        "dpop",
+        "id_token_env",
+        "idp_issuer",
+        "idp_token_endpoint",
+        "idp_client_id",
+        "idp_client_secret_env",
     )
     given = {name: getattr(args, name) for name in names if getattr(args, name, None) not in (None, False)}
     if not spec.url:
@@ -680,8 +715,29 @@ def _apply_auth_options(args: argparse.Namespace, spec: ServerSpec) -> None:
         config.allow_cross_origin = True
     if given.get("no_revoke"):
         config.revoke = False
+    if "dpop" in given:
+        config.dpop = given["dpop"]
     if "assertion_env" in given:
         config.assertion = _from_env(given["assertion_env"], "--assertion-env")
+    if "id_token_env" in given:
+        config.id_token = _from_env(given["id_token_env"], "--id-token-env")
+    if "idp_client_secret_env" in given:
+        config.idp_client_secret = _from_env(given["idp_client_secret_env"], "--idp-client-secret-env")
+    for name in ("idp_issuer", "idp_token_endpoint", "idp_client_id"):
+        if name in given:
+            setattr(config, name, given[name])
+    if config.grant == "enterprise":
+        missing = [
+            flag
+            for flag, present in (
+                ("--id-token-env VAR", config.id_token),
+                ("--idp-issuer or --idp-token-endpoint", config.idp_issuer or config.idp_token_endpoint),
+                ("--client-id", config.client_id),
+            )
+            if not present
+        ]
+        if missing:
+            raise UsageError(f"--oauth-grant enterprise needs {', '.join(missing)}")
     if config.grant == "jwt_bearer" and not config.assertion:
         raise UsageError("--oauth-grant jwt_bearer needs the workload JWT: --assertion-env VAR")
     if config.grant == "client_credentials" and not (config.client_id and (config.client_secret or config.client_key)):

@@ -58,6 +58,19 @@ def _auth_options(spec: ServerSpec) -> list[str]:
         words += ["--oauth-issuer", config.issuer]
     if config.allow_cross_origin:
         words.append("--allow-cross-origin-auth")
+    if config.id_token:
+        words += ["--id-token-env", "MCP_ID_TOKEN"]
+    for flag, value in (
+        ("--idp-issuer", config.idp_issuer),
+        ("--idp-token-endpoint", config.idp_token_endpoint),
+        ("--idp-client-id", config.idp_client_id),
+    ):
+        if value:
+            words += [flag, value]
+    if config.idp_client_secret:
+        words += ["--idp-client-secret-env", "MCP_IDP_CLIENT_SECRET"]
+    if config.dpop != default.dpop:
+        words += ["--dpop", config.dpop]
     return words
 
 

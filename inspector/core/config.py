@@ -282,7 +282,8 @@ def _string_map(value: Any, what: str, name: str) -> dict[str, str]:
 
 def _auth_settings(entry: dict[str, Any], headers: dict[str, str], x: Any) -> Any:
     """OAuth settings of a remote entry (`oauth`: clientId, clientSecret, clientMetadataUrl,
-    callbackPort, timeout, browser, enabled); an Authorization header turns OAuth off."""
+    callbackPort, timeout, browser, grant, dpop, the enterprise IdP's keys, enabled; see
+    `AuthConfig.from_entry`); an Authorization header turns OAuth off."""
     from .auth.config import AuthConfig
 
     raw = entry.get("oauth") if entry.get("oauth") is not None else entry.get("auth")

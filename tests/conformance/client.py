@@ -208,6 +208,14 @@ def auth_config() -> Any:
         # Workload identity federation: the workload's JWT is the grant (RFC 7523).
         config.grant = "jwt_bearer"
         config.assertion = text("valid_jwt")
+    if scenario in ("auth/enterprise-managed-authorization", "auth/cross-app-access-complete-flow"):
+        # SEP-990: the ID token from the enterprise IdP is exchanged there for an ID-JAG,
+        # the jwt-bearer grant at the MCP authorization server.
+        config.grant = "enterprise"
+        config.id_token = text("idp_id_token")
+        config.idp_issuer = text("idp_issuer")
+        config.idp_token_endpoint = text("idp_token_endpoint")
+        config.idp_client_id = text("idp_client_id")
     if "client-credentials" in scenario:
         # SEP-1046: a machine client, with a secret or a key for private_key_jwt.
         config.grant = "client_credentials"

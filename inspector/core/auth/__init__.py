@@ -9,7 +9,8 @@ authorization (or a token for it is stored).
 Public surface:
 
 - `AuthConfig` (on `ServerSpec.auth`): the settings (grants: the authorization
-  code with a browser, client credentials, and the jwt-bearer grant).
+  code with a browser, client credentials, the jwt-bearer grant, and
+  enterprise-managed authorization's ID-JAG exchange; DPoP-bound tokens).
 - `OAuthSession` / `session_for(spec)`: one server's live state: `log`
   (an `AuthLog`), `login()`, `preflight()`, `logout()`, `status()`, `cancel()`.
 - `AuthLog` / `AuthEvent` / `HttpExchange`: the step events a UI subscribes

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BROWSER_MODES",
     "DEFAULT_LOGIN_TIMEOUT",
+    "DPOP_MODES",
     "GRANTS",
     "AuthConfig",
     "Opener",
@@ -37,7 +38,10 @@ __all__ = [
 # headless: the inspector fetches the URL itself and follows the redirects
 # (for authorization servers that approve without a person: tests, CI).
 BROWSER_MODES = ("system", "print", "headless")
-GRANTS = ("authorization_code", "client_credentials", "jwt_bearer")
+GRANTS = ("authorization_code", "client_credentials", "jwt_bearer", "enterprise")
+# auto: DPoP when the authorization server advertises it (dpop_signing_alg_values_supported)
+# or the MCP server challenges with the DPoP scheme; on: always; off: never (bearer tokens).
+DPOP_MODES = ("auto", "on", "off")
 DEFAULT_LOGIN_TIMEOUT = 300.0
 
 # Opens an authorization URL, in whatever sense fits: a browser tab, a
@@ -104,6 +108,17 @@ class AuthConfig:
     allow_cross_origin: bool = False
     # Revoke the tokens a logout or a new login gives up (RFC 7009); `--no-revoke` turns it off.
     revoke: bool = True
+    # DPoP-bound tokens (SEP-1932, RFC 9449): one of DPOP_MODES.
+    dpop: str = "auto"
+    # Enterprise-managed authorization (SEP-990, grant "enterprise"): the person's ID token
+    # from the enterprise identity provider is exchanged there (RFC 8693) for an ID-JAG,
+    # which is the jwt-bearer grant (RFC 7523) at the MCP server's authorization server.
+    # The IdP's token endpoint is given, or found from its issuer's metadata.
+    id_token: str | None = None
+    idp_issuer: str | None = None
+    idp_token_endpoint: str | None = None
+    idp_client_id: str | None = None
+    idp_client_secret: str | None = None
     # Runtime collaborators, never read from a file.  `opener` replaces the
     # browser (a UI may show the URL its own way); `notify` receives the
     # lines a person must read (the URL to open); `store` replaces the token
@@ -119,7 +134,8 @@ class AuthConfig:
     session: OAuthSession | None = field(default=None, repr=False, compare=False)
 
     def secrets(self) -> list[str]:
-        return [s for s in (self.client_secret, self.client_key, self.assertion) if s]
+        kept = (self.client_secret, self.client_key, self.assertion, self.id_token, self.idp_client_secret)
+        return [s for s in kept if s]
 
     def describe(self) -> dict[str, Any]:
         """The settings as they may be shown: no secret values."""
@@ -136,6 +152,12 @@ class AuthConfig:
             "issuer": self.issuer,
             "allow_cross_origin": self.allow_cross_origin,
             "revoke": self.revoke,
+            "dpop": self.dpop,
+            "id_token": "***" if self.id_token else None,
+            "idp_issuer": self.idp_issuer,
+            "idp_token_endpoint": self.idp_token_endpoint,
+            "idp_client_id": self.idp_client_id,
+            "idp_client_secret": "***" if self.idp_client_secret else None,
         }
 
     @classmethod
@@ -158,6 +180,11 @@ class AuthConfig:
             ("client_id", ("clientId", "client_id")),
             ("client_secret", ("clientSecret", "client_secret")),
             ("client_metadata_url", ("clientMetadataUrl", "client_metadata_url")),
+            ("id_token", ("idToken", "id_token")),
+            ("idp_issuer", ("idpIssuer", "idp_issuer")),
+            ("idp_token_endpoint", ("idpTokenEndpoint", "idp_token_endpoint")),
+            ("idp_client_id", ("idpClientId", "idp_client_id")),
+            ("idp_client_secret", ("idpClientSecret", "idp_client_secret")),
         ):
             value = pick(*names)
             if isinstance(value, str) and value:
@@ -180,6 +207,11 @@ class AuthConfig:
         revoke = pick("revoke")
         if isinstance(revoke, bool):
             config.revoke = revoke
+        dpop = pick("dpop")
+        if isinstance(dpop, bool):
+            config.dpop = "on" if dpop else "off"
+        elif dpop in DPOP_MODES:
+            config.dpop = dpop
         issuer = pick("issuer")
         if isinstance(issuer, str) and issuer:
             config.issuer = issuer

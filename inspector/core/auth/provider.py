@@ -54,6 +54,8 @@ from mcp.shared.auth import (
 from pydantic import AnyUrl, ValidationError
 
 from . import clock
+from .dpop import ALGORITHM as DPOP_ALGORITHM
+from .dpop import MAX_NONCE_RETRIES, wants_nonce
 from .endpoints import ENDPOINT_NAMES, insecure, other_origins
 from .errors import AuthError, LoginAborted, LoginTimedOut
 from .httpauth import hold_request_clock, restart_request_clock
@@ -168,11 +170,26 @@ class RecordStorage:
         token = entry.get("token") if entry else None
         if not isinstance(token, dict) or not token.get("access_token"):
             return None
+        assert entry is not None
+        bound_to = entry.get("dpop_jkt")
         try:
-            parsed = OAuthToken.model_validate(token)
+            # The SDK models bearer tokens only; how a bound token is presented is ours to decide.
+            parsed = OAuthToken.model_validate({**token, "token_type": "Bearer"} if bound_to else token)
         except ValidationError:
             return None
-        assert entry is not None
+        if bound_to is not None:
+            state = self.session._dpop
+            if state is None or state.key.thumbprint != bound_to:
+                # The key it is bound to lived in an earlier session's memory only.
+                self.session.log.emit(
+                    "stored",
+                    "info",
+                    "the stored token is DPoP-bound to the key of an earlier session; it cannot be used, "
+                    "a new login follows when the server asks",
+                    data={"jkt": bound_to},
+                )
+                return None
+            state.token_type = "DPoP"
         self.issuer = record.get("current_issuer")
         expires_at = entry.get("expires_at")
         self.expires_at = float(expires_at) if isinstance(expires_at, (int, float)) else None
@@ -189,6 +206,13 @@ class RecordStorage:
         entry["obtained_at"] = int(now)
         entry["expires_at"] = now + tokens.expires_in if tokens.expires_in else None
         entry["scope"] = tokens.scope
+        state = self.session._dpop
+        if state is not None and state.bound:
+            # Saved as issued, with the thumbprint of the key it is bound to (cnf.jkt).
+            entry["token"]["token_type"] = "DPoP"
+            entry["dpop_jkt"] = state.key.thumbprint
+        else:
+            entry.pop("dpop_jkt", None)
         # What discovery found, so a later run can refresh before any new challenge.
         context = self.context
         if context is not None and context.oauth_metadata is not None:
@@ -389,7 +413,7 @@ class _Observed(OAuthClientProvider):
                 flow.main_sent = False
                 while True:
                     kind = self._classify(outgoing, flow)
-                    if held is not None and kind == "main" and outgoing.headers.get("authorization") == held_sent:
+                    if held is not None and kind == "main" and _credential(outgoing) == held_sent:
                         # The request as the retry sent it: the answer is the one the retry got.
                         response, held = held, None
                     elif kind in ("main", "retry"):
@@ -397,20 +421,28 @@ class _Observed(OAuthClientProvider):
                         # The request goes to the MCP server now: its own clock (held while
                         # the flow talked to the authorization server) starts here.
                         self._restart_clock(flow)
-                        pending = outgoing
-                        response = yield outgoing
-                        pending = None
-                        if response.status_code in (401, 403):
-                            await response.aread()
+                        retries = 0
+                        while True:
+                            self._present(outgoing, retry=retries > 0)
+                            pending = outgoing
+                            response = yield outgoing
+                            pending = None
+                            if response.status_code in (401, 403):
+                                await response.aread()
+                            if not self._resource_nonce(outgoing, response, retries):
+                                break
+                            retries += 1
                     else:
                         held = None
                         # The authorization server's requests are ours to send: checked first,
                         # bounded by the login's deadline, and their failures name their URL.
                         self._hold_clock(flow)
                         await self._before_send(kind, flow, outgoing)
-                        response = await self._fetch(outgoing, flow)
+                        response = await self._send_to_server(kind, outgoing, flow)
                     if await self._after_response(kind, outgoing, response, flow):
                         return
+                    if kind in ("token", "refresh"):
+                        response = self._token_for_sdk(response)
                     try:
                         outgoing = await inner.asend(response)
                     except StopAsyncIteration:
@@ -418,7 +450,7 @@ class _Observed(OAuthClientProvider):
                 if flow.again is None:
                     return
                 held, flow.again = flow.again, None
-                held_sent = request.headers.get("authorization")
+                held_sent = _credential(request)
                 await inner.aclose()
         except StopAsyncIteration:
             return
@@ -453,6 +485,113 @@ class _Observed(OAuthClientProvider):
                 self._flow = None
             if flow.challenged:
                 await self.close()
+
+    # -- DPoP (RFC 9449, SEP-1932) -----------------------------------------------------------
+
+    def _dpop_on_token_requests(self) -> bool:
+        """Whether token requests carry a proof: asked for, or advertised by either server."""
+        mode = self.session.config.dpop
+        if mode == "off":
+            return False
+        if mode == "on":
+            return True
+        prm = self.context.protected_resource_metadata
+        if prm is not None and (prm.dpop_bound_access_tokens_required or prm.dpop_signing_alg_values_supported):
+            self.session.dpop().advertised = True
+        # The key is made only once some server has asked for DPoP.
+        state = self.session._dpop
+        return state is not None and state.advertised
+
+    def _sign(self, request: httpx2.Request, step: str, nonce: str | None, access_token: str | None = None) -> None:
+        state = self.session.dpop()
+        proof, claims = state.key.proof(request.method, str(request.url), access_token=access_token, nonce=nonce)
+        request.headers["DPoP"] = proof
+        self.session.secrets.add(proof)
+        shown = {k: v for k, v in claims.items() if k != "ath"}
+        if "ath" in claims:
+            shown["ath"] = "(hash of the access token)"
+        self.log.emit(
+            "dpop-proof",
+            "info",
+            f"DPoP proof for {step}: {claims['htm']} {claims['htu']}"
+            + (" with the server's nonce" if nonce else "")
+            + f" (key thumbprint {state.key.thumbprint})",
+            data={"claims": shown, "alg": "ES256", "jkt": state.key.thumbprint, "for": step},
+        )
+
+    async def _send_to_server(self, kind: str, outgoing: httpx2.Request, flow: _Flow) -> httpx2.Response:
+        """Send one request to the authorization server; with DPoP, sign it and answer use_dpop_nonce."""
+        if kind not in ("token", "refresh") or not self._dpop_on_token_requests():
+            return await self._fetch(outgoing, flow)
+        state = self.session.dpop()
+        retries = 0
+        while True:
+            self._sign(outgoing, kind, state.server_nonce)
+            response = await self._fetch(outgoing, flow)
+            nonce = response.headers.get("dpop-nonce")
+            if nonce:
+                state.server_nonce = nonce
+            body = _json(response)
+            error = body.get("error") if isinstance(body, dict) else None
+            if not wants_nonce(response.status_code, error, nonce) or retries >= MAX_NONCE_RETRIES:
+                return response
+            retries += 1
+            exchange = HttpExchange.capture(outgoing, response, self.log.secrets)
+            self.log.emit(
+                "dpop-nonce",
+                "info",
+                "the authorization server asks for a DPoP nonce (use_dpop_nonce); retrying with a new proof",
+                http=exchange,
+                data={"nonce": nonce, "party": "authorization server"},
+            )
+
+    def _token_for_sdk(self, response: httpx2.Response) -> httpx2.Response:
+        """Note a DPoP-bound token, and hand the SDK (which models bearer tokens only) a bearer-typed copy."""
+        body = _json(response)
+        if response.status_code not in (200, 201) or not isinstance(body, dict):
+            return response
+        token_type = body.get("token_type")
+        self.session.dpop().token_type = token_type if isinstance(token_type, str) else None
+        if not isinstance(token_type, str) or token_type.lower() != "dpop":
+            return response
+        headers = [(k, v) for k, v in response.headers.multi_items() if k.lower() not in _BODY_HEADERS]
+        content = json.dumps({**body, "token_type": "Bearer"}).encode()
+        return httpx2.Response(response.status_code, headers=headers, content=content, request=response.request)
+
+    def _present(self, request: httpx2.Request, *, retry: bool) -> None:
+        """A DPoP-bound token goes with the DPoP scheme and a fresh proof (RFC 9449 §7.1)."""
+        state = self.session._dpop
+        header = request.headers.get("authorization")
+        if state is None:
+            return
+        if not state.bound or not header:
+            # A proof of ours left from before the token changed; a session without a key added none.
+            request.headers.pop("DPoP", None)
+            return
+        token = header.partition(" ")[2].strip()
+        request.headers["Authorization"] = f"DPoP {token}"
+        self._sign(request, "the MCP request (retried)" if retry else "the MCP request", state.resource_nonce, token)
+
+    def _resource_nonce(self, request: httpx2.Request, response: httpx2.Response, retries: int) -> bool:
+        """Keep the MCP server's nonce; True when the request must be sent again with it."""
+        state = self.session._dpop
+        if state is None or not state.bound:
+            return False
+        nonce = response.headers.get("dpop-nonce")
+        if nonce:
+            state.resource_nonce = nonce
+        error = parse_www_authenticate(response.headers.get("www-authenticate"), "DPoP").get("error")
+        if not wants_nonce(response.status_code, error, nonce) or retries >= MAX_NONCE_RETRIES:
+            return False
+        exchange = HttpExchange.capture(request, response, self.log.secrets)
+        self.log.emit(
+            "dpop-nonce",
+            "info",
+            "the MCP server asks for a DPoP nonce (use_dpop_nonce); retrying with a new proof",
+            http=exchange,
+            data={"nonce": nonce, "party": "MCP server"},
+        )
+        return True
 
     def _log_failure(self, flow: _Flow, message: str) -> None:
         if not flow.failed_logged:
@@ -617,6 +756,11 @@ class _Observed(OAuthClientProvider):
             return False
         if kind in ("resource-metadata", "server-metadata"):
             self._log_metadata(kind, exchange, response, flow)
+            if kind == "server-metadata" and status == 200:
+                body = _json(response)
+                algs = body.get("dpop_signing_alg_values_supported") if isinstance(body, dict) else None
+                if isinstance(algs, list) and DPOP_ALGORITHM in algs:
+                    self.session.dpop().advertised = True
         elif kind == "registration":
             flow.registered = True
             if status < 300:
@@ -642,6 +786,10 @@ class _Observed(OAuthClientProvider):
         exchange = HttpExchange.capture(request, response, self.log.secrets)
         challenge = parse_www_authenticate(response.headers.get("www-authenticate"))
         flow.challenge = challenge
+        offered = parse_www_authenticate(response.headers.get("www-authenticate"), "DPoP").get("scheme", "")
+        if offered.lower() == "dpop" and self.session.config.dpop != "off":
+            # The resource server takes DPoP-bound tokens (RFC 9449 §7.1).
+            self.session.dpop().advertised = True
         flow.resource_metadata_url = challenge.get("resource_metadata")
         had_token = "authorization" in request.headers
         status = response.status_code
@@ -906,6 +1054,12 @@ class _Observed(OAuthClientProvider):
             kind = "pre-registered"
             if self.session.config.grant == "jwt_bearer":
                 title = f"jwt-bearer grant with the workload identity JWT, as client {info.client_id}"
+            elif self.session.config.grant == "enterprise":
+                method = info.token_endpoint_auth_method or "none"
+                title = (
+                    f"jwt-bearer grant with the ID-JAG from the identity provider, as client {info.client_id} "
+                    f"({method})"
+                )
             else:
                 method = info.token_endpoint_auth_method or "client_secret_basic"
                 title = f"client credentials grant as client {info.client_id} ({method})"
@@ -987,6 +1141,7 @@ class _Observed(OAuthClientProvider):
 
 
 _ENDPOINT_OF = {
+    "token-exchange": "identity provider endpoint",
     "registration": "registration endpoint",
     "token": "token endpoint",
     "refresh": "token endpoint",
@@ -1000,6 +1155,14 @@ def _scope_note(challenge: dict[str, str]) -> str | None:
         if challenge.get(key):
             parts.append(f"{key}: {challenge[key]}")
     return "; ".join(parts) or None
+
+
+_BODY_HEADERS = frozenset({"content-encoding", "content-length", "transfer-encoding"})
+
+
+def _credential(request: httpx2.Request) -> str:
+    """The token a request carries, whatever its scheme (Bearer from the SDK, DPoP once presented)."""
+    return request.headers.get("authorization", "").partition(" ")[2].strip()
 
 
 def _json(response: httpx2.Response) -> Any:
@@ -1125,6 +1288,10 @@ class ObservedJwtBearerProvider(_Observed):
 def provider_for(session: OAuthSession) -> _Observed:
     """The OAuth client the session's settings ask for."""
     config = session.config
+    if config.grant == "enterprise":
+        from .enterprise import ObservedEnterpriseProvider
+
+        return ObservedEnterpriseProvider(session)
     if config.grant == "jwt_bearer":
         return ObservedJwtBearerProvider(session)
     if config.grant == "client_credentials":

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
     from ..spec import ServerSpec
     from ..traffic import TrafficLog
+    from .dpop import DPoPState
     from .provider import _Observed
     from .revocation import Revocation
 
@@ -48,6 +49,8 @@ class OAuthSession:
         # succeeded after one (see provider.MAX_STEP_UPS).
         self.step_ups: dict[str, int] = {}
         self._provider: _Observed | None = None
+        # The DPoP key and nonces (RFC 9449), made when a flow first needs them.
+        self._dpop: DPoPState | None = None
         # The bound on every body read (--max-message-size); session_for keeps it the spec's.
         self.max_message_size = DEFAULT_MAX_MESSAGE_SIZE
 
@@ -74,6 +77,14 @@ class OAuthSession:
             logging.getLogger("mcp.client.auth").addHandler(logging.NullHandler())
             self._provider = provider_for(self)
         return self._provider
+
+    def dpop(self) -> DPoPState:
+        """This session's proof-of-possession key and nonces (one key per session, kept in memory)."""
+        if self._dpop is None:
+            from .dpop import DPoPState
+
+            self._dpop = DPoPState()
+        return self._dpop
 
     def current_issuer(self) -> str | None:
         return self._provider.issuer if self._provider is not None else None

@@ -9,20 +9,19 @@ __all__ = ["parse_www_authenticate"]
 _TOKEN = r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+"
 _PARAM = re.compile(rf'\s*({_TOKEN})\s*=\s*(?:"((?:[^"\\]|\\.)*)"|({_TOKEN}))\s*(?:,|$)')
 _SCHEME = re.compile(rf"\s*({_TOKEN})(?=\s|$|,)")
-_BEARER = re.compile(r"(?:^|,)\s*(Bearer)(?=\s|$|,)", re.IGNORECASE)
 
 
-def parse_www_authenticate(value: str | None) -> dict[str, str]:
-    """The Bearer challenge's parameters (scheme under `scheme`).
+def parse_www_authenticate(value: str | None, scheme: str = "Bearer") -> dict[str, str]:
+    """The parameters of the challenge of `scheme` (Bearer unless asked), the scheme under `scheme`.
 
-    Only one challenge is read (the Bearer one when there is one), and only its auth-params; a value the
-    grammar does not allow yields what could be read before it.
+    Only one challenge is read (the one of `scheme` when there is one, else the first), and only its
+    auth-params; a value the grammar does not allow yields what could be read before it.
     """
     if not value:
         return {}
-    bearer = _BEARER.search(value)
-    if bearer is not None:
-        value = value[bearer.start(1) :]
+    chosen = re.search(rf"(?:^|,)\s*({re.escape(scheme)})(?=\s|$|,)", value, re.IGNORECASE)
+    if chosen is not None:
+        value = value[chosen.start(1) :]
     out: dict[str, str] = {}
     match = _SCHEME.match(value)
     if not match:

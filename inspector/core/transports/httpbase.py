@@ -39,7 +39,8 @@ MAX_REDIRECTS = 5
 _SSE_FIELD = re.compile(r"[A-Za-z_-]{1,64}")
 SSE_SNIFF_CHARS = 1024
 
-_SECRET_HEADER = re.compile(r"(?i)^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|api-key)$")
+# A DPoP proof is a credential too (short-lived, but replayable within its window).
+_SECRET_HEADER = re.compile(r"(?i)^(authorization|proxy-authorization|dpop|cookie|set-cookie|x-api-key|api-key)$")
 _SECRET_WORD = re.compile(r"(?i)(token|secret|password|api[-_]?key)")
 
 
