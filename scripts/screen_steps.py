@@ -523,11 +523,20 @@ async def save_step(pilot: Pilot[Any]) -> None:
     await wait_until(pilot, lambda: isinstance(app.screen, SaveStepScreen), "the save dialog")
 
 
+async def _save_last_call(pilot: Pilot[Any], pane: CollectionsPane, steps: int) -> None:
+    """ctrl+b, then enter: the selected tool's last call joins the collection as its step `steps`."""
+    app = inspector(pilot)
+    await pilot.press("ctrl+b")
+    await wait_until(pilot, lambda: isinstance(app.screen, SaveStepScreen), "the save dialog")
+    await pilot.press("enter")
+    await wait_until(
+        pilot, lambda: pane.collection is not None and len(pane.collection.steps) == steps, f"saved step {steps}"
+    )
+
+
 async def collections(pilot: Pilot[Any]) -> None:
-    """The Collections pane after a run: the saved step passes, a hand-written one fails."""
+    """The Collections pane after a run: three saved steps pass, a hand-written one fails one expectation."""
     app = await select_tool(pilot, "echo")
-    await fill(pilot, ("message",), "hello, inspector")
-    await call_and_wait(pilot)
     pane = app.query_one(CollectionsPane)
     # The default file name, collection.yaml, in a folder of its own: the screen
     # shows the relative name, the same on every checkout.
@@ -536,14 +545,24 @@ async def collections(pilot: Pilot[Any]) -> None:
     here, folder = os.getcwd(), tempfile.mkdtemp(prefix="inspector-shot-")
     os.chdir(folder)
     try:
-        await pilot.press("ctrl+b")
-        await wait_until(pilot, lambda: isinstance(app.screen, SaveStepScreen), "the save dialog")
-        await pilot.press("enter")
-        await wait_until(pilot, lambda: pane.collection is not None, "the saved collection")
+        await fill(pilot, ("message",), "hello, inspector")
+        await call_and_wait(pilot)
+        await _save_last_call(pilot, pane, 1)
+        # A structured answer (its step checks the outputSchema) and a tool error (isError expected).
+        await select_tool(pilot, "weather_report")
+        await fill(pilot, ("city",), "Paris")
+        await call_and_wait(pilot)
+        await _save_last_call(pilot, pane, 2)
+        await select_tool(pilot, "divide")
+        await fill(pilot, ("dividend",), "1")
+        await fill(pilot, ("divisor",), "0")
+        await call_and_wait(pilot)
+        await _save_last_call(pilot, pane, 3)
         _append_text(
             "collection.yaml",
             "  - name: shouting\n    call: echo\n    arguments: {message: hello}\n"
-            "    expect:\n      values:\n        content[0].text: HELLO\n",
+            "    expect:\n      success: true\n      text: hello\n      maxMs: 5000\n"
+            "      values:\n        content[0].text: HELLO\n        content[0].type: text\n",
         )
         pane.load("collection.yaml")
         app.action_show_tab("collections")
@@ -552,9 +571,9 @@ async def collections(pilot: Pilot[Any]) -> None:
         await pilot.press("a")
         await wait_until(pilot, lambda: isinstance(app.screen, RunStepsScreen), "the run confirmation")
         await pilot.press("y")
-        await wait_until(pilot, lambda: len(pane.results) == 2, "both steps run")
+        await wait_until(pilot, lambda: len(pane.results) == 4, "every step run")
         await wait_until(pilot, lambda: app.client.in_flight == 0, "nothing in flight")
-        await pilot.press("down")
+        await pilot.press("down", "down", "down")
         await wait_until(pilot, lambda: "✗" in str(pane.query_one("#collection-checks", Static).render()), "checks")
     finally:
         os.chdir(here)
