@@ -110,8 +110,11 @@ class OAuthSession:
 
         async def show(url: str) -> None:
             notify = self.config.notify or (lambda _text: None)
-            if self.config.browser == "print":
-                notify(f"Open this URL to authorize the inspector:\n  {url}")
+            if self.config.browser in ("print", "handoff"):
+                from .handoff import handoff_text
+
+                paste = self.config.browser == "handoff" and self.config.paste is not None
+                notify(handoff_text(url, paste=paste))
                 self.log.emit("authorization", "info", "the URL was printed for the person to open")
                 return
             from .browser import open_in_system_browser
