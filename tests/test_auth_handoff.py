@@ -147,6 +147,9 @@ def test_a_pasted_redirect_url_completes_the_login(login: Login, auth_server: st
     steps = [(event["step"], event["status"]) for event in events]
     assert ("callback", "ok") in steps
     assert ("token", "ok") in steps
+    # The port-forward also goes with the step (the TUI's Auth view shows no printed lines).
+    details = [str(event.get("detail")) for event in events if event["step"] == "authorization"]
+    assert any(f"ssh -L {port}:127.0.0.1:{port} " in detail for detail in details), details
     assert httpx2.get(f"{auth_server}/_stats").json()["token"] > before
 
 

@@ -18,7 +18,7 @@ import threading
 from collections.abc import Awaitable, Callable
 from urllib.parse import parse_qs, parse_qsl, urlsplit
 
-__all__ = ["PasteRefused", "handoff_text", "pasted_params", "read_stdin_line", "redirect_uri_of"]
+__all__ = ["PasteRefused", "handoff_text", "pasted_params", "port_forward", "read_stdin_line", "redirect_uri_of"]
 
 # Reads the next line the person pastes; None when no more will come.
 LineSource = Callable[[], Awaitable[str | None]]
@@ -33,16 +33,22 @@ def redirect_uri_of(authorization_url: str) -> str | None:
     return values[0] if values else None
 
 
+def port_forward(authorization_url: str) -> str | None:
+    """The `ssh -L` command that brings the redirect from a browser on another machine to this one's listener."""
+    redirect = redirect_uri_of(authorization_url)
+    port = urlsplit(redirect).port if redirect else None
+    return f"ssh -L {port}:127.0.0.1:{port} {_user()}@{_host()}" if port else None
+
+
 def handoff_text(authorization_url: str, *, paste: bool) -> str:
     """What the person reads: the URL, the SSH port-forward that brings the redirect back, and the paste route."""
     lines = ["Open this URL to authorize the inspector:", f"  {authorization_url}"]
-    redirect = redirect_uri_of(authorization_url)
-    port = urlsplit(redirect).port if redirect else None
-    if port:
+    forward = port_forward(authorization_url)
+    if forward:
         lines += [
             "If the browser is on another machine, forward the redirect port from there first (the port must be "
             "free on that machine too; --oauth-port fixes it):",
-            f"  ssh -L {port}:127.0.0.1:{port} {_user()}@{_host()}",
+            f"  {forward}",
         ]
     if paste:
         lines.append(
