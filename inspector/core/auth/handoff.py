@@ -10,11 +10,10 @@ listener (state, RFC 9207 issuer), so it proves as much as the redirect.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import getpass
+import os
 import socket
 import sys
-import threading
 from collections.abc import Awaitable, Callable
 from urllib.parse import parse_qs, parse_qsl, urlsplit
 
@@ -93,59 +92,68 @@ async def read_stdin_line() -> str | None:
 
 
 class _LineReader:
-    """One thread per process reads standard input; each line goes to the coroutine waiting then.
+    """Lines from standard input, read when the event loop sees it readable.
 
-    A thread nobody joins: the read blocks until a line or the end comes, and
-    a login that finished through the listener must not wait for it.  A line
-    that arrives while nothing waits belongs to no login and is dropped.
+    Not a thread blocked in a read: when the login ends another way
+    (the redirect reached the listener, Ctrl-C, the deadline) nothing is
+    left reading the terminal, so a later question on it gets its answer.
     """
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._waiter: tuple[asyncio.AbstractEventLoop, asyncio.Future[str | None]] | None = None
-        self._thread: threading.Thread | None = None
+        self._buffer = b""
         self._ended = False
 
     async def readline(self) -> str | None:
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[str | None] = loop.create_future()
-        with self._lock:
-            if self._ended:
-                return None
-            self._waiter = (loop, future)
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="inspector-paste", daemon=True)
-                self._thread.start()
+        while b"\n" not in self._buffer and not self._ended and len(self._buffer) < _MAX_LINE:
+            chunk = await _read_chunk()
+            if chunk:
+                self._buffer += chunk
+            else:
+                self._ended = True
+        if not self._buffer:
+            return None
+        line, newline, rest = self._buffer.partition(b"\n")
+        if not newline:  # the end, or a line past the bound: what there is (refused as a redirect)
+            line, rest = self._buffer[:_MAX_LINE], self._buffer[_MAX_LINE:]
+        self._buffer = rest
+        return line.decode("utf-8", "replace")
+
+
+async def _read_chunk() -> bytes:
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):
+        return b""
+    loop = asyncio.get_running_loop()
+    ready: asyncio.Future[bytes] = loop.create_future()
+
+    def readable() -> None:
         try:
-            return await future
-        finally:
-            with self._lock:
-                if self._waiter is not None and self._waiter[1] is future:
-                    self._waiter = None
+            data = os.read(fd, _CHUNK)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not ready.done():
+            ready.set_result(data)
 
-    def _run(self) -> None:
-        while True:
-            try:
-                line: str | None = sys.stdin.readline() or None
-            except (OSError, ValueError):
-                line = None
-            with self._lock:
-                if line is None:
-                    self._ended = True
-                waiter, self._waiter = self._waiter, None
-            if waiter is not None:
-                loop, future = waiter
-                with contextlib.suppress(RuntimeError):  # the loop is gone: nobody waits any more
-                    loop.call_soon_threadsafe(_settle, future, line)
-            if line is None:
-                return
+    try:
+        loop.add_reader(fd, readable)
+    except (OSError, NotImplementedError, ValueError):
+        # A regular file (epoll refuses it): reading it never blocks.
+        try:
+            return os.read(fd, _CHUNK)
+        except OSError:
+            return b""
+    try:
+        return await ready
+    finally:
+        loop.remove_reader(fd)
 
 
-def _settle(future: asyncio.Future[str | None], line: str | None) -> None:
-    if not future.done():
-        future.set_result(line)
-
-
+_CHUNK = 65536
+# A redirect URL is a few kilobytes at most; past this a "line" is cut and refused.
+_MAX_LINE = 1 << 20
 _STDIN = _LineReader()
 
 
