@@ -3,8 +3,10 @@ the protected server and authorization server of tests/servers/auth_server.py:
 the inspector prints the authorization URL and the `ssh -L` port-forward, an
 HTTP client plays the remote browser (following the authorization server's
 redirects up to the loopback redirect, which it does not reach), and the URL
-it ended on is pasted on the inspector's standard input.  A pasted URL with
-another state is refused like a redirect with one.
+it ended on is pasted on the inspector's standard input, or fetched, as the
+`ssh -L` forward would carry it to the listener.  A pasted URL with another
+state fails the login like a redirect with one; another URL, or a bare code,
+is refused and the login goes on waiting.
 """
 
 from __future__ import annotations
@@ -173,6 +175,20 @@ def test_a_bare_code_is_refused(login: Login) -> None:
     login.paste(dict(parse_qsl(urlsplit(landed).query))["code"])
     login.wait_for("not the code alone")
     login.paste(landed)  # still waiting: the whole URL completes it
+    code, result = login.finish()
+    assert code == exitcodes.OK, login.stderr()
+    assert result["logged_in"] is True
+
+
+def test_the_redirect_through_a_port_forward_completes_it_while_stdin_stays_open(login: Login) -> None:
+    """The `ssh -L` route: the browser's redirect reaches the listener (as it does through the forward);
+    nothing is pasted, and the waiting paste reader does not keep the login from finishing."""
+    url = printed_url(login.wait_for("paste here the full URL"))
+    redirect_uri = dict(parse_qsl(urlsplit(url).query))["redirect_uri"]
+    login.wait_for("or a pasted URL")
+    landed = remote_browser(url, redirect_uri)
+    page = httpx2.get(landed, timeout=HANG)
+    assert page.status_code == 200 and "Authorization received" in page.text
     code, result = login.finish()
     assert code == exitcodes.OK, login.stderr()
     assert result["logged_in"] is True
