@@ -197,10 +197,11 @@ def _add_auth_options(parser: argparse.ArgumentParser, default: Any) -> None:
     )
     group.add_argument(
         "--oauth-browser",
-        choices=("system", "print", "headless"),
+        choices=("system", "print", "handoff", "headless"),
         default=default,
-        help="OAuth: open the system browser (default), only print the URL, or follow the redirects headlessly "
-        "(authorization servers that approve without a person)",
+        help="OAuth: open the system browser (default); only print the URL (with the `ssh -L` port-forward that "
+        "brings the redirect back); handoff: print it and also accept the URL the browser ended on, pasted on "
+        "standard input; or follow the redirects headlessly (authorization servers that approve without a person)",
     )
 
 

@@ -131,6 +131,10 @@ async def prepare_auth(spec: ServerSpec, traffic: TrafficLog) -> None:
         config.notify = _notify
     if config.confirm is None and _at_terminal():
         config.confirm = ask_on_terminal
+    if config.paste is None and config.browser == "handoff":
+        from ..core.auth.handoff import read_stdin_line
+
+        config.paste = read_stdin_line
     session = session_for(spec)
     if session is None or not config.oauth or config.browser == "headless" or config.grant != "authorization_code":
         return
@@ -302,6 +306,10 @@ async def _login(out: Output, spec: ServerSpec, args: argparse.Namespace) -> int
         config.notify = _notify
     if config.confirm is None and _at_terminal():
         config.confirm = ask_on_terminal
+    if config.paste is None and config.browser == "handoff":
+        from ..core.auth.handoff import read_stdin_line
+
+        config.paste = read_stdin_line
     session = session_for(spec)
     assert session is not None
     recorder = None

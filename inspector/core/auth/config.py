@@ -34,10 +34,13 @@ __all__ = [
 ]
 
 # system: open the system browser when there is one, and print the URL;
-# print: only print the URL (SSH, or a browser on another machine);
+# print: only print the URL (SSH, or a browser on another machine), with the
+# `ssh -L` port-forward that brings the redirect back to the loopback listener;
+# handoff: print as above, and also take the URL the browser ended on, pasted
+# on standard input (command line only: the TUI owns its terminal);
 # headless: the inspector fetches the URL itself and follows the redirects
 # (for authorization servers that approve without a person: tests, CI).
-BROWSER_MODES = ("system", "print", "headless")
+BROWSER_MODES = ("system", "print", "handoff", "headless")
 GRANTS = ("authorization_code", "client_credentials", "jwt_bearer", "enterprise")
 # auto: DPoP when the authorization server advertises it (dpop_signing_alg_values_supported)
 # or the MCP server challenges with the DPoP scheme; on: always; off: never (bearer tokens).
@@ -126,6 +129,10 @@ class AuthConfig:
     opener: Opener | None = field(default=None, repr=False, compare=False)
     notify: Callable[[str], None] | None = field(default=None, repr=False, compare=False)
     store: TokenStore | None = field(default=None, repr=False, compare=False)
+    # In the handoff mode: the next line the person pastes (None when no more
+    # will come); the command line reads standard input.  None: only the
+    # loopback listener brings the redirect back.
+    paste: Callable[[], Awaitable[str | None]] | None = field(default=None, repr=False, compare=False)
     # Asks the person whether to go on (True) with endpoints on other origins
     # than the issuer; given the text to show.  None: nobody to ask.
     confirm: Callable[[str], Awaitable[bool]] | None = field(default=None, repr=False, compare=False)

@@ -78,6 +78,13 @@ class LoopbackListener:
             return True
         return False
 
+    def deliver(self, params: dict[str, str]) -> bool:
+        """A redirect that came another way (pasted by the person): as if it had reached the listener."""
+        if self._result is not None and not self._result.done():
+            self._result.set_result(params)
+            return True
+        return False
+
     async def close(self) -> None:
         server, self._server = self._server, None
         if self._result is not None and not self._result.done():

@@ -29,7 +29,7 @@ import asyncio
 import json
 import time
 import warnings
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, parse_qsl, urlsplit
@@ -58,6 +58,7 @@ from .dpop import ALGORITHM as DPOP_ALGORITHM
 from .dpop import MAX_NONCE_RETRIES, wants_nonce
 from .endpoints import ENDPOINT_NAMES, insecure, other_origins
 from .errors import AuthError, LoginAborted, LoginTimedOut
+from .handoff import PasteRefused, pasted_params
 from .httpauth import hold_request_clock, restart_request_clock
 from .log import HttpExchange
 from .loopback import LoginCancelled, LoginTimeout, LoopbackListener
@@ -1090,17 +1091,39 @@ class _Observed(OAuthClientProvider):
         listener = self._listener
         if listener is None:
             raise AuthError("no loopback listener is waiting for the redirect", step="callback")
-        notify = self.session.config.notify
-        if notify is not None and self.session.config.browser != "headless":
+        config = self.session.config
+        notify = config.notify
+        paste = config.paste if config.browser == "handoff" else None
+        if notify is not None and config.browser != "headless":
+            pasting = " or a pasted URL" if paste is not None else ""
             notify(
-                f"Waiting up to {self.session.config.timeout:g} s for the redirect to {listener.redirect_uri} "
+                f"Waiting up to {config.timeout:g} s for the redirect to {listener.redirect_uri}{pasting} "
                 "(Ctrl-C cancels)"
             )
-        params = await listener.wait(self._remaining(self._flow))
+        reading = asyncio.ensure_future(self._take_pasted(paste, listener)) if paste is not None else None
+        try:
+            params = await listener.wait(self._remaining(self._flow))
+        finally:
+            if reading is not None:
+                reading.cancel()
         flow = self._flow
         if flow is not None:
             flow.step = "callback"
         return self._check_callback(params, flow)
+
+    async def _take_pasted(self, paste: Callable[[], Awaitable[str | None]], listener: LoopbackListener) -> None:
+        """Lines the person pastes, until one is this login's redirect (or no more come: the listener still waits)."""
+        notify = self.session.config.notify or (lambda _text: None)
+        while (line := await paste()) is not None:
+            try:
+                params = pasted_params(line, listener.redirect_uri)
+            except PasteRefused as exc:
+                if line.strip():
+                    notify(f"{exc}; paste again, or wait for the redirect")
+                continue
+            self.log.emit("callback", "info", "the redirect URL was pasted by the person")
+            listener.deliver(params)
+            return
 
     def _check_callback(self, params: dict[str, str], flow: _Flow | None) -> AuthorizationCodeResult:
         metadata = self.context.oauth_metadata

@@ -110,9 +110,19 @@ class OAuthSession:
 
         async def show(url: str) -> None:
             notify = self.config.notify or (lambda _text: None)
-            if self.config.browser == "print":
-                notify(f"Open this URL to authorize the inspector:\n  {url}")
-                self.log.emit("authorization", "info", "the URL was printed for the person to open")
+            if self.config.browser in ("print", "handoff"):
+                from .handoff import handoff_text, port_forward
+
+                paste = self.config.browser == "handoff" and self.config.paste is not None
+                notify(handoff_text(url, paste=paste))
+                # The Auth view has no printed lines: the port-forward goes with the step.
+                forward = port_forward(url)
+                self.log.emit(
+                    "authorization",
+                    "info",
+                    "the URL was printed for the person to open",
+                    detail=f"browser on another machine: {forward}" if forward else None,
+                )
                 return
             from .browser import open_in_system_browser
 
