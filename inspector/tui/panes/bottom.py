@@ -494,7 +494,11 @@ class BottomPanel(Vertical):
         total = problems.take(self.traffic.frames, self.checked)
         counts = problems.counts
         label = "Problems" if not total else f"Problems ({counts.get('error', 0)}✖ {counts.get('warning', 0)}⚠)"
-        self.query_one("#bottom-tabs", TabbedContent).get_tab("problems").label = label
+        tab = self.query_one("#bottom-tabs", TabbedContent).get_tab("problems")
+        # A tab's label, even the same one, lays the whole screen out: only
+        # when it changed (this runs at every sync while frames stream in).
+        if tab.label.plain != label:
+            tab.label = label
         if self.query_one("#bottom-tabs", TabbedContent).active == "latency":
             self.query_one("#latency-table", Static).update(latency_renderable(self.traffic.frames))
 
