@@ -209,7 +209,11 @@ def wide_schema(count: int) -> dict[str, Any]:
 async def _measure_form(count: int, repeats: int) -> dict[str, float]:
     from textual.app import App, ComposeResult
 
+    from inspector.tui.collector import tune_collector
     from inspector.tui.widgets.schema_form import FieldRow, SchemaForm
+
+    # The collector as the inspector's app sets it.
+    tune_collector()
 
     class FormApp(App[None]):
         # About the form's share of a 50-row terminal in the Tools pane.

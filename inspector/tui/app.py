@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 from ..core.spec import ServerSpec
 from ..core.traffic import Frame, JsonlRecorder, TrafficLog
 from .clipboard import copy_text
+from .collector import tune_collector
 from .commands import ActionCommands, ServerCommands
 from .handlers import TuiHandlers
 from .key_order import KeyOrder, Routed
@@ -197,6 +198,7 @@ class InspectorApp(App[int]):
         keymap: KeymapSettings | None = None,
     ) -> None:
         super().__init__()
+        tune_collector()
         self.keymap_settings = keymap or KeymapSettings()
         self._clashes_told: set[str] = set()
         self.spec = spec

@@ -26,6 +26,10 @@ from ..widgets.big_text import HIGHLIGHT_LIMIT, LazyText, prepare_json, prepare_
 from ..widgets.traffic_table import TrafficTable, header_text
 from .problems import ProblemsPane, severity_style
 
+# While the cursor follows new frames, their detail is built once they stop
+# coming for this long (longer than the app's view sync interval).
+FOLLOW_DETAIL_AFTER = 0.2
+
 if TYPE_CHECKING:
     from ..app import InspectorApp
 
@@ -332,6 +336,11 @@ class TrafficPane(Horizontal):
     @work(exclusive=True, group="traffic-detail")
     async def _show_detail(self, frame: Frame | None) -> None:
         detail = self.query_one("#traffic-detail", FrameDetail)
+        if self.table.following:
+            # Frames streaming in (a listing of 200 pages) move the cursor
+            # at every view sync; the detail of each would cost a layout of
+            # the screen.  A newer frame cancels this wait (exclusive).
+            await asyncio.sleep(FOLLOW_DETAIL_AFTER)
         big = None
         if frame is not None and frame.size > HIGHLIGHT_LIMIT:
             # Parsing, pretty-printing and escaping 100 KB take tens of ms: not on the UI loop.
@@ -485,7 +494,11 @@ class BottomPanel(Vertical):
         total = problems.take(self.traffic.frames, self.checked)
         counts = problems.counts
         label = "Problems" if not total else f"Problems ({counts.get('error', 0)}✖ {counts.get('warning', 0)}⚠)"
-        self.query_one("#bottom-tabs", TabbedContent).get_tab("problems").label = label
+        tab = self.query_one("#bottom-tabs", TabbedContent).get_tab("problems")
+        # A tab's label, even the same one, lays the whole screen out: only
+        # when it changed (this runs at every sync while frames stream in).
+        if tab.label.plain != label:
+            tab.label = label
         if self.query_one("#bottom-tabs", TabbedContent).active == "latency":
             self.query_one("#latency-table", Static).update(latency_renderable(self.traffic.frames))
 

@@ -14,6 +14,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.content import Content
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import Reactive
@@ -63,9 +64,21 @@ class Shown(Sequence[T]):
 class FilterInput(Input):
     """The filter box.  Textual's Input sets its virtual width to the text's
     on every key, and a virtual size change lays the whole screen out again;
-    this box has a fixed size, so a repaint is enough."""
+    this box has a fixed size, so a repaint is enough.
+
+    `on_value` is called as the value changes, before the frame is drawn: the
+    box and the rows it filters reach the screen in one frame, not in two
+    (the second after Input.Changed comes round the message queue)."""
 
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+    def __init__(self, on_value: Callable[[str], None], *, placeholder: str, id: str | None = None) -> None:
+        super().__init__(placeholder=placeholder, id=id)
+        self._on_value = on_value
+
+    def _watch_value(self, value: str) -> None:
+        super()._watch_value(value)
+        self._on_value(value)
 
 
 class FilterList(Vertical, Generic[T]):
@@ -145,7 +158,7 @@ class FilterList(Vertical, Generic[T]):
         self._rows = RowList(self._render_index, id="options")
 
     def compose(self) -> ComposeResult:
-        yield FilterInput(placeholder=self.placeholder, id="filter")
+        yield FilterInput(self._value_changed, placeholder=self.placeholder, id="filter")
         yield self._rows
 
     def on_mount(self) -> None:
@@ -233,10 +246,12 @@ class FilterList(Vertical, Generic[T]):
 
     def _update_title(self) -> None:
         total = len(self.items)
-        if self.filter_text:
-            self.border_title = f"{self.label} ({len(self.shown)}/{total})"
-        else:
-            self.border_title = f"{self.label} ({total})"
+        count = f"{len(self.shown)}/{total}" if self.filter_text else str(total)
+        title = f"{self.label} ({count})"
+        # Setting a title repaints the whole list, rows included: not when
+        # a filter key leaves the count as it was.
+        if title != self.border_title:
+            self.border_title = title
 
     @property
     def highlighted_index(self) -> int | None:
@@ -324,11 +339,15 @@ class FilterList(Vertical, Generic[T]):
         if item is not None:
             self.post_message(self.Activated(self, item))
 
+    def _value_changed(self, value: str) -> None:
+        if value != self.filter_text:
+            self.filter_text = value
+            self._apply_filter(self.highlighted_index)
+
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
+        # Filtered already, as the value changed (FilterInput.on_value).
         event.stop()
-        self.filter_text = event.value
-        self._apply_filter(self.highlighted_index)
 
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self, event: Input.Submitted) -> None:
@@ -438,7 +457,9 @@ class ItemList(FilterList[Item]):
         if self.cache_note:
             parts.append(self.cache_note)
         # Problems quote server text: a Text is never read as markup.
-        self.border_subtitle = Text(one_line(" · ".join(parts), 200))
+        subtitle = one_line(" · ".join(parts), 200)
+        if Content(subtitle).markup != self.border_subtitle:
+            self.border_subtitle = Text(subtitle)
 
     def select_key(self, key: str) -> bool:
         """Highlight the item with this key, clearing a filter that hides it."""

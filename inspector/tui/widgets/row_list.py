@@ -122,6 +122,7 @@ class RowList(ScrollView, can_focus=True):
 
     def set_rows(self, rows: Sequence[int], heights: Sequence[int] | int, highlighted: int | None) -> None:
         """Show these rows (item indices in order) and highlight one, without announcing it."""
+        before = self._on_screen()
         self.rows = rows
         self._heights = heights
         if isinstance(heights, int):
@@ -144,7 +145,19 @@ class RowList(ScrollView, can_focus=True):
         self.set_reactive(RowList.highlighted, highlighted)
         if self.is_mounted:
             self.scroll_to_highlight()
-            self.refresh()
+            # A filter key that leaves the screenful as it was (every row
+            # still matches) draws nothing.
+            if before is None or self._on_screen() != before:
+                self.refresh()
+
+    def _on_screen(self) -> tuple[object, ...] | None:
+        """What the list shows now: its scroll, highlight and visible rows (None: unknown)."""
+        if not self.is_mounted or not isinstance(self._heights, int):
+            return None
+        top = int(self.scroll_y)
+        height = self.scrollable_content_region.height
+        first, last = top // self._heights, (top + height) // self._heights + 1
+        return (top, self.highlighted, self._hover, len(self.rows), list(self.rows[first:last]))
 
     def forget(self) -> None:
         """Every row must be drawn again (items changed how they look)."""

@@ -284,7 +284,15 @@ class TrafficTable(ScrollView, can_focus=True):
         return 1 if self.header is not None else 0
 
     def _resize(self) -> None:
-        self.virtual_size = Size(0, len(self.rows) + self._head)
+        size = Size(0, len(self.rows) + self._head)
+        if size != self.virtual_size:
+            # Only the scrollbar follows the rows: setting virtual_size would
+            # lay the whole screen out at every sync while frames stream in
+            # (a listing in 200 pages: a layout every 50 ms).  The table's
+            # own size does not depend on its rows.
+            self.set_reactive(TrafficTable.virtual_size, size)
+            if self.is_mounted:
+                self._scroll_update(size)
 
     @property
     def _visible_rows(self) -> int:
