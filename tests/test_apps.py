@@ -210,7 +210,10 @@ def test_preview_serves_behind_its_token_and_relays_app_messages(tmp_path: Path,
     assert code == exitcodes.INTERRUPTED
     frames = [json.loads(line) for line in record.read_text().splitlines()]
     app_frames = [f for f in frames if f.get("kind") == "app"]
-    assert [f.get("method") for f in app_frames] == ["ui/initialize", "tools/call"]
+    relayed = [json.loads(f["raw"]) for f in app_frames if f["note"].startswith("app → host")]
+    assert relayed == [message, call]
+    answered = [json.loads(f["raw"]) for f in app_frames if f["note"] == "host → app"]
+    assert [a["id"] for a in answered] == [7, 8]
 
 
 def test_app_of_a_tool_without_ui_is_a_usage_error(log: Path) -> None:

@@ -10,6 +10,7 @@ Ctrl-C.
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 from typing import Any
 
@@ -79,8 +80,13 @@ class _Relay:
     async def handle(self, message: Any, raw: str) -> Any:
         kind, method, request_id = classify(message)
         note = f"app → host: {method}" if method else "app → host"
-        self.ctx.client.traffic.add("local", "app", message=message, method=method, id=request_id, note=note)
+        traffic = self.ctx.client.traffic
+        # The exact text the page relayed, so --record keeps it whole.
+        traffic.add("local", "app", raw=raw.encode(), message=message, method=method, id=request_id, note=note)
         reply = self._reply(kind, method, request_id, message)
+        if reply is not None:
+            text = json.dumps(reply, ensure_ascii=False)
+            traffic.add("local", "app", raw=text.encode(), message=reply, id=request_id, note="host → app")
         if self.ctx.out.json:
             self.ctx.out.json_value({"app": message if message is not None else raw, "reply": reply})
         else:

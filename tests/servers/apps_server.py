@@ -63,7 +63,7 @@ def answer(method: str, params: dict[str, Any]) -> dict[str, Any]:
         return {
             "result": {
                 "protocolVersion": "2025-11-25",
-                "capabilities": {"tools": {}, "resources": {}},
+                "capabilities": {"tools": {}, "resources": {}, "prompts": {}},
                 "serverInfo": {"name": "apps-server", "version": "1.0.0"},
             }
         }
@@ -71,6 +71,10 @@ def answer(method: str, params: dict[str, Any]) -> dict[str, Any]:
         return {"result": {"tools": TOOLS}}
     if method == "resources/list":
         return {"result": {"resources": [{"uri": "ui://apps/weather", "name": "weather", "mimeType": MIME}]}}
+    if method == "resources/templates/list":
+        return {"result": {"resourceTemplates": []}}
+    if method == "prompts/list":
+        return {"result": {"prompts": []}}
     if method == "resources/read":
         result = read(str(params.get("uri")))
         if result is None:

@@ -12,6 +12,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Checkbox, Static, TabbedContent, TabPane
 
+from ...core.apps import tool_ui
 from ...core.errors import CancelledError, InspectorError, JsonRpcError
 from ...core.items import Item, ListResult
 from ...core.operation import Operation
@@ -67,6 +68,15 @@ def tool_header(item: Item) -> Text:
     execution = item.data.get("execution")
     if isinstance(execution, dict) and execution.get("taskSupport"):
         text.append_text(plain_line(f"  tasks: {execution.get('taskSupport')}", 40, style="cyan"))
+    ui = tool_ui(item.data)
+    if ui is not None:
+        # Shown only: the app is served when the person runs `inspector app TOOL`.
+        text.append("\napp: ", style="dim")
+        text.append_text(plain_line(ui.summary(), 120, style="magenta"))
+        text.append("  (preview: inspector app TOOL)", style="dim")
+        for problem in ui.problems:
+            text.append("\n⚠ app: ", style="bold red")
+            text.append_text(plain_line(problem, 120, style="red"))
     for problem in item.problems:
         text.append("\n⚠ ", style="bold red")
         text.append_text(plain(problem, style="red"))
