@@ -221,3 +221,31 @@ def test_app_of_a_tool_without_ui_is_a_usage_error(log: Path) -> None:
     assert done.returncode == exitcodes.USAGE
     assert "declares no UI resource" in done.stderr
     assert not any(m["method"] == "resources/read" for m in asked(log))
+
+
+async def test_relay_bounds_and_tolerates_what_a_page_posts() -> None:
+    import aiohttp
+
+    from inspector.core.app_host import MAX_APP_MESSAGE, AppHost
+    from inspector.core.apps import AppDocument
+
+    seen: list[tuple[Any, str]] = []
+
+    async def on_message(message: Any, raw: str) -> Any:
+        seen.append((message, raw))
+        return None
+
+    host = AppHost(AppDocument("ui://t", "<p>t</p>", APP_MIME_TYPE, {}), on_message)
+    url = await host.start()
+    try:
+        async with aiohttp.ClientSession() as session:
+            async with session.post(url + "messages", data=b"x" * (MAX_APP_MESSAGE + 1)) as response:
+                assert response.status == 413
+            async with session.post(url + "messages", data=b"not json \x1b]0;t\x07") as response:
+                assert response.status == 200 and await response.json() == {}
+            async with session.post(url + "messages", data=b"[" * 100_000) as response:
+                assert response.status == 200
+    finally:
+        await host.close()
+    assert [m for m, _raw in seen] == [None, None]
+    assert seen[0][1].startswith("not json")
