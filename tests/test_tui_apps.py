@@ -43,3 +43,37 @@ async def test_tool_detail_shows_the_app_without_reading_it(tmp_path: Path) -> N
         assert "app:" not in header(app)
     asked = [json.loads(line) for line in log.read_text().splitlines()]
     assert not any(m["method"] == "resources/read" and "ui://" in str(m["params"]) for m in asked)
+
+
+async def test_preview_from_the_tool_detail_serves_on_loopback_and_logs_app_messages(tmp_path: Path) -> None:
+    import aiohttp
+
+    from inspector.tui.panes.tools import ToolsPane
+
+    from .servers.apps_server import WEATHER_HTML
+
+    log = tmp_path / "asked.jsonl"
+    app = InspectorApp(ServerSpec(command=PYTHON, args=[str(SERVERS / "apps_server.py"), str(log)], timeout=30))
+    async with app.run_test(size=(140, 45)) as pilot:
+        await wait_connected(pilot, app)
+        app.select_item("tools", "weather")
+        await wait_for(pilot, lambda: "app: ui://apps/weather (visibility: model, app)" in header(app), "weather")
+        pane = app.query_one(ToolsPane)
+        app.query_one("#tool-list #options").focus()
+        await pilot.press("ctrl+o")
+        await wait_for(pilot, lambda: pane.app_url is not None, "the preview's URL")
+        url = pane.app_url
+        assert url is not None and url.startswith("http://127.0.0.1:")
+        async with aiohttp.ClientSession() as session:
+            async with session.get(url + "view") as response:
+                assert response.status == 200 and await response.text() == WEATHER_HTML
+            async with session.get(url.rsplit("/", 2)[0] + "/view") as response:
+                assert response.status == 403
+            message = {"jsonrpc": "2.0", "id": 3, "method": "ui/initialize", "params": {}}
+            async with session.post(url + "messages", json=message) as response:
+                assert (await response.json())["reply"]["id"] == 3
+        frames = [f for f in app.client.traffic if f.kind == "app"]
+        assert [f.note for f in frames] == ["app → host: ui/initialize", "host → app"]
+    async with aiohttp.ClientSession() as session:
+        with pytest.raises(aiohttp.ClientConnectionError):
+            await session.get(url + "view")

@@ -10,14 +10,19 @@ Ctrl-C.
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 from typing import Any
 
 from .. import __version__
-from ..core.apps import APPS_PROTOCOL_VERSION, AppDocument, app_document, content_security_policy, tool_ui
+from ..core.apps import (
+    AppDocument,
+    app_document,
+    content_security_policy,
+    host_reply,
+    record_app_exchange,
+    tool_ui,
+)
 from ..core.safetext import safe_json, visible
-from ..core.traffic import classify
 from . import exitcodes
 from .runner import CommandContext, CommandFailed
 
@@ -48,9 +53,7 @@ async def run_app(ctx: CommandContext) -> int:
     try:
         _announce(ctx, document, url)
         if ctx.args.open:
-            import webbrowser
-
-            webbrowser.open(url)
+            _open_browser(url)
         # Serves until Ctrl-C (or the server connection's end ends the command).
         await asyncio.Event().wait()
     finally:
@@ -78,15 +81,8 @@ class _Relay:
         self.tool = tool
 
     async def handle(self, message: Any, raw: str) -> Any:
-        kind, method, request_id = classify(message)
-        note = f"app → host: {method}" if method else "app → host"
-        traffic = self.ctx.client.traffic
-        # The exact text the page relayed, so --record keeps it whole.
-        traffic.add("local", "app", raw=raw.encode(), message=message, method=method, id=request_id, note=note)
-        reply = self._reply(kind, method, request_id, message)
-        if reply is not None:
-            text = json.dumps(reply, ensure_ascii=False)
-            traffic.add("local", "app", raw=text.encode(), message=reply, id=request_id, note="host → app")
+        reply = host_reply(message, self.tool, __version__)
+        record_app_exchange(self.ctx.client.traffic, message, raw, reply)
         if self.ctx.out.json:
             self.ctx.out.json_value({"app": message if message is not None else raw, "reply": reply})
         else:
@@ -96,25 +92,21 @@ class _Relay:
             self.ctx.out.stream.flush()
         return reply
 
-    def _reply(self, kind: str, method: str | None, request_id: Any, message: Any) -> Any:
-        if kind != "request":
-            return None
-        if method == "ui/initialize":
-            result = {
-                "protocolVersion": APPS_PROTOCOL_VERSION,
-                "hostCapabilities": {},
-                "hostInfo": {"name": "inspector", "version": __version__},
-                "hostContext": {
-                    "toolInfo": {"tool": self.tool},
-                    "displayMode": "inline",
-                    "availableDisplayModes": ["inline"],
-                    "platform": "web",
-                },
-            }
-            return {"jsonrpc": "2.0", "id": request_id, "result": result}
-        if method == "ping":
-            return {"jsonrpc": "2.0", "id": request_id, "result": {}}
-        # Forwarding to the server (tools/call, resources/read) would skip
-        # the confirmation every tool call gets: the preview only shows them.
-        error = {"code": -32601, "message": f"the inspector's preview does not forward {method}"}
-        return {"jsonrpc": "2.0", "id": request_id, "error": error}
+
+# Browsers that would draw the page in this very terminal.
+CONSOLE_BROWSERS = frozenset({"www-browser", "links", "links2", "elinks", "lynx", "w3m"})
+
+
+def _open_browser(url: str) -> None:
+    import webbrowser
+
+    try:
+        browser = webbrowser.get()
+    except webbrowser.Error:
+        print("inspector: no web browser found; open the URL above yourself", file=sys.stderr)
+        return
+    if getattr(browser, "name", "") in CONSOLE_BROWSERS:
+        # The server's HTML must never run inside the terminal.
+        print(f"inspector: the only browser is a console one ({browser.name}); open the URL elsewhere", file=sys.stderr)
+        return
+    browser.open(url)

@@ -10,8 +10,14 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from .traffic import classify
+
+if TYPE_CHECKING:
+    from .traffic import TrafficLog
 
 __all__ = [
     "APP_MIME_TYPE",
@@ -22,6 +28,8 @@ __all__ = [
     "app_document",
     "client_declaration",
     "content_security_policy",
+    "host_reply",
+    "record_app_exchange",
     "tool_ui",
 ]
 
@@ -183,3 +191,42 @@ def content_security_policy(ui_meta: dict[str, Any]) -> str:
         "object-src 'none'",
     ]
     return "; ".join(directives)
+
+
+def host_reply(message: Any, tool: dict[str, Any], host_version: str) -> Any:
+    """The host's answer to a message an app posted, or None for a notification.
+
+    The preview answers the handshake and ping; anything else is answered
+    with -32601 and never forwarded to the server, since a tool call from the
+    app would skip the confirmation every call gets.
+    """
+    if not isinstance(message, dict) or not isinstance(message.get("method"), str) or "id" not in message:
+        return None
+    method, request_id = message["method"], message["id"]
+    if method == "ui/initialize":
+        result = {
+            "protocolVersion": APPS_PROTOCOL_VERSION,
+            "hostCapabilities": {},
+            "hostInfo": {"name": "inspector", "version": host_version},
+            "hostContext": {
+                "toolInfo": {"tool": tool},
+                "displayMode": "inline",
+                "availableDisplayModes": ["inline"],
+                "platform": "web",
+            },
+        }
+        return {"jsonrpc": "2.0", "id": request_id, "result": result}
+    if method == "ping":
+        return {"jsonrpc": "2.0", "id": request_id, "result": {}}
+    error = {"code": -32601, "message": f"the inspector's preview does not forward {method}"}
+    return {"jsonrpc": "2.0", "id": request_id, "error": error}
+
+
+def record_app_exchange(traffic: TrafficLog, message: Any, raw: str, reply: Any) -> None:
+    """The app's message and the host's answer in the traffic log, with their exact text."""
+    _kind, method, request_id = classify(message)
+    note = f"app → host: {method}" if method else "app → host"
+    traffic.add("local", "app", raw=raw.encode(), message=message, method=method, id=request_id, note=note)
+    if reply is not None:
+        text = json.dumps(reply, ensure_ascii=False)
+        traffic.add("local", "app", raw=text.encode(), message=reply, id=request_id, note="host → app")
