@@ -249,3 +249,58 @@ async def test_relay_bounds_and_tolerates_what_a_page_posts() -> None:
         await host.close()
     assert [m for m, _raw in seen] == [None, None]
     assert seen[0][1].startswith("not json")
+
+
+def start_preview(tool: str, *options: str, env: dict[str, str]) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [PYTHON, "-m", "inspector", "app", tool, "--json", *options, "--", PYTHON, SERVER],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, **env},
+    )
+
+
+def stop(process: subprocess.Popen[str]) -> None:
+    process.send_signal(signal.SIGINT)
+    process.wait(timeout=60)
+    for stream in (process.stdout, process.stderr):
+        if stream is not None:
+            stream.close()
+
+
+def test_the_browser_opens_only_with_open_and_never_a_console_one(tmp_path: Path) -> None:
+    from .waiting import eventually_sync
+
+    browser = tmp_path / "fake-browser"
+    browser.write_text(f'#!/bin/sh\nexec "{PYTHON}" "{SERVERS / "fake_browser.py"}" "$@"\n')
+    browser.chmod(0o755)
+    opened = tmp_path / "opened.txt"
+    env = {"BROWSER": str(browser), "FAKE_BROWSER_LOG": str(opened)}
+
+    quiet = start_preview("weather", env=env)
+    try:
+        assert quiet.stdout is not None
+        url = json.loads(quiet.stdout.readline())["url"]
+        # The preview answers, so it is up; nobody was sent to it.
+        assert fetch(url)[0] == 200
+        assert not opened.exists()
+    finally:
+        stop(quiet)
+
+    asked = start_preview("weather", "--open", env=env)
+    try:
+        assert asked.stdout is not None
+        url = json.loads(asked.stdout.readline())["url"]
+        visits = eventually_sync(lambda: opened.exists() and opened.read_text().splitlines(), "the browser's visit")
+        assert visits[:2] == [url, f"200 {url}"]
+    finally:
+        stop(asked)
+
+    console = start_preview("weather", "--open", env={"BROWSER": "lynx"})
+    try:
+        assert console.stdout is not None and console.stderr is not None
+        json.loads(console.stdout.readline())
+        assert "console one (lynx)" in console.stderr.readline()
+    finally:
+        stop(console)

@@ -109,4 +109,8 @@ def _open_browser(url: str) -> None:
         # The server's HTML must never run inside the terminal.
         print(f"inspector: the only browser is a console one ({browser.name}); open the URL elsewhere", file=sys.stderr)
         return
-    browser.open(url)
+    import threading
+
+    # Some browser commands return only when the browser closes: from a
+    # thread of its own, so the preview keeps answering the page meanwhile.
+    threading.Thread(target=browser.open, args=(url,), name="open-browser", daemon=True).start()
