@@ -122,6 +122,9 @@ def test_list_tools_shows_the_app_and_serves_nothing(log: Path) -> None:
     assert "app: ui://apps/weather (visibility: app)" in done.stdout
     assert "deprecated _meta['ui/resourceUri']" in done.stdout
     assert "http://" not in done.stdout + done.stderr
+    # Escapes from the server's metadata are shown, never sent to the terminal.
+    assert "\x1b" not in done.stdout and "\x07" not in done.stdout
+    assert "unknown visibility value(s)" in done.stdout
     assert not any(m["method"] == "resources/read" for m in asked(log))
     as_json = run_inspector("list", "tools", "--json", "--", PYTHON, SERVER)
     tools = {t["name"]: t for t in json.loads(as_json.stdout)["tools"]}

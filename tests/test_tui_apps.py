@@ -41,6 +41,9 @@ async def test_tool_detail_shows_the_app_without_reading_it(tmp_path: Path) -> N
         app.select_item("tools", "plain")
         await wait_for(pilot, lambda: "No UI" in header(app), "the plain tool")
         assert "app:" not in header(app)
+        app.select_item("tools", "hostile_ui")
+        await wait_for(pilot, lambda: "unknown visibility" in header(app), "the hostile tool's app problem")
+        assert "\x1b" not in header(app) and "\x07" not in header(app)
     asked = [json.loads(line) for line in log.read_text().splitlines()]
     assert not any(m["method"] == "resources/read" and "ui://" in str(m["params"]) for m in asked)
 

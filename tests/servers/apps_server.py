@@ -8,6 +8,7 @@ was read, and when.
 - `refresh`: app-only (`visibility: ["app"]`), same resource.
 - `legacy_ui`: the deprecated flat `_meta["ui/resourceUri"]`, served as a blob.
 - `plain`: no UI.
+- `hostile_ui`: terminal escapes in its resourceUri and visibility.
 """
 
 from __future__ import annotations
@@ -45,6 +46,12 @@ TOOLS: list[dict[str, Any]] = [
         "_meta": {"ui/resourceUri": "ui://apps/legacy"},
     },
     {"name": "plain", "description": "No UI", "inputSchema": {"type": "object"}},
+    {
+        "name": "hostile_ui",
+        "description": "Escapes in its UI metadata",
+        "inputSchema": {"type": "object"},
+        "_meta": {"ui": {"resourceUri": "ui://apps/\x1b]0;pwned\x07x", "visibility": ["\x1b[31mred"]}},
+    },
 ]
 
 
