@@ -99,6 +99,13 @@ def _add_server_options(parser: argparse.ArgumentParser, suppress: bool) -> None
     )
     group.add_argument("--record", default=default, metavar="FILE", help="write the traffic as JSON Lines")
     group.add_argument(
+        "--advertise-apps",
+        action="store_true",
+        default=default,
+        help="declare the MCP Apps extension (io.modelcontextprotocol/ui) in the client capabilities; "
+        "some servers only offer UI tools to such clients",
+    )
+    group.add_argument(
         "--root", action="append", default=default, metavar="DIR", help="a root the client offers (repeatable)"
     )
     _add_auth_options(parser, default)
@@ -308,6 +315,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("name", nargs="?", help="get: the skill's name or the URI of its SKILL.md")
     p.add_argument("--verify", action="store_true", help="get: read every listed file and check size and digest")
     p.add_argument("--max-pages", type=int, default=1000, help="stop following nextCursor after this many pages")
+    p = command(
+        "app",
+        "preview the MCP App (ui:// resource) a tool declares: served on 127.0.0.1 behind a random token, "
+        "the app's messages to its host printed, until Ctrl-C",
+    )
+    _completes(p.add_argument("tool"), "tools")
+    p.add_argument("--open", action="store_true", help="open the preview in the web browser (default: print the URL)")
     p = command("lint", "check a server against the spec and good practice (every list, every capability)")
     p.add_argument("--strict", action="store_true", help="fail on warnings too, not only on errors")
     p.add_argument("--rules", action="store_true", help="list every rule (id, severity, rationale, spec link)")
@@ -598,6 +612,8 @@ def spec_from_args(args: argparse.Namespace, server_command: list[str]) -> Serve
     era = getattr(args, "era", None)
     if era:
         spec.era = era
+    if getattr(args, "advertise_apps", None):
+        spec.advertise_apps = True
     timeout = getattr(args, "timeout", None)
     if timeout is not None:
         if timeout <= 0:

@@ -12,6 +12,7 @@ import json
 import re
 from typing import Any
 
+from ..core.apps import tool_ui
 from ..core.items import Hint, Item
 from ..core.safetext import one_line, safe_json
 
@@ -66,6 +67,12 @@ def item_line(item: Item, width: int = 100) -> str:
     line = one_line(head, width)
     description = one_line(item.description, width - 4) if item.description else ""
     text = line + (f"\n    {description}" if description else "")
+    if item.kind == "tools":
+        ui = tool_ui(item.data)
+        if ui is not None:
+            text += "\n    app: " + one_line(ui.summary(), width - 9)
+            for problem in ui.problems:
+                text += f"\n    ! app: {problem}"
     for problem in item.problems:
         text += f"\n    ! {problem}"
     return text

@@ -60,6 +60,7 @@ def _handlers_for(args: argparse.Namespace) -> Any:
 
 
 def _commands() -> dict[str, Callable[[CommandContext], Awaitable[int]]]:
+    from .app import run_app
     from .call import run_call
     from .info import run_info
     from .lint import run_lint
@@ -76,6 +77,7 @@ def _commands() -> dict[str, Callable[[CommandContext], Awaitable[int]]]:
         "get": run_get,
         "lint": run_lint,
         "skills": run_skills,
+        "app": run_app,
     }
 
 

@@ -13,6 +13,8 @@ import asyncio
 import contextlib
 from typing import TYPE_CHECKING, Any
 
+from .apps import EXTENSION as APPS_EXTENSION
+from .apps import client_declaration as apps_declaration
 from .errors import ConnectError, EraFallback, InspectorError, JsonRpcError, ProtocolError, RequestTimeout
 from .handlers import capabilities_for
 from .modern import SERVER_INFO_KEY, UNSUPPORTED_VERSION, envelope
@@ -51,6 +53,8 @@ def modern_capabilities(client: Client) -> dict[str, Any]:
     if handlers.supports_elicitation:
         capabilities["elicitation"] = {"form": {}, "url": {}} if handlers.supports_url_elicitation else {"form": {}}
     capabilities["extensions"] = {TASKS_EXTENSION: {}}
+    if client.spec.advertise_apps:
+        capabilities["extensions"][APPS_EXTENSION] = apps_declaration()
     return capabilities
 
 
@@ -121,9 +125,14 @@ class LegacyEra(Era):
         session, transport = client.require()
         offered = self._offer()
         self.offered_version = offered
+        capabilities = capabilities_for(client.handlers, offered)
+        if client.spec.advertise_apps:
+            # The extension declares itself this way in every revision (its
+            # own example offers 2024-11-05).
+            capabilities["extensions"] = {APPS_EXTENSION: apps_declaration()}
         params = {
             "protocolVersion": offered,
-            "capabilities": capabilities_for(client.handlers, offered),
+            "capabilities": capabilities,
             "clientInfo": _client_info_for(client.client_info, offered),
         }
         timeout = client.spec.timeout or INITIALIZE_TIMEOUT

@@ -68,6 +68,9 @@ class ServerSpec:
     # Authorization of a remote server (OAuth settings and the live OAuth
     # session); None: requests go out as they are and a 401 is an error.
     auth: AuthConfig | None = None
+    # Declare the MCP Apps extension (io.modelcontextprotocol/ui) in the
+    # client capabilities; off unless the person asks (--advertise-apps).
+    advertise_apps: bool = False
 
     def label(self) -> str:
         if self.name:

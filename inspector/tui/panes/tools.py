@@ -12,6 +12,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Checkbox, Static, TabbedContent, TabPane
 
+from ... import __version__
+from ...core.apps import app_document, host_reply, record_app_exchange, tool_ui
 from ...core.errors import CancelledError, InspectorError, JsonRpcError
 from ...core.items import Item, ListResult
 from ...core.operation import Operation
@@ -28,6 +30,7 @@ from ..widgets.item_list import ItemList
 from ..widgets.result_view import ResultView
 
 if TYPE_CHECKING:
+    from ...core.app_host import AppHost
     from ..app import InspectorApp
 
 __all__ = ["ToolsPane"]
@@ -67,6 +70,15 @@ def tool_header(item: Item) -> Text:
     execution = item.data.get("execution")
     if isinstance(execution, dict) and execution.get("taskSupport"):
         text.append_text(plain_line(f"  tasks: {execution.get('taskSupport')}", 40, style="cyan"))
+    ui = tool_ui(item.data)
+    if ui is not None:
+        # Shown only: the app is served when the person runs `inspector app TOOL`.
+        text.append("\napp: ", style="dim")
+        text.append_text(plain_line(ui.summary(), 120, style="magenta"))
+        text.append("  (preview: ctrl+o, or inspector app TOOL)", style="dim")
+        for problem in ui.problems:
+            text.append("\n⚠ app: ", style="bold red")
+            text.append_text(plain_line(problem, 120, style="red"))
     for problem in item.problems:
         text.append("\n⚠ ", style="bold red")
         text.append_text(plain(problem, style="red"))
@@ -96,6 +108,7 @@ class ToolsPane(Horizontal):
         Binding("ctrl+y", "copy_command", "Copy as command", id="copy_command", show=False),
         Binding("ctrl+e", "toggle_stepping", "Step MRTR rounds", id="toggle_mrtr_steps", show=False),
         Binding("escape", "to_list", "Back to the list", id="tool_form_to_list", show=False),
+        Binding("ctrl+o", "preview_app", "Preview the tool's MCP App", id="preview_app", show=False),
     ]
 
     # The right column: the form has it all until there is a result; then
@@ -121,6 +134,9 @@ class ToolsPane(Horizontal):
         self._task_option: tuple[str | None, str] | None = None
         # The result view was hidden while no tool was selected.
         self._result_hidden = False
+        # The MCP App preview the person started (one at a time), and its URL.
+        self.app_host: AppHost | None = None
+        self.app_url: str | None = None
 
     @property
     def inspector(self) -> InspectorApp:
@@ -296,6 +312,45 @@ class ToolsPane(Horizontal):
             await self.inspector.client.tasks.cancel(self.running_task.task_id)
         elif self.pending is not None:
             await self.pending.cancel("cancelled by the user")
+
+    @work(group="app-preview", exclusive=True)
+    async def action_preview_app(self) -> None:
+        """Serve the tool's app on 127.0.0.1 (never in the terminal) and show
+        its URL; the app's messages go to the traffic log."""
+        from ...core.app_host import AppHost
+
+        tool = self.tool
+        ui = tool_ui(tool.data) if tool is not None else None
+        if tool is None or ui is None or ui.resource_uri is None:
+            self.inspector.notify_plain("this tool declares no MCP App (_meta.ui.resourceUri)", severity="warning")
+            return
+        result = await self.inspector.client.read_resource(ui.resource_uri)
+        try:
+            document = app_document(ui.resource_uri, result)
+        except ValueError as exc:
+            self.inspector.notify_plain(f"{ui.resource_uri}: {exc}", severity="error")
+            return
+        await self.stop_app_preview()
+        traffic = self.inspector.client.traffic
+        data = tool.data
+
+        async def relay(message: Any, raw: str) -> Any:
+            reply = host_reply(message, data, __version__)
+            record_app_exchange(traffic, message, raw, reply)
+            return reply
+
+        host = AppHost(document, relay)
+        self.app_url = await host.start()
+        self.app_host = host
+        self.inspector.notify_plain(f"MCP App preview of {document.uri}: {self.app_url} (open it in your browser)")
+
+    async def stop_app_preview(self) -> None:
+        host, self.app_host, self.app_url = self.app_host, None, None
+        if host is not None:
+            await host.close()
+
+    async def on_unmount(self) -> None:
+        await self.stop_app_preview()
 
     def action_copy_command(self) -> None:
         """The `inspector call …` line that repeats this call, secrets as $VARIABLES."""

@@ -1,0 +1,232 @@
+"""MCP Apps (extension `io.modelcontextprotocol/ui`, SEP-1865): what a tool
+declares about its UI resource, what a client declares to get one, and how a
+UI resource's HTML and security metadata are taken out of `resources/read`.
+
+Nothing here fetches or serves anything: the preview (app_host) does that,
+and only when the person asks.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .traffic import classify
+
+if TYPE_CHECKING:
+    from .traffic import TrafficLog
+
+__all__ = [
+    "APP_MIME_TYPE",
+    "EXTENSION",
+    "SPEC_PAGE",
+    "AppDocument",
+    "ToolUi",
+    "app_document",
+    "client_declaration",
+    "content_security_policy",
+    "host_reply",
+    "record_app_exchange",
+    "tool_ui",
+]
+
+EXTENSION = "io.modelcontextprotocol/ui"
+APP_MIME_TYPE = "text/html;profile=mcp-app"
+SPEC_PAGE = "https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx"
+# The extension's own protocol revision, answered to an app's ui/initialize.
+APPS_PROTOCOL_VERSION = "2026-01-26"
+DEFAULT_VISIBILITY = ("model", "app")
+_DEPRECATED_KEY = "ui/resourceUri"
+
+
+def client_declaration() -> dict[str, Any]:
+    """The extension's settings a host sends in capabilities.extensions."""
+    return {"mimeTypes": [APP_MIME_TYPE]}
+
+
+@dataclass
+class ToolUi:
+    """A tool's `_meta.ui` (or the deprecated flat `_meta["ui/resourceUri"]`)."""
+
+    resource_uri: str | None
+    visibility: list[str]
+    visibility_given: bool
+    deprecated_key: bool = False
+    problems: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        value: dict[str, Any] = {"resourceUri": self.resource_uri, "visibility": self.visibility}
+        if not self.visibility_given:
+            value["visibilityDefaulted"] = True
+        if self.deprecated_key:
+            value["deprecatedKey"] = _DEPRECATED_KEY
+        if self.problems:
+            value["problems"] = list(self.problems)
+        return value
+
+    def summary(self) -> str:
+        """e.g. `ui://weather/dashboard (visibility: model, app; default)`."""
+        uri = self.resource_uri if self.resource_uri is not None else "(no resourceUri)"
+        visibility = ", ".join(self.visibility) or "none"
+        note = "; default" if not self.visibility_given else ""
+        text = f"{uri} (visibility: {visibility}{note})"
+        if self.deprecated_key:
+            text += f" [deprecated _meta[{_DEPRECATED_KEY!r}]]"
+        return text
+
+
+def tool_ui(tool: Any) -> ToolUi | None:
+    """The UI a tool declares, or None when it declares none."""
+    if not isinstance(tool, dict):
+        return None
+    meta = tool.get("_meta")
+    if not isinstance(meta, dict):
+        return None
+    ui = meta.get("ui")
+    flat = meta.get(_DEPRECATED_KEY)
+    if ui is None and flat is None:
+        return None
+    problems: list[str] = []
+    uri: Any = None
+    visibility_raw: Any = None
+    deprecated = False
+    if isinstance(ui, dict):
+        uri = ui.get("resourceUri")
+        visibility_raw = ui.get("visibility")
+    elif ui is not None:
+        problems.append(f"_meta.ui is {type(ui).__name__}, not an object")
+    if uri is None and flat is not None:
+        uri, deprecated = flat, True
+    if uri is not None and not isinstance(uri, str):
+        problems.append(f"resourceUri is {type(uri).__name__}, not a string")
+        uri = None
+    if isinstance(uri, str) and not uri.startswith("ui://"):
+        problems.append("resourceUri does not use the ui:// scheme")
+    visibility = list(DEFAULT_VISIBILITY)
+    given = visibility_raw is not None
+    if given:
+        if isinstance(visibility_raw, list) and all(isinstance(v, str) for v in visibility_raw):
+            visibility = list(visibility_raw)
+            unknown = [v for v in visibility if v not in DEFAULT_VISIBILITY]
+            if unknown:
+                problems.append(f"unknown visibility value(s): {', '.join(unknown)}")
+        else:
+            problems.append("visibility is not a list of strings")
+            given = False
+    return ToolUi(uri, visibility, given, deprecated, problems)
+
+
+@dataclass
+class AppDocument:
+    """The HTML of a UI resource and the security metadata it came with."""
+
+    uri: str
+    html: str
+    mime_type: str | None
+    ui_meta: dict[str, Any]
+    problems: list[str] = field(default_factory=list)
+
+
+def app_document(uri: str, result: Any) -> AppDocument:
+    """The app's HTML out of a resources/read result; ValueError when there is none."""
+    contents = result.get("contents") if isinstance(result, dict) else None
+    if not isinstance(contents, list) or not contents:
+        raise ValueError("the resources/read result has no contents")
+    entries = [c for c in contents if isinstance(c, dict)]
+    entry = next((c for c in entries if c.get("uri") == uri), entries[0] if entries else None)
+    if entry is None:
+        raise ValueError("the resources/read result has no content object")
+    problems: list[str] = []
+    mime = entry.get("mimeType")
+    if mime != APP_MIME_TYPE:
+        problems.append(f"mimeType is {mime!r}, the extension requires {APP_MIME_TYPE!r}")
+    if entry.get("uri") != uri:
+        problems.append(f"the content's uri {entry.get('uri')!r} is not the one read")
+    text = entry.get("text")
+    if isinstance(text, str):
+        html = text
+    elif isinstance(entry.get("blob"), str):
+        try:
+            html = base64.b64decode(entry["blob"], validate=True).decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError) as exc:
+            raise ValueError(f"the blob is not base64 UTF-8 HTML: {exc}") from exc
+    else:
+        raise ValueError("the content has neither text nor blob")
+    meta = entry.get("_meta")
+    ui = meta.get("ui") if isinstance(meta, dict) else None
+    return AppDocument(entry.get("uri") or uri, html, mime if isinstance(mime, str) else None, ui or {}, problems)
+
+
+def _origins(csp: dict[str, Any], key: str) -> list[str]:
+    value = csp.get(key)
+    if not isinstance(value, list):
+        return []
+    # An origin with a quote, semicolon or space would write its own directive.
+    return [v for v in value if isinstance(v, str) and v and not any(c in v for c in " ;,'\"\r\n\t")]
+
+
+def content_security_policy(ui_meta: dict[str, Any]) -> str:
+    """The CSP a host must put on the view: the extension's restrictive
+    default, opened only to the origins the resource declares."""
+    csp = ui_meta.get("csp") if isinstance(ui_meta, dict) else None
+    csp = csp if isinstance(csp, dict) else {}
+    resources = " ".join(_origins(csp, "resourceDomains"))
+    connect = " ".join(_origins(csp, "connectDomains")) or "'none'"
+    frames = " ".join(_origins(csp, "frameDomains")) or "'none'"
+    base = " ".join(_origins(csp, "baseUriDomains")) or "'self'"
+    extra = f" {resources}" if resources else ""
+    directives = [
+        "default-src 'none'",
+        f"script-src 'self' 'unsafe-inline'{extra}",
+        f"style-src 'self' 'unsafe-inline'{extra}",
+        f"img-src 'self' data:{extra}",
+        f"media-src 'self' data:{extra}",
+        f"font-src 'self'{extra}",
+        f"connect-src {connect}",
+        f"frame-src {frames}",
+        f"base-uri {base}",
+        "object-src 'none'",
+    ]
+    return "; ".join(directives)
+
+
+def host_reply(message: Any, tool: dict[str, Any], host_version: str) -> Any:
+    """The host's answer to a message an app posted, or None for a notification.
+
+    The preview answers the handshake and ping; anything else is answered
+    with -32601 and never forwarded to the server, since a tool call from the
+    app would skip the confirmation every call gets.
+    """
+    if not isinstance(message, dict) or not isinstance(message.get("method"), str) or "id" not in message:
+        return None
+    method, request_id = message["method"], message["id"]
+    if method == "ui/initialize":
+        result = {
+            "protocolVersion": APPS_PROTOCOL_VERSION,
+            "hostCapabilities": {},
+            "hostInfo": {"name": "inspector", "version": host_version},
+            "hostContext": {
+                "toolInfo": {"tool": tool},
+                "displayMode": "inline",
+                "availableDisplayModes": ["inline"],
+                "platform": "web",
+            },
+        }
+        return {"jsonrpc": "2.0", "id": request_id, "result": result}
+    if method == "ping":
+        return {"jsonrpc": "2.0", "id": request_id, "result": {}}
+    error = {"code": -32601, "message": f"the inspector's preview does not forward {method}"}
+    return {"jsonrpc": "2.0", "id": request_id, "error": error}
+
+
+def record_app_exchange(traffic: TrafficLog, message: Any, raw: str, reply: Any) -> None:
+    """The app's message and the host's answer in the traffic log, with their exact text."""
+    _kind, method, request_id = classify(message)
+    note = f"app → host: {method}" if method else "app → host"
+    traffic.add("local", "app", raw=raw.encode(), message=message, method=method, id=request_id, note=note)
+    if reply is not None:
+        text = json.dumps(reply, ensure_ascii=False)
+        traffic.add("local", "app", raw=text.encode(), message=reply, id=request_id, note="host → app")
