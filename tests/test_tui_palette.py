@@ -80,7 +80,11 @@ async def test_every_binding_of_the_app_is_in_the_palette_with_its_key() -> None
         await wait_connected(pilot, app)
         await open_palette(pilot, app)
         bindings = [b for b in InspectorApp.BINDINGS if isinstance(b, Binding)]
-        await wait_for(pilot, lambda: len(options(app)) > len(bindings), "the entries")
+        # The palette fills its list in batches (every quarter second on a
+        # slow machine); it takes the class -ready once the search is done.
+        await wait_for(
+            pilot, lambda: app.screen.has_class("-ready") and len(options(app)) > len(bindings), "all the entries"
+        )
         shown = options(app)
         titles = [entry.splitlines()[0] for entry in shown]
         firsts = {}
