@@ -230,7 +230,9 @@ async def test_the_request_clock_waits_for_the_login(servers: tuple[str, str], c
         await HeadlessUserAgent()(url)
 
     config = AuthConfig(store=TokenStore(config_dir), opener=slow_person, timeout=120.0)
-    spec = ServerSpec(transport="http", url=f"{base}/mcp", timeout=0.5, auth=config)
+    # Short enough that the person outlasts it, long enough that no request
+    # (all are checked for a timeout below) runs out of it on a loaded machine.
+    spec = ServerSpec(transport="http", url=f"{base}/mcp", timeout=5.0, auth=config)
     client = Client(spec)
     try:
         await client.connect()

@@ -536,11 +536,11 @@ def test_a_server_that_never_answers_costs_one_timeout_per_step(tmp_path: Path) 
     )
     junit = tmp_path / "junit.xml"
     done = run_tests(
-        str(path), "--json", "--timeout", "2", "--junit", str(junit), "--", PYTHON, HOSTILE_SERVER, "--mode", "hang"
+        str(path), "--json", "--timeout", "5", "--junit", str(junit), "--", PYTHON, HOSTILE_SERVER, "--mode", "hang"
     )
     assert done.returncode == exitcodes.EXPECTATIONS_FAILED, done.stdout + done.stderr
     steps = json.loads(done.stdout)["collections"][0]["steps"]
-    assert steps[0]["outcome"] == "failure" and steps[0]["failure"] == "timeout: tools/call: no response within 2 s"
+    assert steps[0]["outcome"] == "failure" and steps[0]["failure"] == "timeout: tools/call: no response within 5 s"
     assert steps[1]["passed"] is True
     suite = ET.parse(junit).getroot().find("testsuite")
     assert suite is not None and suite.get("errors") == "1" and suite.get("failures") == "0"

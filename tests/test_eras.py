@@ -19,7 +19,7 @@ from inspector.core.eras import ModernEra
 from inspector.core.modern import PROTOCOL_VERSION_KEY
 
 from .peers import EVERYTHING, NODE, PYTHON, SERVERS, everything_http, free_port, require, serving
-from .waiting import eventually
+from .waiting import HANG, eventually
 
 MODERN_ONLY = str(SERVERS / "modern_only.py")
 QUIET_LEGACY = str(SERVERS / "quiet_legacy.py")
@@ -142,14 +142,14 @@ async def test_pinned_eras() -> None:
 
 
 async def test_modern_pinned_against_a_legacy_server_fails_clearly() -> None:
-    spec = ServerSpec(command=NODE, args=[str(require(EVERYTHING)), "stdio"], era="modern", timeout=5)
+    spec = ServerSpec(command=NODE, args=[str(require(EVERYTHING)), "stdio"], era="modern", timeout=HANG)
     client = Client(spec)
     with pytest.raises(ConnectError, match=r"server/discover|refused|Method not found"):
         await client.connect()
 
 
 async def test_legacy_client_against_modern_only_server_shows_the_reason() -> None:
-    spec = ServerSpec(command=PYTHON, args=[MODERN_ONLY], era="legacy", timeout=5)
+    spec = ServerSpec(command=PYTHON, args=[MODERN_ONLY], era="legacy", timeout=HANG)
     client = Client(spec)
     with pytest.raises(ConnectError, match="2026-07-28"):
         await client.connect()

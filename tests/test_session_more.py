@@ -47,19 +47,20 @@ async def test_progress_restarts_the_timeout() -> None:
     client = await connected(demo_spec())
     try:
         seen: list[float] = []
-        # 5 steps of 0.4 s: 2 s in all, far past the 0.8 s timeout, but
-        # every progress notification restarts it.
+        # 6 steps of 0.5 s: 3 s in all, past the 2 s timeout, but every
+        # progress notification restarts it.  Each gap leaves 1.5 s for a
+        # loaded machine to deliver the next notification.
         result = await client.call_tool(
             "long_running_task",
-            {"steps": 5, "interval_ms": 400},
+            {"steps": 6, "interval_ms": 500},
             on_progress=lambda p, t, m: seen.append(p),
-            timeout=0.8,
+            timeout=2,
         )
-        assert seen == [1.0, 2.0, 3.0, 4.0, 5.0]
-        assert "Finished all 5 steps" in str(result)
+        assert seen == [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+        assert "Finished all 6 steps" in str(result)
         # Without a progress token nothing restarts it: the same call times out.
-        with pytest.raises(RequestTimeout, match=r"no response within 0\.8 s"):
-            await client.call_tool("long_running_task", {"steps": 5, "interval_ms": 400}, timeout=0.8)
+        with pytest.raises(RequestTimeout, match=r"no response within 2 s"):
+            await client.call_tool("long_running_task", {"steps": 6, "interval_ms": 500}, timeout=2)
     finally:
         await client.close()
 

@@ -52,7 +52,26 @@ async def choose(pilot, app: InspectorApp, title: str) -> None:  # type: ignore[
 
     await wait_for(pilot, on_top, f"{title!r} at the top of the palette")
     await burst(pilot, "enter")
+    # The palette leaves the screen stack at once and runs the command later
+    # (`call_later`): a closed palette does not mean the command has run, so
+    # callers wait for the command's effect.
     await wait_for(pilot, lambda: not isinstance(app.screen, CommandPalette), "the palette closed")
+
+
+def reconnected_session_done(app: InspectorApp) -> bool:
+    """Everything the reconnect sets off has come back: the lists answered
+    and the change stream acknowledged, so no frame of it arrives later."""
+    starts = [i for i, f in enumerate(app.traffic.frames) if f.kind == "process" and "spawned" in (f.note or "")]
+    if len(starts) < 2 or app.client.in_flight:
+        return False
+    since = app.traffic.frames[starts[-1] :]
+    answered = {f.method for f in since if f.kind in ("response", "error")}
+    lists = {"tools/list", "resources/list", "resources/templates/list", "prompts/list"}
+    if not lists <= answered:
+        return False
+    listens = any(f.kind == "request" and f.method == "subscriptions/listen" for f in since)
+    acknowledged = any(f.method == "notifications/subscriptions/acknowledged" for f in since)
+    return acknowledged or (app.client.modern is None and not listens)
 
 
 async def test_every_binding_of_the_app_is_in_the_palette_with_its_key() -> None:
@@ -61,7 +80,11 @@ async def test_every_binding_of_the_app_is_in_the_palette_with_its_key() -> None
         await wait_connected(pilot, app)
         await open_palette(pilot, app)
         bindings = [b for b in InspectorApp.BINDINGS if isinstance(b, Binding)]
-        await wait_for(pilot, lambda: len(options(app)) > len(bindings), "the entries")
+        # The palette fills its list in batches (every quarter second on a
+        # slow machine); it takes the class -ready once the search is done.
+        await wait_for(
+            pilot, lambda: app.screen.has_class("-ready") and len(options(app)) > len(bindings), "all the entries"
+        )
         shown = options(app)
         titles = [entry.splitlines()[0] for entry in shown]
         firsts = {}
@@ -98,14 +121,14 @@ async def test_choosing_entries_does_what_they_say(tmp_path: Path, monkeypatch: 
         await wait_connected(pilot, app)
         main = app.query_one("#main", TabbedContent)
         await choose(pilot, app, "go to: Prompts pane")
-        assert main.active == "prompts"
+        await wait_for(pilot, lambda: main.active == "prompts", "the Prompts pane shown")
         prompts = app.query_one("#prompt-list").options  # type: ignore[attr-defined]
         await wait_for(pilot, lambda: app.focused is prompts, "focus on the prompt list")
 
         panel = app.query_one(BottomPanel)
         bottom = panel.query_one("#bottom-tabs", TabbedContent)
         await choose(pilot, app, "panel: Stderr tab")
-        assert bottom.active == "stderr" and panel.display
+        await wait_for(pilot, lambda: bottom.active == "stderr" and panel.display, "the panel open on its Stderr tab")
         await choose(pilot, app, "panel: show / hide")
         await wait_for(pilot, lambda: not panel.display, "the panel hidden")
 
@@ -116,8 +139,11 @@ async def test_choosing_entries_does_what_they_say(tmp_path: Path, monkeypatch: 
         await choose(pilot, app, "reconnect: restart / reconnect the server")
         await wait_for(pilot, lambda: spawned(app) == 2, "a new server process")
         await wait_for(pilot, lambda: app.client.state == "connected" and app.negotiated, "connected again")
+        # Stopped only once the new session's answers are in: one arriving
+        # after the stop would (rightly) not be written.
+        await wait_for(pilot, lambda: reconnected_session_done(app), "the new session's lists and change stream")
         await choose(pilot, app, "record: stop")
-        assert app.recording_path is None
+        await wait_for(pilot, lambda: app.recording_path is None, "the recording stopped")
         written = [json.loads(line) for line in read(path).splitlines()]
         # The session from its start (the first process) and the restart after recording began.
         notes = [record.get("note") or "" for record in written if record["kind"] == "process"]

@@ -20,7 +20,7 @@ from inspector.tui.screens import elicitation as elicitation_module
 from inspector.tui.screens.elicitation import ElicitationScreen
 from inspector.tui.screens.sampling import SamplingScreen
 
-from .tui_helpers import field_row, fill, focus, settle, type_into, wait_connected, wait_for
+from .tui_helpers import TIMEOUT, field_row, fill, focus, settle, type_into, wait_connected, wait_for
 
 SIZE = (150, 50)
 
@@ -121,7 +121,7 @@ async def test_a_request_timing_out_in_the_queue_is_removed_and_said() -> None:
         second = call(app, "sample_llm", {"prompt": "impatient question"})
         await wait_for(pilot, lambda: "1 of 2 pending" in queue_note(app), "two pending")
         with pytest.raises(Exception, match="did not answer in time"):
-            await asyncio.wait_for(second, 10)
+            await asyncio.wait_for(second, TIMEOUT)
         await wait_for(pilot, lambda: "1 of 2" not in queue_note(app), "the queue note updated")
         timed_out = [note for note in notes if "no answer within 5 s" in note]
         assert timed_out and "waiting its turn in the queue" in timed_out[0]
@@ -154,11 +154,11 @@ async def test_a_shown_request_timing_out_unanswered_closes_and_tells_the_server
         app.push_screen = keep  # type: ignore[method-assign]
         task = call(app, "sample_llm", {"prompt": "nobody answers this"})
         await wait_for(pilot, lambda: any(isinstance(s, SamplingScreen) for s in pushed), "the sampling modal")
-        await wait_for(pilot, lambda: not request_screens(app), "the modal closed by the timeout", timeout=10)
+        await wait_for(pilot, lambda: not request_screens(app), "the modal closed by the timeout")
         assert not app.handlers.waiting
         # The demo server passes our refusal on as the call's error.
         with pytest.raises(JsonRpcError, match="did not answer in time"):
-            await asyncio.wait_for(task, 10)
+            await asyncio.wait_for(task, TIMEOUT)
         refusals = [
             f
             for f in app.traffic
@@ -197,7 +197,7 @@ async def test_url_elicitation_open_copy_accept_and_completion(monkeypatch: pyte
         await wait_for(pilot, lambda: copied == [url], "the URL copied")
         assert any("URL copied" in note for note in notes)
         await pilot.press("ctrl+s")
-        result = await asyncio.wait_for(task, 10)
+        result = await asyncio.wait_for(task, TIMEOUT)
         assert "URL elicitation answered: accept." in result_text(result)
         answers = [f for f in app.traffic if f.direction == "out" and f.method == "elicitation/create"]
         assert answers[-1].message["result"] == {"action": "accept"}
@@ -231,7 +231,7 @@ async def test_accepting_a_filled_elicitation_form() -> None:
         await fill(pilot, field_row(app, ("name",)), "Grace")
         await type_into(pilot, field_row(app, ("age",)).query_one("Input"), "41")  # type: ignore[arg-type]
         await pilot.press("ctrl+s")
-        result = await asyncio.wait_for(task, 10)
+        result = await asyncio.wait_for(task, TIMEOUT)
         text = result_text(result)
         assert "Thanks, Grace! You are 41" in text, text
         # Fields left alone keep their defaults.
