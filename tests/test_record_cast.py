@@ -24,6 +24,7 @@ from inspector.core.spec import ServerSpec
 from inspector.tui.cast import CastWriter
 
 from .peers import PYTHON, SERVERS
+from .terminal import interruptible
 from .waiting import eventually_sync
 
 SECRET = "sk-live-4f9a8b7c6d5e"
@@ -39,6 +40,7 @@ Step = tuple[list[str], bytes | tuple[int, int]]
 def _controlling_terminal() -> None:
     # A session of its own with the pty as its controlling terminal, so a
     # resize reaches the TUI as SIGWINCH, as in a person's terminal.
+    interruptible()
     os.setsid()
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
@@ -55,7 +57,9 @@ def run_on_terminal(
     should quit).  The exit code and all the TUI wrote."""
     controller, terminal = pty.openpty()
     _resize(terminal, size)
-    env = {**os.environ, "TERM": "xterm-256color", "INSPECTOR_IMAGES": "cells"}
+    # COLUMNS and LINES would override the pty's size (pytest-xdist's workers set them).
+    inherited = {name: value for name, value in os.environ.items() if name not in ("COLUMNS", "LINES")}
+    env = {**inherited, "TERM": "xterm-256color", "INSPECTOR_IMAGES": "cells"}
     process = subprocess.Popen(
         argv, stdin=terminal, stdout=terminal, stderr=terminal, cwd=cwd, env=env, preexec_fn=_controlling_terminal
     )
