@@ -63,7 +63,7 @@ async def test_preview_from_the_tool_detail_serves_on_loopback_and_logs_app_mess
         await wait_for(pilot, lambda: "app: ui://apps/weather (visibility: model, app)" in header(app), "weather")
         pane = app.query_one(ToolsPane)
         app.query_one("#tool-list #options").focus()
-        await pilot.press("ctrl+o")
+        await pilot.press("alt+a")
         await wait_for(pilot, lambda: pane.app_url is not None, "the preview's URL")
         url = pane.app_url
         assert url is not None and url.startswith("http://127.0.0.1:")

@@ -75,7 +75,7 @@ def tool_header(item: Item) -> Text:
         # Shown only: the app is served when the person runs `inspector app TOOL`.
         text.append("\napp: ", style="dim")
         text.append_text(plain_line(ui.summary(), 120, style="magenta"))
-        text.append("  (preview: ctrl+o, or inspector app TOOL)", style="dim")
+        text.append("  (preview: alt+a, or inspector app TOOL)", style="dim")
         for problem in ui.problems:
             text.append("\n⚠ app: ", style="bold red")
             text.append_text(plain_line(problem, 120, style="red"))
@@ -108,7 +108,7 @@ class ToolsPane(Horizontal):
         Binding("ctrl+y", "copy_command", "Copy as command", id="copy_command", show=False),
         Binding("ctrl+e", "toggle_stepping", "Step MRTR rounds", id="toggle_mrtr_steps", show=False),
         Binding("escape", "to_list", "Back to the list", id="tool_form_to_list", show=False),
-        Binding("ctrl+o", "preview_app", "Preview the tool's MCP App", id="preview_app", show=False),
+        Binding("alt+a", "preview_app", "Preview the tool's MCP App", id="preview_app", show=False),
     ]
 
     # The right column: the form has it all until there is a result; then
