@@ -16,7 +16,7 @@ from typing import Any
 from inspector import __version__
 from inspector.commands import exitcodes
 
-from .peers import PYTHON, SERVERS, free_port, run_inspector, serving
+from .peers import EVERYTHING, NODE, PYTHON, SERVERS, free_port, require, run_inspector, serving
 
 SCHEMA = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json"
 ODD = [PYTHON, str(SERVERS / "matrix_odd.py")]
@@ -106,6 +106,21 @@ def test_a_differing_card_names_each_difference(tmp_path: Path) -> None:
     assert "differs: version: card 9.9.9 ≠ live 1.0.0" in human.stdout
     assert "\x1b" not in human.stdout, "the hostile tool's name is shown inert"
     assert "evil␛]0;pwned␇␛[31mred" in human.stdout
+
+
+def test_a_card_of_server_everything_names_the_tool_it_lacks(tmp_path: Path) -> None:
+    """The reference TypeScript server against a card that lists two of its
+    tools and one it does not serve."""
+    everything = [NODE, str(require(EVERYTHING)), "stdio"]
+    document = card(tools=["echo", "get-sum", "no-such-tool"])
+    result = inspector(write(tmp_path, document), "--json", "--", *everything)
+    assert result.returncode == exitcodes.DIFFERENCES, result.stderr
+    (live,) = json.loads(result.stdout)["live"]
+    differences = {d["what"]: d for d in live["differences"]}
+    assert differences["tools missing from the server"]["card"] == ["no-such-tool"]
+    # The tools the card leaves out are named too (server-everything serves more).
+    unlisted = differences["tools the card does not list"]["live"]
+    assert "get-tiny-image" in unlisted and "get-sum" not in unlisted and "echo" not in unlisted
 
 
 def test_a_card_without_a_stdio_package_differs_from_a_stdio_server(tmp_path: Path) -> None:

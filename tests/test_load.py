@@ -19,7 +19,7 @@ import pytest
 
 from inspector.commands import exitcodes
 
-from .peers import PYTHON, free_port, run_inspector, serving
+from .peers import EVERYTHING, NODE, PYTHON, free_port, require, run_inspector, serving
 from .waiting import eventually_sync
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,6 +65,19 @@ def test_a_call_over_stdio_with_two_sessions_runs_the_count() -> None:
     assert value["plan"]["mix"] == [{"name": "echo", "method": "tools/call", "step": "call echo"}]
     assert value["thresholds"] == {"passed": True, "broken": []}
     assert value["clientCpuMsPerRequest"] > 0
+    check_latency(value)
+
+
+def test_a_call_on_server_everything() -> None:
+    """The reference TypeScript server: its echo tool, two sessions of its own."""
+    everything = [NODE, str(require(EVERYTHING)), "stdio"]
+    argv = ["load", "call", "echo", "message=hi", "--count", "12", "--sessions", "2", "--json", "--", *everything]
+    done = run_inspector(*argv, timeout=180)
+    assert done.returncode == exitcodes.OK, done.stderr
+    value = report(done)
+    assert value["requests"] == 12
+    assert value["errors"] == 0
+    assert value["plan"]["mix"] == [{"name": "echo", "method": "tools/call", "step": "call echo"}]
     check_latency(value)
 
 
