@@ -61,6 +61,7 @@ SCRIPTING = {
     "matrix",
     "card",
     "load",
+    "app",
 }
 # What a scripting command may exit with besides 0, by subcommand.
 ALSO_ACCEPTED = {
@@ -160,6 +161,13 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workspace]:
     (path / "skills_server.py").write_text(
         f"import runpy\nrunpy.run_path({str(SERVERS / 'skills_server.py')!r}, run_name='__main__')\n"
     )
+    # The README's MCP Apps examples: a server whose tool has a ui:// app.
+    (path / "apps_server.py").write_text(
+        f"import runpy\nrunpy.run_path({str(SERVERS / 'apps_server.py')!r}, run_name='__main__')\n"
+    )
+    # `--open` sends this fake browser, which fetches the page and notes it.
+    (path / "fake-browser").write_text(f'#!/bin/sh\nexec "{PYTHON}" "{SERVERS / "fake_browser.py"}" "$@"\n')
+    (path / "fake-browser").chmod(0o755)
     (path / "server").write_text('#!/bin/sh\nexec python my_server.py "$@"\n')
     (path / "server").chmod(0o755)
     (path / "src").mkdir()
@@ -322,6 +330,47 @@ def run_serve(ws: Workspace, argv: list[str]) -> None:
             process.wait(10)
 
 
+# Printed as a line on a terminal, as JSON (`"url": ...`) into a file.
+PREVIEWED = re.compile(r"(http://127\.0\.0\.1:\d+)/([A-Za-z0-9_./-]+)")
+
+
+def run_app_preview(ws: Workspace, argv: list[str]) -> None:
+    """As a person runs it: the printed URL serves the app's host page,
+    nothing is served without its token, `--open` sends the browser to that
+    URL (a fake one here), and ctrl+c ends it (exit 130)."""
+    log = ws.path / f"app-{next(_RUNS)}.log"
+    opened = ws.path / f"opened-{next(_RUNS)}.txt"
+    env = {**ws.env, "BROWSER": str(ws.path / "fake-browser"), "FAKE_BROWSER_LOG": str(opened)}
+    with log.open("wb") as out:
+        process = subprocess.Popen(argv, cwd=ws.path, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+
+        def announced() -> re.Match[str] | None:
+            assert process.poll() is None, log.read_text(errors="replace")
+            return PREVIEWED.search(log.read_text(errors="replace"))
+
+        found = eventually_sync(announced, "the preview's URL", timeout=90, poll=0.2)
+        base, path = found.group(1), found.group(2)
+        with urllib.request.urlopen(f"{base}/{path}", timeout=60) as page:
+            assert page.status == 200
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"{base}/", timeout=60)
+        assert refused.value.code == 403
+        if "--open" in argv:
+            visits = eventually_sync(
+                lambda: opened.exists() and opened.read_text().splitlines(), "the browser's visit", timeout=90
+            )
+            assert visits[0] == f"{base}/{path}"
+        else:
+            assert not opened.exists()
+        process.send_signal(signal.SIGINT)
+        assert process.wait(60) == exitcodes.INTERRUPTED, log.read_text(errors="replace")
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(10)
+
+
 def check_cast(path: Path) -> None:
     """The cast a README command wrote: asciinema v2, with what the TUI drew."""
     lines = path.read_text(encoding="utf-8").splitlines()
@@ -346,11 +395,16 @@ def test_a_readme_command_works_as_written(command: str, workspace: Workspace) -
     argv = shlex.split(localised(command, workspace))
     words = [word for word in argv[1:] if not word.startswith("-")]
     subcommand = argv[1] if len(argv) > 1 and not argv[1].startswith("-") else None
+    if subcommand is None and words and words[0] in SCRIPTING:
+        subcommand = words[0]  # after a global switch (`inspector --advertise-apps list tools`)
     if subcommand == "demo-server":
         run_demo_server(workspace, argv)
         return
     if subcommand == "serve":
         run_serve(workspace, argv)
+        return
+    if subcommand == "app":
+        run_app_preview(workspace, argv)
         return
     if subcommand not in SCRIPTING:
         # No subcommand (or `open`): the TUI.
