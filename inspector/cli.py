@@ -336,6 +336,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_test_command(command)
     _add_matrix_commands(command)
     _add_load_command(command)
+    _add_demo_command(command)
     _add_auth_command(sub, command)
     p = sub.add_parser("demo-server", help="run the embedded demo server (stdio by default)")
     p.add_argument("--http", type=int, metavar="PORT", help="serve Streamable HTTP on 127.0.0.1:PORT/mcp")
@@ -473,6 +474,17 @@ def _add_load_command(command: Any) -> None:
     )
     add_load_arguments(p)
     p.epilog = f"exit {LOAD_THRESHOLD} when --max-error-rate or --max-p99 is broken."
+
+
+def _add_demo_command(command: Any) -> None:
+    from .commands.demo import add_demo_arguments
+
+    p = command(
+        "demo",
+        "play a walkthrough (YAML steps with captions) live in the TUI, against the server named as usual, "
+        "the one the file names, or the demo server",
+    )
+    add_demo_arguments(p)
 
 
 _SHARED_LIVE_OPTIONS = ("era", "protocol_version", "timeout", "inherit_env", "max_message_size")
@@ -874,6 +886,8 @@ def _dispatch(argv: list[str]) -> int:
         return run_card(args, card_spec, named)
     if command == "load":
         return _run_load(args, server_command)
+    if command == "demo":
+        return _run_demo(args, server_command)
     if command == "diff":
         from .commands.diff import run_diff
 
@@ -947,6 +961,20 @@ def _run_load(args: argparse.Namespace, server_command: list[str]) -> int:
         return collection_spec(collection, args)
 
     return run_load(args, spec_for)
+
+
+def _run_demo(args: argparse.Namespace, server_command: list[str]) -> int:
+    from .commands.demo import run_demo
+    from .commands.testing import collection_spec
+
+    named = _names_a_server(args, server_command) or getattr(args, "server", None)
+
+    def spec_for(walkthrough: Any) -> ServerSpec:
+        if named or walkthrough.server is None:
+            return spec_from_args(args, server_command)
+        return collection_spec(walkthrough, args)
+
+    return run_demo(args, spec_for)
 
 
 def _usage_error(exc: Exception) -> int:

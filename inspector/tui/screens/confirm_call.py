@@ -51,6 +51,8 @@ class ConfirmCallScreen(ModalScreen[bool | str]):
         self.tool = tool
         self.arguments = arguments
         self.can_trust = _read_only(tool)
+        # The answer given, for whoever watches the screen (a walkthrough): None until then.
+        self.answer: bool | str | None = None
 
     def compose(self) -> ComposeResult:
         tool = self.tool
@@ -92,8 +94,11 @@ class ConfirmCallScreen(ModalScreen[bool | str]):
 
     def action_answer(self, answer: str) -> None:
         if answer == "yes":
-            self.dismiss(True)
+            self.answer = True
         elif answer == "trust" and self.can_trust:
-            self.dismiss(TRUST)
+            self.answer = TRUST
         elif answer != "trust":
-            self.dismiss(False)
+            self.answer = False
+        else:
+            return
+        self.dismiss(self.answer)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from rich.table import Table
@@ -128,7 +128,7 @@ def _rows(keymap: Mapping[str, str]) -> list[tuple[str, str, str, str]]:
     return rows
 
 
-def key_table(keymap: Mapping[str, str] | None = None) -> Table:
+def key_table(keymap: Mapping[str, str] | None = None, more: Sequence[tuple[str, str, str, str]] = ()) -> Table:
     """Every key (with a keymap: the keys it gives in place of the declared
     ones) and the binding's id, which a keymap names."""
     table = Table(box=None, show_header=True, header_style="bold", padding=(0, 2))
@@ -137,7 +137,7 @@ def key_table(keymap: Mapping[str, str] | None = None) -> Table:
     table.add_column("where", style="dim")
     table.add_column("id (keymap)", style="dim", no_wrap=True)
     extra = [(key, description, place, "") for key, description, place in EXTRA_KEYS]
-    for key, description, place, binding_id in [*_rows(keymap or {}), *extra]:
+    for key, description, place, binding_id in [*_rows(keymap or {}), *more, *extra]:
         # Our own words, but never read as markup all the same.
         table.add_row(Text(key), Text(description), Text(place), Text(binding_id))
     return table
@@ -156,7 +156,9 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll() as scroll:
             scroll.border_title = "Keys (escape closes)"
-            yield Static(key_table(keymap=getattr(self.app, "keymap", {})), id="help-keys")
+            # An app with keys of its own (`inspector demo`'s presenter keys) lists them too.
+            more = getattr(self.app, "help_rows", ())
+            yield Static(key_table(keymap=getattr(self.app, "keymap", {}), more=more), id="help-keys")
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -1,0 +1,76 @@
+"""The caption a walkthrough shows over the app: the step's text, where the
+walkthrough is, and the presenter's keys."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from ..core.safetext import visible
+
+__all__ = ["CaptionOverlay"]
+
+
+class CaptionOverlay(Static):
+    """Drawn on the screen's overlay layer, so the panes keep their rows."""
+
+    DEFAULT_CSS = """
+    CaptionOverlay {
+        overlay: screen;
+        position: absolute;
+        width: 100%;
+        height: auto;
+        max-height: 8;
+        padding: 0 2;
+        background: $panel;
+        border: tall $accent;
+        color: $text;
+    }
+    CaptionOverlay.-paused { border: tall $warning; }
+    CaptionOverlay.-hidden { display: none; }
+    """
+
+    def __init__(self, keys: str = "") -> None:
+        super().__init__(id="walkthrough-caption")
+        self.keys = keys
+        self.caption = ""
+        self.position_text = ""
+        self.paused = False
+
+    def on_mount(self) -> None:
+        self._place()
+
+    def on_resize(self) -> None:
+        self._place()
+
+    def _place(self) -> None:
+        # Bottom of the screen, above the key bar's row.
+        screen = self.screen
+        height = self.outer_size.height or 4
+        self.styles.offset = (0, max(0, screen.size.height - height - 1))
+
+    def show_step(self, caption: str, position: str) -> None:
+        self.caption = caption
+        self.position_text = position
+        self._draw()
+
+    def set_paused(self, paused: bool) -> None:
+        self.paused = paused
+        self.set_class(paused, "-paused")
+        self._draw()
+
+    def _draw(self) -> None:
+        text = Text()
+        # The file's words, shown as written: never markup, no terminal escapes.
+        text.append(visible(self.caption), style="bold")
+        footer = Text(style="dim")
+        footer.append(self.position_text)
+        if self.paused:
+            footer.append("  paused", style="bold yellow")
+        if self.keys:
+            footer.append(f"  ·  {self.keys}")
+        if self.caption:
+            text.append("\n")
+        text.append_text(footer)
+        self.update(text)
+        self.call_after_refresh(self._place)

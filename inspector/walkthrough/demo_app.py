@@ -1,0 +1,105 @@
+"""`inspector demo`: the inspector's TUI with a walkthrough playing in it.
+
+The app is the ordinary one plus a caption over its bottom rows and three
+presenter keys; the walkthrough drives the ordinary panes (see `player`).
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import re
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+
+from ..core.spec import ServerSpec
+from ..tui.app import InspectorApp
+from ..tui.walkthrough_overlay import CaptionOverlay
+from .model import WalkStep, Walkthrough
+from .player import Player
+
+__all__ = ["PRESENTER_KEYS", "DemoApp", "svg_name"]
+
+# Presentation clickers send page down / page up; priority, so a list or a
+# text field with focus does not take them while a walkthrough plays.
+PRESENTER_KEYS = [
+    Binding("pagedown", "walk('next')", "Next step", id="walk_next", priority=True, tooltip="walkthrough"),
+    Binding(
+        "pageup",
+        "walk('back')",
+        "Step back",
+        id="walk_back",
+        priority=True,
+        tooltip="walkthrough: the previous step again; what it sent is not sent again",
+    ),
+    Binding("f12", "walk_pause", "Pause", id="walk_pause", priority=True, tooltip="walkthrough: pause / resume"),
+]
+_KEY_NAMES = {"pagedown": "page down", "pageup": "page up"}
+KEYS_HINT = "pgdn next · pgup back · f12 pause"
+
+
+def svg_name(index: int, step: WalkStep) -> str:
+    """`03-call-echo.svg`: numbered in step order, named after what the step does."""
+    words = re.sub(r"[^a-z0-9]+", "-", step.label.lower()).strip("-")[:40] or "step"
+    return f"{index + 1:02d}-{words}.svg"
+
+
+class DemoApp(InspectorApp):
+    # Textual reads a relative CSS_PATH from the subclass's folder: the app's own sheet.
+    CSS_PATH = str(Path(inspect.getfile(InspectorApp)).with_name("app.tcss"))
+    BINDINGS: ClassVar[list[BindingType]] = [*PRESENTER_KEYS]
+
+    def __init__(
+        self,
+        spec: ServerSpec,
+        walkthrough: Walkthrough,
+        *,
+        pace: float = 1.0,
+        manual: bool = False,
+        svg_dir: str | None = None,
+        quit_at_end: bool = False,
+        **options: Any,
+    ) -> None:
+        super().__init__(spec, **options)
+        self.walkthrough = walkthrough
+        self.svg_dir = svg_dir
+        self.quit_at_end = quit_at_end
+        self.svgs: list[str] = []
+        self.overlay = CaptionOverlay(KEYS_HINT)
+        self.player = Player(self, walkthrough, self.overlay, pace=pace, manual=manual, on_step=self._stepped)
+        # The help screen lists these beside the app's own keys.
+        self.help_rows = [
+            (_KEY_NAMES.get(b.key, b.key), f"{b.description} ({b.tooltip})", "inspector demo", b.id or "")
+            for b in PRESENTER_KEYS
+        ]
+
+    def compose(self) -> ComposeResult:
+        yield from super().compose()
+        yield self.overlay
+
+    def on_mount(self) -> None:
+        # InspectorApp's own on_mount runs too (Textual calls each class's handler).
+        self.overlay.show_step(f"{self.walkthrough.name}: waiting for the server…", "")
+        self.run_worker(self._play(), group="walkthrough", exit_on_error=False)
+
+    async def _play(self) -> None:
+        await self.player.run()
+        if self.quit_at_end:
+            self.exit(0)
+
+    async def _stepped(self, index: int, step: WalkStep) -> None:
+        if self.svg_dir is None:
+            return
+        name = svg_name(index, step)
+        os.makedirs(self.svg_dir, exist_ok=True)
+        self.save_screenshot(filename=name, path=self.svg_dir)
+        self.svgs.append(os.path.join(self.svg_dir, name))
+
+    def action_walk(self, move: str) -> None:
+        self.player.request(move)
+
+    def action_walk_pause(self) -> None:
+        self.player.toggle_pause()
