@@ -77,6 +77,8 @@ class Player:
         self.index = 0
         self.paused = False
         self.finished = False
+        # True while a step's pause runs (its action is done): what a presenter's key ends.
+        self.waiting = False
         # Steps already played once: a step that sends is not sent again.
         self.visited: set[int] = set()
         # (step index, caption) in the order they were shown: what the audience saw.
@@ -110,7 +112,11 @@ class Player:
             await self._repainted()
             if self.on_step is not None and not again:
                 await self.on_step(self.index, step)
-            move = await self._wait_after(step)
+            self.waiting = True
+            try:
+                move = await self._wait_after(step)
+            finally:
+                self.waiting = False
             if move == "back":
                 self.index = max(0, self.index - 1)
             else:

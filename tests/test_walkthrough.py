@@ -1,0 +1,270 @@
+"""`inspector demo`: walkthroughs played in the TUI against the embedded demo
+server, as a presenter runs them: captions in order, the calls on the wire
+with exactly the file's arguments, typing that fills the form, stepping back
+and forth, the confirmation answered by the file or by the person, and one
+SVG per step."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from textual.widgets import Input, Static, TextArea
+
+from inspector.core import demo_spec
+from inspector.core.traffic import Frame
+from inspector.tui.screens.confirm_call import ConfirmCallScreen
+from inspector.tui.widgets.schema_form import FieldRow
+from inspector.walkthrough import load_walkthrough
+from inspector.walkthrough.demo_app import DemoApp
+
+from .waiting import eventually
+
+SIZE = (150, 50)
+# Fast, so a run takes seconds; the pauses that matter wait for a key.
+PACE = 200.0
+
+
+def write(tmp_path: Path, text: str, name: str = "walk.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def sent(app: DemoApp, method: str) -> list[Frame]:
+    return [f for f in app.traffic.frames if f.direction == "out" and f.method == method]
+
+
+def arguments(frame: Frame) -> Any:
+    return frame.message["params"].get("arguments")
+
+
+def field_text(app: DemoApp, name: str) -> str:
+    """What the tool form's field `name` shows (its line or multi-line editor)."""
+    for row in app.query(FieldRow):
+        if row.node.path == (name,):
+            for widget in row.query("*"):
+                if isinstance(widget, Input):
+                    return widget.value
+                if isinstance(widget, TextArea):
+                    return widget.text
+    raise AssertionError(f"no field {name}")
+
+
+def caption_shown(app: DemoApp) -> str:
+    return str(app.query_one("#walkthrough-caption", Static).render())
+
+
+async def at_step(app: DemoApp, index: int) -> None:
+    """Until step `index` has been played and waits in its pause."""
+    await eventually(lambda: app.player.waiting and app.player.index == index, f"step {index + 1} to wait")
+
+
+TOUR = """\
+name: tour
+pause: 0
+steps:
+  - caption: "First: the tools."
+  - caption: "Select echo."
+    tool: echo
+  - caption: "Type its arguments."
+    fill: {message: "hello, audience", repeat: 2}
+    pause: key
+  - caption: "Call it: the file says yes."
+    call: echo
+    confirm: yes
+  - caption: "The call on the wire."
+    traffic: tools/call
+  - caption: "Divide by zero, arguments typed by the step."
+    call: divide
+    arguments: {dividend: 1, divisor: 0}
+    confirm: yes
+  - caption: "Read the readme."
+    read: demo://readme
+  - caption: "A prompt."
+    get: greeting
+    arguments: {name: Ada}
+"""
+
+
+async def test_a_walkthrough_plays_against_the_demo_server(tmp_path: Path) -> None:
+    walkthrough = load_walkthrough(str(write(tmp_path, TOUR)))
+    app = DemoApp(demo_spec(), walkthrough, pace=PACE)
+    async with app.run_test(size=SIZE) as pilot:
+        # `pause: key` on the fill step: the form is seen filled, by typing.
+        await at_step(app, 2)
+        assert field_text(app, "message") == "hello, audience"
+        assert field_text(app, "repeat") == "2"
+        assert "Type its arguments." in caption_shown(app)
+        assert "step 3 of 8" in caption_shown(app)
+        assert sent(app, "tools/call") == []
+        await pilot.press("pagedown")
+        await eventually(lambda: app.player.finished, "the end of the walkthrough")
+        captions = [caption for _index, caption in app.player.history]
+        assert captions == [
+            "First: the tools.",
+            "Select echo.",
+            "Type its arguments.",
+            "Call it: the file says yes.",
+            "The call on the wire.",
+            "Divide by zero, arguments typed by the step.",
+            "Read the readme.",
+            "A prompt.",
+        ]
+        calls = sent(app, "tools/call")
+        assert [(f.message["params"]["name"], arguments(f)) for f in calls] == [
+            ("echo", {"message": "hello, audience", "repeat": 2}),
+            ("divide", {"dividend": 1, "divisor": 0}),
+        ]
+        reads = sent(app, "resources/read")
+        assert [f.message["params"]["uri"] for f in reads] == ["demo://readme"]
+        gets = sent(app, "prompts/get")
+        assert [(f.message["params"]["name"], arguments(f)) for f in gets] == [("greeting", {"name": "Ada"})]
+        assert "End of the walkthrough." in caption_shown(app)
+
+
+STEPS = """\
+name: steps
+steps:
+  - caption: "One."
+  - caption: "Two: a call."
+    call: echo
+    arguments: {message: once}
+    confirm: yes
+  - caption: "Three."
+"""
+
+
+async def test_stepping_back_and_forth_never_sends_a_call_twice(tmp_path: Path) -> None:
+    walkthrough = load_walkthrough(str(write(tmp_path, STEPS)))
+    # --manual: every step waits for the presenter's key.
+    app = DemoApp(demo_spec(), walkthrough, pace=PACE, manual=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await at_step(app, 0)
+        await pilot.press("pagedown")
+        await at_step(app, 1)
+        assert [arguments(f) for f in sent(app, "tools/call")] == [{"message": "once"}]
+        await pilot.press("pagedown")
+        await at_step(app, 2)
+        await pilot.press("pageup")
+        await at_step(app, 1)
+        # Shown again: the caption says so, the form holds what was sent, nothing is sent.
+        assert "Two: a call." in caption_shown(app)
+        assert "not sent again" in caption_shown(app)
+        assert field_text(app, "message") == "once"
+        await pilot.press("pageup")
+        await at_step(app, 0)
+        await pilot.press("pageup")  # at the first step, back stays there
+        await eventually(lambda: len(app.player.history) == 6, "the first step shown again")
+        await at_step(app, 0)
+        for index in (1, 2):
+            await pilot.press("pagedown")
+            await at_step(app, index)
+        await pilot.press("pagedown")
+        await eventually(lambda: app.player.finished, "the end")
+        assert [index for index, _caption in app.player.history] == [0, 1, 2, 1, 0, 0, 1, 2]
+        assert [arguments(f) for f in sent(app, "tools/call")] == [{"message": "once"}]
+
+
+async def test_pause_holds_the_walkthrough_until_resumed(tmp_path: Path) -> None:
+    walkthrough = load_walkthrough(
+        str(write(tmp_path, 'steps:\n  - caption: "A."\n    pause: 0\n  - caption: "B."\n    pause: 0\n'))
+    )
+    app = DemoApp(demo_spec(), walkthrough, pace=PACE)
+    async with app.run_test(size=SIZE) as pilot:
+        # Paused before the server is up: the first step, once shown, stays.
+        await pilot.press("f12")
+        assert app.player.paused
+        await at_step(app, 0)
+        assert "paused" in caption_shown(app)
+        assert not app.player.finished
+        await pilot.press("f12")
+        await eventually(lambda: app.player.finished, "the end after resuming")
+        assert [caption for _index, caption in app.player.history] == ["A.", "B."]
+
+
+CONFIRMS = """\
+name: confirmations
+pause: 0
+steps:
+  - caption: "The file says no: nothing is sent."
+    call: echo
+    arguments: {message: declined}
+    confirm: no
+  - caption: "The file leaves it to you."
+    call: echo
+    arguments: {message: "asked you"}
+  - caption: "Done."
+"""
+
+
+async def test_the_file_answers_the_confirmation_or_leaves_it_to_the_person(tmp_path: Path) -> None:
+    walkthrough = load_walkthrough(str(write(tmp_path, CONFIRMS)))
+    app = DemoApp(demo_spec(), walkthrough, pace=PACE)
+    async with app.run_test(size=SIZE) as pilot:
+        await eventually(lambda: app.player.index == 1, "step 2")
+        await eventually(lambda: isinstance(app.screen, ConfirmCallScreen), "the confirmation of step 2")
+        screen = app.screen
+        assert isinstance(screen, ConfirmCallScreen)
+        assert screen.arguments == {"message": "asked you"}
+        # The first call was declined by the file: nothing went out.
+        assert sent(app, "tools/call") == []
+        assert app.player.index == 1 and not app.player.waiting
+        await pilot.press("y")
+        await eventually(lambda: app.player.finished, "the end")
+        assert [arguments(f) for f in sent(app, "tools/call")] == [{"message": "asked you"}]
+
+
+async def test_svg_dir_writes_one_svg_per_step_with_its_caption(tmp_path: Path) -> None:
+    walkthrough = load_walkthrough(str(write(tmp_path, TOUR.replace("    pause: key\n", ""))))
+    folder = tmp_path / "svg"
+    app = DemoApp(demo_spec(), walkthrough, pace=PACE, svg_dir=str(folder))
+    async with app.run_test(size=SIZE):
+        await eventually(lambda: app.player.finished, "the end")
+    files = sorted(folder.glob("*.svg"))
+    assert [f.name for f in files] == [
+        "01-caption.svg",
+        "02-tool-echo.svg",
+        "03-fill-message-repeat.svg",
+        "04-call-echo.svg",
+        "05-traffic-tools-call.svg",
+        "06-call-divide.svg",
+        "07-read-demo-readme.svg",
+        "08-get-greeting.svg",
+    ]
+    for file, step in zip(files, walkthrough.steps, strict=True):
+        text = svg_text(file)
+        assert step.caption in text, (file.name, step.caption)
+        assert f"step {step.index + 1} of 8" in text
+    # The call's step shows its result; the traffic step the request's frame.
+    assert "hello, audience" in svg_text(files[3])
+    assert "tools/call" in svg_text(files[4])
+
+
+def svg_text(path: Path) -> str:
+    """The text an SVG screenshot shows, its cells joined (Textual writes a text node per run)."""
+    raw = path.read_text(encoding="utf-8")
+    runs = re.findall(r"<text[^>]*>(.*?)</text>", raw, re.S)
+    return html.unescape("".join(runs)).replace("\xa0", " ")
+
+
+async def test_the_help_lists_the_presenter_keys(tmp_path: Path) -> None:
+    walkthrough = load_walkthrough(str(write(tmp_path, 'steps:\n  - caption: "Hi."\n    pause: key\n')))
+    app = DemoApp(demo_spec(), walkthrough, pace=PACE)
+    async with app.run_test(size=SIZE) as pilot:
+        await at_step(app, 0)
+        await pilot.press("f1")
+        await eventually(lambda: app.screen.query("#help-keys"), "the help")
+        console = Console(width=200, record=True, color_system=None)
+        console.print(app.screen.query_one("#help-keys", Static).content)
+        rows = console.export_text().splitlines()
+        for key, words, binding_id in (
+            ("page down", "Next step", "walk_next"),
+            ("page up", "Step back", "walk_back"),
+            ("f12", "Pause", "walk_pause"),
+        ):
+            found = [row for row in rows if row.split()[: len(key.split())] == key.split()]
+            assert any(words in row and binding_id in row for row in found), key
