@@ -27,6 +27,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -41,6 +42,7 @@ import pytest
 from inspector.commands import exitcodes
 
 from .peers import EVERYTHING, NODE, PEERS, PYTHON, ROOT, SERVERS, free_port, require, serving, wait_for_port
+from .readme_demo import run_walkthrough
 from .waiting import eventually_sync
 
 README = ROOT / "README.md"
@@ -109,7 +111,7 @@ def readme_commands() -> list[str]:
 
 def readme_collection() -> str:
     """The collection file the README shows (its `yaml` block), which its `inspector test` lines run."""
-    blocks = re.findall(r"```yaml\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+    blocks = re.findall(r"```yaml\n(# checks\.yaml.*?)```", README.read_text(encoding="utf-8"), re.S)
     assert len(blocks) == 1, "the README shows one collection file"
     return str(blocks[0])
 
@@ -172,6 +174,8 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workspace]:
     (path / "server").chmod(0o755)
     (path / "src").mkdir()
     (path / "checks.yaml").write_text(readme_collection())
+    # The README's walkthrough examples play the project's own example files.
+    shutil.copytree(ROOT / "examples", path / "examples")
     (path / "node_modules").symlink_to(PEERS)
     browser = path / "fake-browser"
     browser.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{SERVERS / "fake_browser.py"}" "$@"\n')
@@ -405,6 +409,9 @@ def test_a_readme_command_works_as_written(command: str, workspace: Workspace) -
         return
     if subcommand == "app":
         run_app_preview(workspace, argv)
+        return
+    if subcommand == "demo":
+        run_walkthrough(workspace.path, workspace.env, argv, f"readme-{os.getpid()}-{next(_RUNS)}")
         return
     if subcommand not in SCRIPTING:
         # No subcommand (or `open`): the TUI.

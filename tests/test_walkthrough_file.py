@@ -142,3 +142,12 @@ def test_pace_must_be_a_speed(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert "a speed above 0" in done.stderr
+
+
+def test_the_readme_shows_the_example_walkthrough_as_it_is() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Walkthroughs: `inspector demo`", 1)[1].split("\n## ", 1)[0]
+    shown = section.split("```yaml\n", 1)[1].split("```", 1)[0]
+    assert shown == (ROOT / "examples" / "tour.yaml").read_text(encoding="utf-8")
+    for picture in ("screenshots/tour/03-fill-message-repeat.svg", "screenshots/tour/05-traffic-tools-call.svg"):
+        assert picture in section and (ROOT / picture).is_file()
