@@ -197,6 +197,13 @@ steps:
   - caption: "The file leaves it to you."
     call: echo
     arguments: {message: "asked you"}
+  - caption: "Trusted for the session (divide is read-only)."
+    call: divide
+    arguments: {dividend: 6, divisor: 3}
+    confirm: trust
+  - caption: "A trusted tool is called without asking."
+    call: divide
+    arguments: {dividend: 9, divisor: 3}
   - caption: "Done."
 """
 
@@ -215,7 +222,12 @@ async def test_the_file_answers_the_confirmation_or_leaves_it_to_the_person(tmp_
         assert app.player.index == 1 and not app.player.waiting
         await pilot.press("y")
         await eventually(lambda: app.player.finished, "the end")
-        assert [arguments(f) for f in sent(app, "tools/call")] == [{"message": "asked you"}]
+        assert [arguments(f) for f in sent(app, "tools/call")] == [
+            {"message": "asked you"},
+            {"dividend": 6, "divisor": 3},
+            {"dividend": 9, "divisor": 3},
+        ]
+        assert "divide" in app.trusted_tools
 
 
 async def test_svg_dir_writes_one_svg_per_step_with_its_caption(tmp_path: Path) -> None:

@@ -81,7 +81,13 @@ def run_demo(args: argparse.Namespace, spec_for: Callable[[Any], ServerSpec]) ->
         svg_dir=args.svg_dir,
         quit_at_end=args.quit_at_end,
         keymap=load_keymap(),
+        record=getattr(args, "record", None),
     )
+    roots = getattr(args, "root", None)
+    if roots:
+        from pathlib import Path
+
+        app.handlers.roots = [{"uri": Path(os.path.abspath(r)).as_uri(), "name": Path(r).name or r} for r in roots]
     cast = None
     if args.record_cast:
         try:

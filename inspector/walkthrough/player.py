@@ -294,7 +294,11 @@ class Player:
         from ..tui.widgets.arguments import ArgumentsEditor
         from ..tui.widgets.schema_form import FieldRow
 
-        editor = self.app.query_one(ToolsPane).query_one(ArgumentsEditor)
+        pane = self.app.query_one(ToolsPane)
+        if pane.tool is None:
+            self.app.notify_plain("walkthrough: `fill:` needs a tool (or prompt) selected first", severity="warning")
+            return
+        editor = pane.query_one(ArgumentsEditor)
         if editor.mode == "json":
             # No form for this schema: the JSON goes into the raw editor as written.
             current, _ = editor.arguments()
@@ -379,7 +383,7 @@ class Player:
             await self._until(lambda: screen not in self.app.screen_stack)
             if not screen.answer:
                 return
-        elif len(self._out("tools/call")) == before:
+        elif not self._busy("call") and len(self._out("tools/call")) == before:
             return  # the arguments were refused (the pane said why)
         # The call runs in a worker the confirmation's answer starts: until it is done.
         await self._until(lambda: self._busy("call") or len(self._out("tools/call")) > before)
