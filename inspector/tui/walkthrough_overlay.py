@@ -36,6 +36,8 @@ class CaptionOverlay(Static):
         self.caption = ""
         self.position_text = ""
         self.paused = False
+        # At the top instead, while the bottom rows are what the step shows (the traffic).
+        self.at_top = False
 
     def on_mount(self) -> None:
         self._place()
@@ -44,14 +46,18 @@ class CaptionOverlay(Static):
         self._place()
 
     def _place(self) -> None:
+        if self.at_top:
+            # Below the header row.
+            self.styles.offset = (0, 1)
+            return
         # Bottom of the screen, above the key bar's row.
-        screen = self.screen
         height = self.outer_size.height or 4
-        self.styles.offset = (0, max(0, screen.size.height - height - 1))
+        self.styles.offset = (0, max(0, self.screen.size.height - height - 1))
 
-    def show_step(self, caption: str, position: str) -> None:
+    def show_step(self, caption: str, position: str, *, at_top: bool = False) -> None:
         self.caption = caption
         self.position_text = position
+        self.at_top = at_top
         self._draw()
 
     def set_paused(self, paused: bool) -> None:

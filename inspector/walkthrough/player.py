@@ -132,7 +132,7 @@ class Player:
         position = f"{self.walkthrough.name}: step {step.index + 1} of {total}"
         if self.index in self.visited and step.sends:
             position += " (shown again: not sent again)"
-        self.overlay.show_step(step.caption, position)
+        self.overlay.show_step(step.caption, position, at_top=step.action == "traffic")
 
     async def _play(self, step: WalkStep, again: bool) -> None:
         action = step.action
