@@ -263,11 +263,15 @@ def svg_text(path: Path) -> str:
     return html.unescape("".join(runs)).replace("\xa0", " ")
 
 
-async def test_the_help_lists_the_presenter_keys(tmp_path: Path) -> None:
+async def test_the_caption_keeps_to_the_bottom_and_the_help_lists_the_presenter_keys(tmp_path: Path) -> None:
     walkthrough = load_walkthrough(str(write(tmp_path, 'steps:\n  - caption: "Hi."\n    pause: key\n')))
     app = DemoApp(demo_spec(), walkthrough, pace=PACE)
     async with app.run_test(size=SIZE) as pilot:
         await at_step(app, 0)
+        # Just above the key bar's row, on a shorter terminal too.
+        await eventually(lambda: app.overlay.region.bottom == SIZE[1] - 1, "the caption at the bottom")
+        await pilot.resize_terminal(SIZE[0], 36)
+        await eventually(lambda: app.overlay.region.bottom == 36 - 1, "the caption at the new bottom")
         await pilot.press("f1")
         await eventually(lambda: app.screen.query("#help-keys"), "the help")
         console = Console(width=200, record=True, color_system=None)

@@ -40,12 +40,12 @@ class CaptionOverlay(Static):
         self.at_top = False
 
     def on_mount(self) -> None:
-        self._place()
+        self.place()
 
     def on_resize(self) -> None:
-        self._place()
+        self.place()
 
-    def _place(self) -> None:
+    def place(self) -> None:
         if self.at_top:
             # Below the header row.
             self.styles.offset = (0, 1)
@@ -79,4 +79,4 @@ class CaptionOverlay(Static):
             text.append("\n")
         text.append_text(footer)
         self.update(text)
-        self.call_after_refresh(self._place)
+        self.call_after_refresh(self.place)

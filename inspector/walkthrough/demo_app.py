@@ -85,6 +85,10 @@ class DemoApp(InspectorApp):
         self.overlay.show_step(f"{self.walkthrough.name}: waiting for the server…", "")
         self.run_worker(self._play(), group="walkthrough", exit_on_error=False)
 
+    def on_resize(self) -> None:
+        # A taller or shorter terminal: the caption keeps to the bottom rows.
+        self.overlay.call_after_refresh(self.overlay.place)
+
     async def _play(self) -> None:
         await self.player.run()
         if self.quit_at_end:
