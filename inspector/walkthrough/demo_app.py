@@ -38,7 +38,6 @@ PRESENTER_KEYS = [
     Binding("f12", "walk_pause", "Pause", id="walk_pause", priority=True, tooltip="walkthrough: pause / resume"),
 ]
 _KEY_NAMES = {"pagedown": "page down", "pageup": "page up"}
-KEYS_HINT = "pgdn next · pgup back · f12 pause"
 
 
 def svg_name(index: int, step: WalkStep) -> str:
@@ -68,13 +67,8 @@ class DemoApp(InspectorApp):
         self.svg_dir = svg_dir
         self.quit_at_end = quit_at_end
         self.svgs: list[str] = []
-        self.overlay = CaptionOverlay(KEYS_HINT)
+        self.overlay = CaptionOverlay()
         self.player = Player(self, walkthrough, self.overlay, pace=pace, manual=manual, on_step=self._stepped)
-        # The help screen lists these beside the app's own keys.
-        self.help_rows = [
-            (_KEY_NAMES.get(b.key, b.key), f"{b.description} ({b.tooltip})", "inspector demo", b.id or "")
-            for b in PRESENTER_KEYS
-        ]
 
     def compose(self) -> ComposeResult:
         yield from super().compose()
@@ -89,7 +83,25 @@ class DemoApp(InspectorApp):
         # A taller or shorter terminal: the caption keeps to the bottom rows.
         self.overlay.call_after_refresh(self.overlay.place)
 
+    def _keys(self) -> list[tuple[str, Binding]]:
+        """The presenter's keys in force (a keymap may give them others), spelled out."""
+        from ..tui.keymap import keys_in_force
+        from ..tui.screens.help import key_names
+
+        keys = []
+        for binding in PRESENTER_KEYS:
+            names = key_names(keys_in_force(binding, self.keymap))
+            keys.append((" / ".join(_KEY_NAMES.get(k, k) for k in names.split(" / ")), binding))
+        return keys
+
+    @property
+    def help_rows(self) -> list[tuple[str, str, str, str]]:
+        """What the help screen lists beside the app's own keys."""
+        return [(keys, f"{b.description} ({b.tooltip})", "inspector demo", b.id or "") for keys, b in self._keys()]
+
     async def _play(self) -> None:
+        # The keymap is in force once mounted: the caption's hint follows it.
+        self.overlay.keys = " · ".join(f"{keys} {b.description.lower()}" for keys, b in self._keys())
         await self.player.run()
         if self.quit_at_end:
             self.exit(0)
