@@ -84,6 +84,8 @@ steps:
     confirm: yes
   - caption: "Read the readme."
     read: demo://readme
+  - caption: "A URI no list holds: a template's expansion."
+    read: demo://users/ada
   - caption: "A prompt."
     get: greeting
     arguments: {name: Ada}
@@ -99,7 +101,7 @@ async def test_a_walkthrough_plays_against_the_demo_server(tmp_path: Path) -> No
         assert field_text(app, "message") == "hello, audience"
         assert field_text(app, "repeat") == "2"
         assert "Type its arguments." in caption_shown(app)
-        assert "step 3 of 8" in caption_shown(app)
+        assert "step 3 of 9" in caption_shown(app)
         assert sent(app, "tools/call") == []
         await pilot.press("pagedown")
         await eventually(lambda: app.player.finished, "the end of the walkthrough")
@@ -112,6 +114,7 @@ async def test_a_walkthrough_plays_against_the_demo_server(tmp_path: Path) -> No
             "The call on the wire.",
             "Divide by zero, arguments typed by the step.",
             "Read the readme.",
+            "A URI no list holds: a template's expansion.",
             "A prompt.",
         ]
         calls = sent(app, "tools/call")
@@ -120,7 +123,7 @@ async def test_a_walkthrough_plays_against_the_demo_server(tmp_path: Path) -> No
             ("divide", {"dividend": 1, "divisor": 0}),
         ]
         reads = sent(app, "resources/read")
-        assert [f.message["params"]["uri"] for f in reads] == ["demo://readme"]
+        assert [f.message["params"]["uri"] for f in reads] == ["demo://readme", "demo://users/ada"]
         gets = sent(app, "prompts/get")
         assert [(f.message["params"]["name"], arguments(f)) for f in gets] == [("greeting", {"name": "Ada"})]
         assert "End of the walkthrough." in caption_shown(app)
@@ -245,12 +248,13 @@ async def test_svg_dir_writes_one_svg_per_step_with_its_caption(tmp_path: Path) 
         "05-traffic-tools-call.svg",
         "06-call-divide.svg",
         "07-read-demo-readme.svg",
-        "08-get-greeting.svg",
+        "08-read-demo-users-ada.svg",
+        "09-get-greeting.svg",
     ]
     for file, step in zip(files, walkthrough.steps, strict=True):
         text = svg_text(file)
         assert step.caption in text, (file.name, step.caption)
-        assert f"step {step.index + 1} of 8" in text
+        assert f"step {step.index + 1} of 9" in text
     # The call's step shows its result; the traffic step the request's frame.
     assert "hello, audience" in svg_text(files[3])
     assert "tools/call" in svg_text(files[4])

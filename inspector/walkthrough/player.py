@@ -237,14 +237,17 @@ class Player:
 
     # -- selecting ---------------------------------------------------------------------
 
-    async def _select(self, kind: str, key: str) -> bool:
-        """Select `key` in the list of `kind` (its pane shown); False when the list has no such item."""
+    async def _select(self, kind: str, key: str, *, quiet: bool = False) -> bool:
+        """Select `key` in the list of `kind` (its pane shown); False when the list
+        has no such item (said in a warning unless `quiet`)."""
         from ..tui.widgets.item_list import ItemList
 
         self.app.action_show_tab(kind)
         pane = self.app.query_one(f"TabPane#{kind}")
         item_list = pane.query_one(ItemList)
         if not item_list.select_key(key):
+            if quiet:
+                return False
             self.app.notify_plain(f"walkthrough: no {kind[:-1]} {key!r} in the list", severity="warning")
             return False
         item_list.focus_list()
@@ -403,7 +406,8 @@ class Player:
     async def _read(self, uri: str, again: bool) -> None:
         from ..tui.panes.resources import ResourcesPane
 
-        listed = await self._select("resources", uri)
+        # A URI no list holds (a template's expansion) is read all the same.
+        listed = await self._select("resources", uri, quiet=True)
         if again:
             return
         before = len(self._out("resources/read"))
@@ -411,7 +415,6 @@ class Player:
         if listed:
             await self.press("enter")
         else:
-            # A URI no list holds (a template's expansion): read as the palette does.
             self.app.query_one(ResourcesPane).read(uri)
         await self._done("read-resource", "resources/read", before)
 
