@@ -26,6 +26,8 @@ from .waiting import eventually
 SIZE = (150, 50)
 # Fast, so a run takes seconds; the pauses that matter wait for a key.
 PACE = 200.0
+# A whole walkthrough types, calls and reads: a bound only a hang reaches on a crowded machine.
+RUN = 240.0
 
 
 def write(tmp_path: Path, text: str, name: str = "walk.yaml") -> Path:
@@ -104,7 +106,7 @@ async def test_a_walkthrough_plays_against_the_demo_server(tmp_path: Path) -> No
         assert "step 3 of 9" in caption_shown(app)
         assert sent(app, "tools/call") == []
         await pilot.press("pagedown")
-        await eventually(lambda: app.player.finished, "the end of the walkthrough")
+        await eventually(lambda: app.player.finished, "the end of the walkthrough", RUN)
         captions = [caption for _index, caption in app.player.history]
         assert captions == [
             "First: the tools.",
@@ -167,7 +169,7 @@ async def test_stepping_back_and_forth_never_sends_a_call_twice(tmp_path: Path) 
             await pilot.press("pagedown")
             await at_step(app, index)
         await pilot.press("pagedown")
-        await eventually(lambda: app.player.finished, "the end")
+        await eventually(lambda: app.player.finished, "the end", RUN)
         assert [index for index, _caption in app.player.history] == [0, 1, 2, 1, 0, 0, 1, 2]
         assert [arguments(f) for f in sent(app, "tools/call")] == [{"message": "once"}]
 
@@ -185,7 +187,7 @@ async def test_pause_holds_the_walkthrough_until_resumed(tmp_path: Path) -> None
         assert "paused" in caption_shown(app)
         assert not app.player.finished
         await pilot.press("f12")
-        await eventually(lambda: app.player.finished, "the end after resuming")
+        await eventually(lambda: app.player.finished, "the end after resuming", RUN)
         assert [caption for _index, caption in app.player.history] == ["A.", "B."]
 
 
@@ -224,7 +226,7 @@ async def test_the_file_answers_the_confirmation_or_leaves_it_to_the_person(tmp_
         assert sent(app, "tools/call") == []
         assert app.player.index == 1 and not app.player.waiting
         await pilot.press("y")
-        await eventually(lambda: app.player.finished, "the end")
+        await eventually(lambda: app.player.finished, "the end", RUN)
         assert [arguments(f) for f in sent(app, "tools/call")] == [
             {"message": "asked you"},
             {"dividend": 6, "divisor": 3},
@@ -238,7 +240,7 @@ async def test_svg_dir_writes_one_svg_per_step_with_its_caption(tmp_path: Path) 
     folder = tmp_path / "svg"
     app = DemoApp(demo_spec(), walkthrough, pace=PACE, svg_dir=str(folder))
     async with app.run_test(size=SIZE):
-        await eventually(lambda: app.player.finished, "the end")
+        await eventually(lambda: app.player.finished, "the end", RUN)
     files = sorted(folder.glob("*.svg"))
     assert [f.name for f in files] == [
         "01-caption.svg",

@@ -151,3 +151,20 @@ def test_the_readme_shows_the_example_walkthrough_as_it_is() -> None:
     assert shown == (ROOT / "examples" / "tour.yaml").read_text(encoding="utf-8")
     for picture in ("screenshots/tour/03-fill-message-repeat.svg", "screenshots/tour/05-traffic-tools-call.svg"):
         assert picture in section and (ROOT / picture).is_file()
+
+
+def test_inspector_demo_takes_the_server_the_file_names(tmp_path: Path) -> None:
+    # The file's `server:` is read with the collections' forms: one they do not know is refused by name.
+    path = write(tmp_path, "server: 'ftp://nowhere'\nsteps:\n  - caption: hi\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [PYTHON, "-m", "inspector", "demo", path],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+    assert done.returncode == 2
+    assert f"{path}: server: 'ftp://nowhere' is none of" in done.stderr
