@@ -6,7 +6,8 @@ workspace that holds what the README's examples name: `my_server.py`,
 `server.py`, `v1.py`/`v2.py` (Python SDK servers), `skills_server.py` (ours), `server.js` (the
 reference TypeScript server), `./server`, `src/`, and the recordings
 `session.jsonl`, `before.jsonl`, `after.jsonl`, and the collection
-`checks.yaml` (the README's own `yaml` block); `python` is this
+`checks.yaml` (the README's own collection block), and `examples/` (the
+project's walkthrough files); `python` is this
 interpreter and `npx` finds the reference server in the workspace's
 `node_modules` (no network).  Only what cannot exist on a machine without
 internet is replaced, and the table below says how: the example ports
