@@ -39,6 +39,8 @@ TYPING_DELAY = 0.06
 CONFIRM_LOOK = 1.5
 # How often the player looks again at a state it waits for.
 POLL = 0.02
+# How long a field may refuse the focus before its value is put in without typing.
+FOCUS_PATIENCE = 10.0
 
 StepHook = Callable[[int, WalkStep], Awaitable[None]]
 
@@ -191,6 +193,15 @@ class Player:
         while not condition():
             await asyncio.sleep(POLL)
 
+    async def _within(self, condition: Callable[[], object], seconds: float) -> bool:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        while not condition():
+            if loop.time() > deadline:
+                return False
+            await asyncio.sleep(POLL)
+        return True
+
     async def _repainted(self) -> None:
         """Until the screen has been laid out and drawn with what was just changed."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -219,14 +230,23 @@ class Player:
         await asyncio.sleep(0)
         await self._until(lambda: self.app.key_order.idle and not self.app.message_queue_size)
 
-    async def _focus(self, widget: Widget) -> None:
-        # Asked again until it holds: a pane just shown moves the focus to its list once.
-        while self.app.focused is not widget:
+    async def _focus(self, widget: Widget) -> bool:
+        """Focus `widget`; False if it never takes the focus (hidden, disabled)."""
+
+        def focused() -> bool:
+            # Asked again until it holds: a pane just shown moves the focus to its list once.
+            if self.app.focused is widget:
+                return True
             widget.focus()
-            await asyncio.sleep(POLL)
+            return False
+
+        return await self._within(focused, FOCUS_PATIENCE)
 
     async def type_into(self, widget: Input | TextArea, text: str) -> None:
-        await self._focus(widget)
+        """Type `text` into `widget` key by key (nothing is typed where it cannot have the focus:
+        the keys would land in another widget)."""
+        if not await self._focus(widget):
+            return
         if isinstance(widget, TextArea):
             widget.load_text("")
         else:
@@ -452,5 +472,7 @@ class Player:
             return
         table = self.app.query_one(TrafficPane).query_one(TrafficTable)
         self.app.query_one(BottomPanel).sync()
-        await self._until(lambda: table.select_seq(requests[-1].seq))
+        # The table draws new frames on a short timer; a filter the person typed may hide the frame.
+        if not await self._within(lambda: table.select_seq(requests[-1].seq), FOCUS_PATIENCE):
+            self.app.notify_plain("walkthrough: the traffic filter hides the request", severity="warning")
         await self._focus(table)
