@@ -290,3 +290,26 @@ async def test_the_caption_keeps_to_the_bottom_and_the_help_lists_the_presenter_
         ):
             found = [row for row in rows if row.split()[: len(key.split())] == key.split()]
             assert any(words in row and binding_id in row for row in found), key
+
+
+async def test_a_step_naming_what_the_server_lacks_is_said_and_the_walkthrough_goes_on(tmp_path: Path) -> None:
+    walkthrough = load_walkthrough(
+        str(
+            write(
+                tmp_path,
+                "pause: 0\nsteps:\n"
+                '  - caption: "No such tool."\n    call: no_such_tool\n    confirm: yes\n'
+                '  - caption: "No such prompt."\n    get: no_such_prompt\n'
+                '  - caption: "Still here."\n',
+            )
+        )
+    )
+    app = DemoApp(demo_spec(), walkthrough, pace=PACE)
+    async with app.run_test(size=SIZE):
+        await eventually(lambda: app.player.finished, "the end", RUN)
+        captions = [caption for _index, caption in app.player.history]
+        assert captions == ["No such tool.", "No such prompt.", "Still here."]
+        assert sent(app, "tools/call") == [] and sent(app, "prompts/get") == []
+        toasts = " ".join(str(note.message) for note in app._notifications)
+        assert "no tool 'no_such_tool' in the list" in toasts
+        assert "no prompt 'no_such_prompt' in the list" in toasts
