@@ -14,7 +14,7 @@ was read, and when.
 from __future__ import annotations
 
 import base64
-import json
+import os
 import sys
 from typing import Any
 
@@ -93,23 +93,11 @@ def answer(method: str, params: dict[str, Any]) -> dict[str, Any]:
 
 
 def main() -> int:
-    log = open(sys.argv[1], "a") if len(sys.argv) > 1 else None  # noqa: SIM115
-    for line in sys.stdin:
-        try:
-            message = json.loads(line)
-        except ValueError:
-            continue
-        method = message.get("method")
-        if log is not None and isinstance(method, str):
-            log.write(json.dumps({"method": method, "params": message.get("params")}) + "\n")
-            log.flush()
-        if "id" not in message:
-            continue
-        params = message.get("params")
-        reply = answer(str(method), params if isinstance(params, dict) else {})
-        sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": message["id"], **reply}) + "\n")
-        sys.stdout.flush()
-    return 0
+    # Beside this file, whether run as a script or through runpy.run_path.
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from line_loop import serve
+
+    return serve(answer, sys.argv[1] if len(sys.argv) > 1 else None)
 
 
 if __name__ == "__main__":
