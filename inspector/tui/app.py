@@ -649,28 +649,53 @@ class InspectorApp(App[int]):
     # -- calls -------------------------------------------------------------------------
 
     def confirm_and_call(self, tool: Item, arguments: dict[str, Any]) -> None:
-        """Every tools/call passes here: a confirmation, unless the person
-        trusted this read-only tool for the session (shown in the header)."""
-        from .screens.confirm_call import TRUST, ConfirmCallScreen
-
+        """Every tools/call the person makes passes here (see `confirm_call`)."""
         if self.recording is not None:
             self.notify("this is a recording: nothing can be sent", severity="warning")
             return
-        if tool.key in self.trusted_tools:
-            self.notify_plain(f"calling {tool.key} without asking (trusted read-only tool, this session)")
-            self._call(tool, arguments)
-            return
 
-        def answered(answer: bool | str | None) -> None:
-            if answer == TRUST:
-                self.trusted_tools.add(tool.key)
-                self.update_facts()
-            if answer:
+        def answered(send: bool) -> None:
+            if send:
                 self._call(tool, arguments)
             else:
                 self.notify("call not sent")
 
-        self.push_screen(ConfirmCallScreen(tool, arguments), callback=answered)
+        self.confirm_call(tool, arguments, answered)
+
+    def confirm_call(
+        self, tool: Item, arguments: dict[str, Any], answered: Callable[[bool], None], origin: str | None = None
+    ) -> None:
+        """The confirmation every tools/call gets, the person's and an MCP
+        App's alike (`origin` names who asks); `answered(True)` sends it.  A
+        read-only tool the person trusted for the session goes without
+        asking (the header lists such tools)."""
+        from .screens.confirm_call import TRUST, ConfirmCallScreen
+
+        if tool.key in self.trusted_tools:
+            self.notify_plain(f"calling {tool.key} without asking (trusted read-only tool, this session)")
+            answered(True)
+            return
+
+        def decided(answer: bool | str | None) -> None:
+            if answer == TRUST:
+                self.trusted_tools.add(tool.key)
+                self.update_facts()
+            answered(bool(answer))
+
+        self.push_screen(ConfirmCallScreen(tool, arguments, origin), callback=decided)
+
+    async def ask_to_call(self, tool: Item, arguments: dict[str, Any], origin: str) -> bool:
+        """`confirm_call` awaited: for a call someone else asks for (an MCP App)."""
+        if self.recording is not None:
+            return False
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+
+        def answered(send: bool) -> None:
+            if not answer.done():
+                answer.set_result(send)
+
+        self.confirm_call(tool, arguments, answered, origin)
+        return await answer
 
     def _call(self, tool: Item, arguments: dict[str, Any]) -> None:
         pane = self.query_one(ToolsPane)

@@ -4,8 +4,10 @@ io.modelcontextprotocol/ui), which writes every request it gets to a log file
 was read, and when.
 
 - `weather`: `_meta.ui.resourceUri` ui://apps/weather, visibility model+app;
-  the resource declares a connect domain and is served as text.
-- `refresh`: app-only (`visibility: ["app"]`), same resource.
+  the resource declares a connect domain and is served as text.  Called
+  with `city`, it answers text and structuredContent naming the city.
+- `refresh`: app-only (`visibility: ["app"]`), same resource; answers "refreshed".
+- `model_only`: `visibility: ["model"]` (an app must not call it).
 - `legacy_ui`: the deprecated flat `_meta["ui/resourceUri"]`, served as a blob.
 - `plain`: no UI.
 - `hostile_ui`: terminal escapes in its resourceUri and visibility.
@@ -19,18 +21,33 @@ import sys
 from typing import Any
 
 MIME = "text/html;profile=mcp-app"
-WEATHER_HTML = (
-    "<!DOCTYPE html><html><body><h1>Weather app</h1><script>"
-    'window.parent.postMessage({jsonrpc: "2.0", id: 1, method: "ui/initialize", params: {}}, "*");'
-    "</script></body></html>"
-)
+# A real (small) view: the handshake, the tool's input and result written
+# into the page, then a tools/call of its own; it answers the teardown.
+WEATHER_HTML = """<!DOCTYPE html><html><body><h1>Weather app</h1><pre id="log"></pre><script>
+const say = (line) => { document.getElementById("log").textContent += line + "\\n"; };
+const post = (message) => window.parent.postMessage(Object.assign({jsonrpc: "2.0"}, message), "*");
+window.addEventListener("message", (event) => {
+  const m = event.data;
+  if (m.id === 1 && m.result) post({method: "ui/notifications/initialized", params: {}});
+  else if (m.method === "ui/notifications/tool-input") say("input " + JSON.stringify(m.params.arguments));
+  else if (m.method === "ui/notifications/tool-result") {
+    say("result " + JSON.stringify(m.params.structuredContent));
+    post({id: 2, method: "tools/call", params: {name: "refresh", arguments: {}}});
+  }
+  else if (m.id === 2) say("refresh " + JSON.stringify(m.result || m.error));
+  else if (m.method === "ui/resource-teardown") post({id: m.id, result: {}});
+});
+post({id: 1, method: "ui/initialize", params: {appInfo: {name: "weather", version: "1"}, appCapabilities: {},
+      protocolVersion: "2026-01-26"}});
+</script></body></html>
+"""
 LEGACY_HTML = "<!DOCTYPE html><html><body><p>Legacy app</p></body></html>"
 
 TOOLS: list[dict[str, Any]] = [
     {
         "name": "weather",
         "description": "Weather with a dashboard",
-        "inputSchema": {"type": "object"},
+        "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}},
         "_meta": {"ui": {"resourceUri": "ui://apps/weather", "visibility": ["model", "app"]}},
     },
     {
@@ -38,6 +55,12 @@ TOOLS: list[dict[str, Any]] = [
         "description": "Refresh the dashboard",
         "inputSchema": {"type": "object"},
         "_meta": {"ui": {"resourceUri": "ui://apps/weather", "visibility": ["app"]}},
+    },
+    {
+        "name": "model_only",
+        "description": "Only the model may call it",
+        "inputSchema": {"type": "object"},
+        "_meta": {"ui": {"resourceUri": "ui://apps/weather", "visibility": ["model"]}},
     },
     {
         "name": "legacy_ui",
@@ -65,6 +88,16 @@ def read(uri: str) -> dict[str, Any] | None:
     return None
 
 
+def call(name: str, arguments: Any) -> dict[str, Any]:
+    if name == "weather":
+        city = arguments.get("city", "nowhere") if isinstance(arguments, dict) else "nowhere"
+        return {
+            "content": [{"type": "text", "text": f"Sunny in {city}"}],
+            "structuredContent": {"city": city, "temperature": 21},
+        }
+    return {"content": [{"type": "text", "text": "refreshed" if name == "refresh" else f"called {name}"}]}
+
+
 def answer(method: str, params: dict[str, Any]) -> dict[str, Any]:
     if method == "initialize":
         return {
@@ -87,6 +120,8 @@ def answer(method: str, params: dict[str, Any]) -> dict[str, Any]:
         if result is None:
             return {"error": {"code": -32602, "message": "unknown resource"}}
         return {"result": result}
+    if method == "tools/call":
+        return {"result": call(str(params.get("name")), params.get("arguments"))}
     if method == "ping":
         return {"result": {}}
     return {"error": {"code": -32601, "message": "Method not found"}}
