@@ -227,6 +227,8 @@ class InspectorApp(App[int]):
         self.client.on_state(self._on_state)
         self.client.on_notification(self._on_notification)
         self.client.tasks.observers.append(self._on_task)
+        # A hand-off login's redirect URLs, pasted into the Auth pane (None: not that mode).
+        self._handoff_paste: asyncio.Queue[str] | None = None
         self.auth_session = self._auth_session()
         self._tasks_dirty = False
         # What the header must not take from the client alone: whether this
@@ -295,7 +297,7 @@ class InspectorApp(App[int]):
             with TabPane("Tasks", id="tasks"):
                 yield TasksPane()
             with TabPane("Auth", id="auth"):
-                yield AuthPane(server=self.spec.url)
+                yield AuthPane(server=self.spec.url, handoff=self._handoff_paste is not None)
             with TabPane("Collections", id="collections"):
                 yield CollectionsPane()
         yield BottomPanel(self.traffic)
@@ -314,6 +316,11 @@ class InspectorApp(App[int]):
                 from .panes.auth import confirm_in
 
                 session.config.confirm = confirm_in(self)
+            if session.config.browser == "handoff" and session.config.paste is None:
+                # The TUI owns the terminal: the redirect URL is pasted into the Auth pane instead.
+                pasted: asyncio.Queue[str] = asyncio.Queue()
+                self._handoff_paste = pasted
+                session.config.paste = pasted.get
         return session
 
     def on_mount(self) -> None:
@@ -924,6 +931,15 @@ class InspectorApp(App[int]):
     def _cancel_login(self) -> None:
         if self.auth_session is not None and not self.auth_session.cancel():
             self.notify("no login is waiting", severity="warning")
+
+    @on(AuthPane.RedirectPasted)
+    def _redirect_pasted(self, event: AuthPane.RedirectPasted) -> None:
+        pasted = self._handoff_paste
+        if pasted is None:
+            return
+        while not pasted.empty():  # only the latest paste counts
+            pasted.get_nowait()
+        pasted.put_nowait(event.url)
 
     @on(AuthPane.CopyUrlRequested)
     def _copy_url(self, event: AuthPane.CopyUrlRequested) -> None:
