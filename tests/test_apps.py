@@ -363,6 +363,26 @@ async def test_on_a_terminal_the_apps_call_waits_for_the_persons_answer(log: Pat
     assert tool_calls(log) == ["weather", "refresh"]
 
 
+async def test_an_app_that_floods_its_host_gets_refusals_not_more_server_requests(log: Path) -> None:
+    from inspector.core.app_bridge import MAX_IN_FLIGHT
+
+    def never_read() -> list[dict[str, Any]]:
+        return [m for m in asked(log) if m["method"] == "resources/read" and m["params"]["uri"] == "ui://apps/never"]
+
+    async with previewing("weather", "--no-call", log=log) as preview, ViewClient.open(preview.url) as view:
+        await view.handshake()
+        for n in range(MAX_IN_FLIGHT):
+            await view.send(
+                {"jsonrpc": "2.0", "id": n, "method": "resources/read", "params": {"uri": "ui://apps/never"}}
+            )
+        refused = await view.request("one more", "resources/read", {"uri": "ui://apps/weather"})
+        assert refused["error"]["code"] == -32000 and "in flight" in refused["error"]["message"]
+        await eventually(lambda: len(never_read()) == MAX_IN_FLIGHT, "the requests in flight at the server")
+    # The refused one never went to the server (the other read is the preview's own).
+    assert len(never_read()) == MAX_IN_FLIGHT
+    assert sum(m["method"] == "resources/read" for m in asked(log)) == MAX_IN_FLIGHT + 1
+
+
 def test_without_a_terminal_or_yes_the_preview_calls_nothing(log: Path) -> None:
     done = run_inspector("app", "weather", "city=Paris", "--", PYTHON, SERVER, str(log))
     assert done.returncode == exitcodes.CONFIRMATION_REFUSED, done.stderr

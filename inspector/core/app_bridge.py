@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 __all__ = [
     "APP_TO_HOST",
     "HOST_TO_APP",
+    "MAX_IN_FLIGHT",
     "AppBridge",
     "AppView",
     "CallConfirmer",
@@ -55,6 +56,9 @@ HOST_TO_APP = "host → app"
 REFUSED = -32000
 # How long a view has to answer ui/resource-teardown before it goes anyway.
 TEARDOWN_WAIT = 2.0
+# The views' requests answered at once; past it a request is refused at
+# once (an app that floods its host does not flood the server through it).
+MAX_IN_FLIGHT = 16
 
 # (the tool the app asks for, its arguments) -> whether the person lets the call go.
 CallConfirmer = Callable[["Item", dict[str, Any]], Awaitable[bool]]
@@ -234,6 +238,10 @@ class AppBridge:
             await self._notification(view, state, str(method), message.get("params"))
             return
         if kind != "request":
+            return
+        if len(self._tasks) >= MAX_IN_FLIGHT:
+            busy = {"code": REFUSED, "message": f"more than {MAX_IN_FLIGHT} requests from the app are in flight"}
+            await self._post(view, {"jsonrpc": "2.0", "id": request_id, "error": busy})
             return
         task = asyncio.create_task(self._answer(view, state, str(method), request_id, message.get("params")))
         self._tasks.add(task)

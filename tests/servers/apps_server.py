@@ -8,6 +8,8 @@ was read, and when.
   with `city`, it answers text and structuredContent naming the city.
 - `refresh`: app-only (`visibility: ["app"]`), same resource; answers "refreshed".
 - `model_only`: `visibility: ["model"]` (an app must not call it).
+
+`resources/read` of ui://apps/never is never answered.
 - `legacy_ui`: the deprecated flat `_meta["ui/resourceUri"]`, served as a blob.
 - `plain`: no UI.
 - `hostile_ui`: terminal escapes in its resourceUri and visibility.
@@ -98,7 +100,7 @@ def call(name: str, arguments: Any) -> dict[str, Any]:
     return {"content": [{"type": "text", "text": "refreshed" if name == "refresh" else f"called {name}"}]}
 
 
-def answer(method: str, params: dict[str, Any]) -> dict[str, Any]:
+def answer(method: str, params: dict[str, Any]) -> dict[str, Any] | None:
     if method == "initialize":
         return {
             "result": {
@@ -115,6 +117,8 @@ def answer(method: str, params: dict[str, Any]) -> dict[str, Any]:
         return {"result": {"resourceTemplates": []}}
     if method == "prompts/list":
         return {"result": {"prompts": []}}
+    if method == "resources/read" and params.get("uri") == "ui://apps/never":
+        return None  # never answered: a request that stays in flight
     if method == "resources/read":
         result = read(str(params.get("uri")))
         if result is None:

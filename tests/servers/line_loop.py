@@ -22,8 +22,9 @@ from typing import Any
 
 __all__ = ["Answer", "send", "serve"]
 
-# A request's method and params -> {"result": ...} or {"error": ...}.
-Answer = Callable[[str, dict[str, Any]], dict[str, Any]]
+# A request's method and params -> {"result": ...} or {"error": ...}, or None
+# to leave the request unanswered.
+Answer = Callable[[str, dict[str, Any]], dict[str, Any] | None]
 
 
 def send(message: dict[str, Any]) -> None:
@@ -49,7 +50,9 @@ def serve(answer: Answer, log_path: str | None = None) -> int:
             if "id" not in message:
                 continue
             params = message.get("params")
-            send({"id": message["id"], **answer(str(method), params if isinstance(params, dict) else {})})
+            reply = answer(str(method), params if isinstance(params, dict) else {})
+            if reply is not None:
+                send({"id": message["id"], **reply})
     finally:
         if log is not None:
             log.close()
