@@ -157,6 +157,11 @@ async def test_the_preview_renders_the_persons_calls_and_confirms_the_apps_own(t
             assert await view.notification("ui/notifications/tool-input") == {"arguments": {"city": "Quito"}}
             result = await view.notification("ui/notifications/tool-result")
             assert result["structuredContent"]["city"] == "Quito"
+        from inspector.tui.widgets.traffic_table import frame_summary
+
+        # The Traffic pane's rows say which way each app message went.
+        shown = [frame_summary(f) for f in app.client.traffic if f.kind == "app"]
+        assert "app → host: tools/call" in shown and "host → app: ui/notifications/tool-input" in shown
         notes = [f.note for f in app.client.traffic if f.kind == "app"]
         for note in (
             "app → host: tools/call",
