@@ -363,6 +363,16 @@ async def test_on_a_terminal_the_apps_call_waits_for_the_persons_answer(log: Pat
     assert tool_calls(log) == ["weather", "refresh"]
 
 
+async def test_a_call_that_fails_reaches_the_app_as_tool_cancelled(log: Path) -> None:
+    async with previewing("failing", "--yes", log=log) as preview, ViewClient.open(preview.url) as view:
+        await view.handshake()
+        assert await view.notification("ui/notifications/tool-input") == {"arguments": {}}
+        cancelled = await view.notification("ui/notifications/tool-cancelled")
+        assert "the weather service is down" in cancelled["reason"]
+        assert "ui/notifications/tool-result" not in view.posted_methods()
+    assert b"the weather service is down" in preview.stderr
+
+
 async def test_an_app_that_floods_its_host_gets_refusals_not_more_server_requests(log: Path) -> None:
     from inspector.core.app_bridge import MAX_IN_FLIGHT
 

@@ -8,6 +8,7 @@ was read, and when.
   with `city`, it answers text and structuredContent naming the city.
 - `refresh`: app-only (`visibility: ["app"]`), same resource; answers "refreshed".
 - `model_only`: `visibility: ["model"]` (an app must not call it).
+- `failing`: same resource; every call is answered with a JSON-RPC error.
 
 `resources/read` of ui://apps/never is never answered.
 - `legacy_ui`: the deprecated flat `_meta["ui/resourceUri"]`, served as a blob.
@@ -63,6 +64,12 @@ TOOLS: list[dict[str, Any]] = [
         "description": "Only the model may call it",
         "inputSchema": {"type": "object"},
         "_meta": {"ui": {"resourceUri": "ui://apps/weather", "visibility": ["model"]}},
+    },
+    {
+        "name": "failing",
+        "description": "Always fails",
+        "inputSchema": {"type": "object"},
+        "_meta": {"ui": {"resourceUri": "ui://apps/weather"}},
     },
     {
         "name": "legacy_ui",
@@ -124,6 +131,8 @@ def answer(method: str, params: dict[str, Any]) -> dict[str, Any] | None:
         if result is None:
             return {"error": {"code": -32602, "message": "unknown resource"}}
         return {"result": result}
+    if method == "tools/call" and params.get("name") == "failing":
+        return {"error": {"code": -32603, "message": "the weather service is down"}}
     if method == "tools/call":
         return {"result": call(str(params.get("name")), params.get("arguments"))}
     if method == "ping":
