@@ -318,9 +318,28 @@ def build_parser() -> argparse.ArgumentParser:
     p = command(
         "app",
         "preview the MCP App (ui:// resource) a tool declares: served on 127.0.0.1 behind a random token, "
-        "the app's messages to its host printed, until Ctrl-C",
+        "the tool called and its input and result given to the app, every app <-> host message printed, "
+        "until Ctrl-C",
     )
     _completes(p.add_argument("tool"), "tools")
+    p.add_argument("assignments", nargs="*", metavar="key=value", help="the call's arguments, as for inspector call")
+    p.add_argument(
+        "--args", dest="args_json", metavar="JSON", help="all arguments as one JSON object, sent byte for byte"
+    )
+    p.add_argument(
+        "--with-defaults", action="store_true", help="also send the schema's defaults for arguments not given"
+    )
+    p.add_argument("--no-validate", action="store_true", help="send arguments that do not fit the input schema")
+    p.add_argument("--yes", "-y", action="store_true", help="call the tool without asking (not the app's own calls)")
+    p.add_argument(
+        "--no-call", action="store_true", help="serve the app's bare template: no call, no tool input or result"
+    )
+    p.add_argument(
+        "--allow-app-calls",
+        action="store_true",
+        help="let the app's tools/call requests go to the server without asking "
+        "(default: asked on the terminal; refused with --yes or without a terminal)",
+    )
     p.add_argument("--open", action="store_true", help="open the preview in the web browser (default: print the URL)")
     p = command("lint", "check a server against the spec and good practice (every list, every capability)")
     p.add_argument("--strict", action="store_true", help="fail on warnings too, not only on errors")

@@ -1,11 +1,14 @@
 """MCP Apps (io.modelcontextprotocol/ui) against our apps test server: a
 tool's UI resource is detected and shown without being read, the client
 declares the extension only with --advertise-apps, and `inspector app TOOL`
-serves the app on 127.0.0.1 behind its token (403 without it) and shows the
-messages the app posts to its host."""
+serves the app on 127.0.0.1 behind its token (403 without it) and plays its
+host: the view (driven over the preview's real WebSocket, tests/app_view.py)
+gets the handshake, the tool's input and result; its own tools/call reaches
+the server only when the person lets it; every message is in the traffic log."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -13,6 +16,7 @@ import subprocess
 import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -23,8 +27,10 @@ from inspector.commands import exitcodes
 from inspector.core import Client, ServerSpec
 from inspector.core.apps import APP_MIME_TYPE, EXTENSION, app_document, content_security_policy, tool_ui
 
+from .app_view import ViewClient
 from .peers import PYTHON, SERVERS, run_inspector
 from .servers.apps_server import LEGACY_HTML, WEATHER_HTML
+from .waiting import HANG, eventually
 
 SERVER = str(SERVERS / "apps_server.py")
 
@@ -140,83 +146,258 @@ def fetch(url: str, data: bytes | None = None) -> tuple[int, dict[str, str], byt
         return exc.code, dict(exc.headers), exc.read()
 
 
-def test_preview_serves_behind_its_token_and_relays_app_messages(tmp_path: Path, log: Path) -> None:
-    record = tmp_path / "traffic.jsonl"
-    process = subprocess.Popen(
-        [
-            PYTHON,
-            "-m",
-            "inspector",
-            "app",
-            "weather",
-            "--json",
-            "--record",
-            str(record),
-            "--",
-            PYTHON,
-            SERVER,
-            str(log),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=os.environ.copy(),
-    )
-    try:
+class Preview:
+    """`inspector app TOOL … --json` running: what it announced, printed and wrote to stderr."""
+
+    def __init__(self, process: asyncio.subprocess.Process, announced: dict[str, Any]) -> None:
+        self.process = process
+        self.announced = announced
+        self.url: str = announced["url"]
+        self.printed: list[dict[str, Any]] = []
+        self.stderr = b""
+
+
+@asynccontextmanager
+async def previewing(
+    *argv: str, log: Path, stdin: Any = asyncio.subprocess.DEVNULL, stderr: Any = asyncio.subprocess.PIPE
+) -> AsyncIterator[Preview]:
+    process = await asyncio.create_subprocess_exec(
+        PYTHON, "-m", "inspector", "app", *argv, "--json", "--", PYTHON, SERVER, str(log),
+        stdin=stdin, stdout=asyncio.subprocess.PIPE, stderr=stderr,
+    )  # fmt: skip
+    assert process.stdout is not None
+    line = await asyncio.wait_for(process.stdout.readline(), HANG)
+    if not line:
+        error = await process.stderr.read() if process.stderr is not None else b""
+        raise AssertionError(f"the preview ended: {error.decode(errors='replace')}")
+    preview = Preview(process, json.loads(line))
+
+    async def drain() -> None:
         assert process.stdout is not None
-        announced = json.loads(process.stdout.readline())
-        url = announced["url"]
+        while line := await process.stdout.readline():
+            preview.printed.append(json.loads(line))
+
+    async def drain_stderr() -> None:
+        if process.stderr is not None:
+            while chunk := await process.stderr.read(65536):
+                preview.stderr += chunk
+
+    readers = [asyncio.create_task(drain()), asyncio.create_task(drain_stderr())]
+    try:
+        yield preview
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGINT)
+        await asyncio.wait_for(process.wait(), HANG)
+        await asyncio.wait_for(asyncio.gather(*readers), HANG)
+
+
+def tool_calls(log: Path) -> list[str]:
+    return [m["params"]["name"] for m in asked(log) if m["method"] == "tools/call"]
+
+
+async def test_preview_serves_behind_its_token(log: Path) -> None:
+    async with previewing("weather", "--no-call", log=log) as preview:
+        url = preview.url
         parts = urlsplit(url)
         assert parts.hostname == "127.0.0.1" and parts.port
         token = parts.path.strip("/")
         assert len(token) >= 24
-        assert "connect-src https://api.example.test" in announced["csp"]
+        assert "connect-src https://api.example.test" in preview.announced["csp"]
         reads = [m["params"]["uri"] for m in asked(log) if m["method"] == "resources/read"]
         assert reads == ["ui://apps/weather"]
 
-        status, _headers, page = fetch(url)
+        status, _headers, page = await asyncio.to_thread(fetch, url)
         assert status == 200
-        assert b'sandbox="allow-scripts"' in page and b"postMessage" in page
-        status, headers, view = fetch(url + "view")
+        assert b'sandbox="allow-scripts"' in page and b"postMessage" in page and b'"socket"' in page
+        status, headers, view = await asyncio.to_thread(fetch, url + "view")
         assert status == 200 and view.decode() == WEATHER_HTML
         assert "connect-src https://api.example.test" in headers["Content-Security-Policy"]
         assert "sandbox allow-scripts" in headers["Content-Security-Policy"]
 
         origin = f"http://127.0.0.1:{parts.port}"
-        for path in ("/", "/view", "/messages", f"/{token[:-1]}/view", f"/x{token}/view"):
-            status, _headers, body = fetch(origin + path)
+        for path in ("/", "/view", "/socket", f"/{token[:-1]}/view", f"/x{token}/view"):
+            status, _headers, body = await asyncio.to_thread(fetch, origin + path)
             assert status == 403 and WEATHER_HTML.encode() not in body
-        assert fetch(origin + "/wrong/messages", b"{}")[0] == 403
+        import aiohttp
 
-        message = {"jsonrpc": "2.0", "id": 7, "method": "ui/initialize", "params": {"appCapabilities": {}}}
-        status, _headers, body = fetch(url + "messages", json.dumps(message).encode())
-        assert status == 200
-        reply = json.loads(body)["reply"]
-        assert reply["id"] == 7 and reply["result"]["hostInfo"]["name"] == "inspector"
-        assert reply["result"]["hostContext"]["toolInfo"]["tool"]["name"] == "weather"
-        shown = json.loads(process.stdout.readline())
-        assert shown["app"] == message and shown["reply"] == reply
+        async with aiohttp.ClientSession() as session:
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await session.ws_connect(origin + "/wrong/socket")
+            assert refused.value.status == 403
+            # Another web page in the person's browser, even one that learnt the token.
+            with pytest.raises(aiohttp.WSServerHandshakeError) as foreign:
+                await session.ws_connect(url + "socket", origin="http://evil.test")
+            assert foreign.value.status == 403
 
-        call = {"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {"name": "refresh"}}
-        _status, _headers, body = fetch(url + "messages", json.dumps(call).encode())
-        assert json.loads(body)["reply"]["error"]["code"] == -32601
-        assert json.loads(process.stdout.readline())["app"] == call
-        # Shown, never forwarded: the server saw no tools/call.
-        assert not any(m["method"] == "tools/call" for m in asked(log))
-    finally:
-        process.send_signal(signal.SIGINT)
-        code = process.wait(timeout=60)
-        if process.stdout:
-            process.stdout.close()
-        if process.stderr:
-            process.stderr.close()
-    assert code == exitcodes.INTERRUPTED
+        # --no-call: the bare template, neither input nor result.
+        async with ViewClient.open(url) as view:
+            await view.handshake()
+            assert (await view.request(2, "ping"))["result"] == {}
+            assert view.posted_methods() == []
+    assert tool_calls(log) == []
+
+
+async def test_the_app_gets_the_tools_input_and_result_and_its_calls_reach_the_server(
+    tmp_path: Path, log: Path
+) -> None:
+    record = tmp_path / "traffic.jsonl"
+    argv = ("weather", "city=Paris", "--yes", "--allow-app-calls", "--record", str(record))
+    async with previewing(*argv, log=log) as preview, ViewClient.open(preview.url) as view:
+        answer = await view.handshake()
+        result = answer["result"]
+        assert result["protocolVersion"] == "2026-01-26" and result["hostInfo"]["name"] == "inspector"
+        assert {"serverTools", "serverResources", "logging"} <= set(result["hostCapabilities"])
+        assert result["hostCapabilities"]["sandbox"]["csp"] == {"connectDomains": ["https://api.example.test"]}
+        assert result["hostContext"]["toolInfo"]["tool"]["name"] == "weather"
+        assert await view.notification("ui/notifications/tool-input") == {"arguments": {"city": "Paris"}}
+        tool_result = await view.notification("ui/notifications/tool-result")
+        assert tool_result["structuredContent"] == {"city": "Paris", "temperature": 21}
+        assert tool_result["content"] == [{"type": "text", "text": "Sunny in Paris"}]
+        assert view.posted_methods() == ["ui/notifications/tool-input", "ui/notifications/tool-result"]
+
+        called = await view.request(2, "tools/call", {"name": "refresh", "arguments": {}})
+        assert called["result"]["content"] == [{"type": "text", "text": "refreshed"}]
+        assert tool_calls(log) == ["weather", "refresh"]
+        # The extension's MUST: a tool whose visibility leaves out "app" is refused, never sent.
+        hidden = await view.request(3, "tools/call", {"name": "model_only", "arguments": {}})
+        assert hidden["error"]["code"] == -32000 and "not callable by apps" in hidden["error"]["message"]
+        read = await view.request(4, "resources/read", {"uri": "ui://apps/weather"})
+        assert read["result"]["contents"][0]["text"] == WEATHER_HTML
+        link = await view.request(5, "ui/open-link", {"url": "https://example.test/\x1b]0;pwned\x07"})
+        assert link["error"]["code"] == -32000
+        mode = await view.request(6, "ui/request-display-mode", {"mode": "fullscreen"})
+        assert mode["result"] == {"mode": "inline"}
+        assert (await view.request(7, "ui/no-such-thing"))["error"]["code"] == -32601
+    assert tool_calls(log) == ["weather", "refresh"]
+    # The link was shown to the person, inert; not opened.
+    assert b"example.test" in preview.stderr and b"\x1b" not in preview.stderr
+    printed = [(p["direction"], p["message"].get("method")) for p in preview.printed]
+    assert ("app → host", "tools/call") in printed and ("host → app", "ui/notifications/tool-result") in printed
+
     frames = [json.loads(line) for line in record.read_text().splitlines()]
-    app_frames = [f for f in frames if f.get("kind") == "app"]
-    relayed = [json.loads(f["raw"]) for f in app_frames if f["note"].startswith("app → host")]
-    assert relayed == [message, call]
-    answered = [json.loads(f["raw"]) for f in app_frames if f["note"] == "host → app"]
-    assert [a["id"] for a in answered] == [7, 8]
+    notes = [f["note"] for f in frames if f.get("kind") == "app"]
+    for note in (
+        "app → host: ui/initialize",
+        "host → app",
+        "app → host: ui/notifications/initialized",
+        "host → app: ui/notifications/tool-input",
+        "host → app: ui/notifications/tool-result",
+        "app → host: tools/call",
+        "app → host: resources/read",
+    ):
+        assert note in notes
+    # The app's message is kept with its exact text.
+    first = next(f for f in frames if f.get("note") == "app → host: ui/initialize")
+    assert json.loads(first["raw"])["id"] == "init"
+    # The forwarded requests are ordinary traffic with the server.
+    sent = [
+        json.loads(f["raw"])["params"] for f in frames if f["kind"] == "request" and f.get("method") == "tools/call"
+    ]
+    assert [p["name"] for p in sent] == ["weather", "refresh"]
+
+
+async def test_under_yes_the_apps_own_call_is_refused_and_never_reaches_the_server(log: Path) -> None:
+    async with previewing("weather", "city=Rome", "--yes", log=log) as preview, ViewClient.open(preview.url) as view:
+        await view.handshake()
+        await view.notification("ui/notifications/tool-result")
+        refused = await view.request(2, "tools/call", {"name": "refresh", "arguments": {}})
+        assert refused["error"]["code"] == -32000 and "refused" in refused["error"]["message"]
+    assert tool_calls(log) == ["weather"]
+    assert b"--allow-app-calls" in preview.stderr
+
+
+async def test_on_a_terminal_the_apps_call_waits_for_the_persons_answer(log: Path) -> None:
+    import pty
+    import threading
+
+    master, slave = pty.openpty()
+    seen: list[bytes] = []
+
+    def read_terminal() -> None:
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:
+                return
+            if not chunk:
+                return
+            seen.append(chunk)
+
+    threading.Thread(target=read_terminal, daemon=True).start()
+
+    def terminal() -> str:
+        return b"".join(seen).decode(errors="replace")
+
+    try:
+        running = previewing("weather", "city=Oslo", log=log, stdin=slave, stderr=slave)
+        starting = asyncio.create_task(running.__aenter__())
+        # The preview's own call is asked first, before anything is served.
+        await eventually(lambda: "Proceed? [y/N]" in terminal(), "the question for the preview's call")
+        os.write(master, b"y\n")
+        preview = await starting
+        try:
+            async with ViewClient.open(preview.url) as view:
+                await view.handshake()
+                assert (await view.notification("ui/notifications/tool-input")) == {"arguments": {"city": "Oslo"}}
+                await view.notification("ui/notifications/tool-result")
+                await view.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "refresh"}})
+                await eventually(lambda: terminal().count("Proceed? [y/N]") == 2, "the question for the app's call")
+                assert "The MCP App asks the host to call a tool" in terminal() and "Call tool refresh" in terminal()
+                # Asked, not sent: the server has seen only the preview's own call.
+                assert tool_calls(log) == ["weather"]
+                os.write(master, b"y\n")
+                assert (await view.answer_to(2))["result"]["content"][0]["text"] == "refreshed"
+                assert tool_calls(log) == ["weather", "refresh"]
+
+                await view.send({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "refresh"}})
+                await eventually(lambda: terminal().count("Proceed? [y/N]") == 3, "the second question")
+                os.write(master, b"n\n")
+                refused = await view.answer_to(3)
+                assert refused["error"]["code"] == -32000 and "refused" in refused["error"]["message"]
+        finally:
+            await running.__aexit__(None, None, None)
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert tool_calls(log) == ["weather", "refresh"]
+
+
+async def test_a_call_that_fails_reaches_the_app_as_tool_cancelled(log: Path) -> None:
+    async with previewing("failing", "--yes", log=log) as preview, ViewClient.open(preview.url) as view:
+        await view.handshake()
+        assert await view.notification("ui/notifications/tool-input") == {"arguments": {}}
+        cancelled = await view.notification("ui/notifications/tool-cancelled")
+        assert "the weather service is down" in cancelled["reason"]
+        assert "ui/notifications/tool-result" not in view.posted_methods()
+    assert b"the weather service is down" in preview.stderr
+
+
+async def test_an_app_that_floods_its_host_gets_refusals_not_more_server_requests(log: Path) -> None:
+    from inspector.core.app_bridge import MAX_IN_FLIGHT
+
+    def never_read() -> list[dict[str, Any]]:
+        return [m for m in asked(log) if m["method"] == "resources/read" and m["params"]["uri"] == "ui://apps/never"]
+
+    async with previewing("weather", "--no-call", log=log) as preview, ViewClient.open(preview.url) as view:
+        await view.handshake()
+        for n in range(MAX_IN_FLIGHT):
+            await view.send(
+                {"jsonrpc": "2.0", "id": n, "method": "resources/read", "params": {"uri": "ui://apps/never"}}
+            )
+        refused = await view.request("one more", "resources/read", {"uri": "ui://apps/weather"})
+        assert refused["error"]["code"] == -32000 and "in flight" in refused["error"]["message"]
+        await eventually(lambda: len(never_read()) == MAX_IN_FLIGHT, "the requests in flight at the server")
+    # The refused one never went to the server (the other read is the preview's own).
+    assert len(never_read()) == MAX_IN_FLIGHT
+    assert sum(m["method"] == "resources/read" for m in asked(log)) == MAX_IN_FLIGHT + 1
+
+
+def test_without_a_terminal_or_yes_the_preview_calls_nothing(log: Path) -> None:
+    done = run_inspector("app", "weather", "city=Paris", "--", PYTHON, SERVER, str(log))
+    assert done.returncode == exitcodes.CONFIRMATION_REFUSED, done.stderr
+    assert "--yes" in done.stderr
+    assert tool_calls(log) == []
 
 
 def test_app_of_a_tool_without_ui_is_a_usage_error(log: Path) -> None:
@@ -226,37 +407,56 @@ def test_app_of_a_tool_without_ui_is_a_usage_error(log: Path) -> None:
     assert not any(m["method"] == "resources/read" for m in asked(log))
 
 
-async def test_relay_bounds_and_tolerates_what_a_page_posts() -> None:
+class Receiver:
+    """What the preview's socket hands over, kept (no protocol: the bounds of the transport alone)."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[Any, str]] = []
+        self.views: list[Any] = []
+
+    def attach(self, view: Any) -> None:
+        self.views.append(view)
+
+    def detach(self, view: Any) -> None:
+        self.views.remove(view)
+
+    async def receive(self, view: Any, message: Any, raw: str) -> None:
+        self.seen.append((message, raw))
+
+
+async def test_the_socket_bounds_and_tolerates_what_a_page_sends() -> None:
     import aiohttp
 
     from inspector.core.app_host import MAX_APP_MESSAGE, AppHost
     from inspector.core.apps import AppDocument
 
-    seen: list[tuple[Any, str]] = []
-
-    async def on_message(message: Any, raw: str) -> Any:
-        seen.append((message, raw))
-        return None
-
-    host = AppHost(AppDocument("ui://t", "<p>t</p>", APP_MIME_TYPE, {}), on_message)
+    receiver = Receiver()
+    host = AppHost(AppDocument("ui://t", "<p>t</p>", APP_MIME_TYPE, {}), receiver)
     url = await host.start()
     try:
-        async with aiohttp.ClientSession() as session:
-            async with session.post(url + "messages", data=b"x" * (MAX_APP_MESSAGE + 1)) as response:
-                assert response.status == 413
-            async with session.post(url + "messages", data=b"not json \x1b]0;t\x07") as response:
-                assert response.status == 200 and await response.json() == {}
-            async with session.post(url + "messages", data=b"[" * 100_000) as response:
-                assert response.status == 200
+        async with ViewClient.open(url) as view:
+            await view.socket.send_str("not json \x1b]0;t\x07")
+            await view.socket.send_str("[" * 100_000)
+            await eventually(lambda: len(receiver.seen) == 2, "both messages handed over")
+            await view.socket.send_str("x" * (MAX_APP_MESSAGE + 1))
+            closing = await asyncio.wait_for(view.socket.receive(), HANG)
+            assert closing.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR)
+            await eventually(lambda: not receiver.views, "the view detached")
+        # The preview stops with a page still connected, at once (not after the server's shutdown timeout).
+        async with ViewClient.open(url) as view:
+            await eventually(lambda: receiver.views, "a view attached")
+            await host.close()
+            ended = await asyncio.wait_for(view.socket.receive(), HANG)
+            assert ended.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
     finally:
         await host.close()
-    assert [m for m, _raw in seen] == [None, None]
-    assert seen[0][1].startswith("not json")
+    assert [m for m, _raw in receiver.seen] == [None, None]
+    assert receiver.seen[0][1].startswith("not json")
 
 
 def start_preview(tool: str, *options: str, env: dict[str, str]) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [PYTHON, "-m", "inspector", "app", tool, "--json", *options, "--", PYTHON, SERVER],
+        [PYTHON, "-m", "inspector", "app", tool, "--json", "--no-call", *options, "--", PYTHON, SERVER],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

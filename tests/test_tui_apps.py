@@ -1,6 +1,8 @@
 """The tool detail in the TUI names a tool's MCP App (its ui:// resource and
-visibility) and reads nothing: the app is previewed only on request, outside
-the terminal (`inspector app TOOL`)."""
+visibility) and reads nothing: the app is previewed only on request (alt+a),
+outside the terminal.  The preview plays the app's host: the person's calls
+of the tool reach the view as its input and result, and the app's own
+tools/call waits for the confirmation every call gets."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from textual.widgets import Static
 from inspector.core import ServerSpec
 from inspector.tui.app import InspectorApp
 
+from .app_view import ViewClient
 from .peers import PYTHON, SERVERS
 from .tui_helpers import wait_connected, wait_for
 
@@ -72,11 +75,102 @@ async def test_preview_from_the_tool_detail_serves_on_loopback_and_logs_app_mess
                 assert response.status == 200 and await response.text() == WEATHER_HTML
             async with session.get(url.rsplit("/", 2)[0] + "/view") as response:
                 assert response.status == 403
-            message = {"jsonrpc": "2.0", "id": 3, "method": "ui/initialize", "params": {}}
-            async with session.post(url + "messages", json=message) as response:
-                assert (await response.json())["reply"]["id"] == 3
+        async with ViewClient.open(url) as view:
+            answer = await view.request(3, "ui/initialize", {})
+            assert answer["result"]["hostContext"]["toolInfo"]["tool"]["name"] == "weather"
         frames = [f for f in app.client.traffic if f.kind == "app"]
         assert [f.note for f in frames] == ["app → host: ui/initialize", "host → app"]
     async with aiohttp.ClientSession() as session:
         with pytest.raises(aiohttp.ClientConnectionError):
             await session.get(url + "view")
+
+
+def tool_calls(log: Path) -> list[str]:
+    asked = [json.loads(line) for line in log.read_text().splitlines()]
+    return [m["params"]["name"] for m in asked if m["method"] == "tools/call"]
+
+
+async def test_the_preview_renders_the_persons_calls_and_confirms_the_apps_own(tmp_path: Path) -> None:
+    from inspector.tui.panes.tools import ToolsPane
+    from inspector.tui.screens.confirm_call import ConfirmCallScreen
+    from inspector.tui.widgets.arguments import ArgumentsEditor
+
+    log = tmp_path / "asked.jsonl"
+    app = InspectorApp(ServerSpec(command=PYTHON, args=[str(SERVERS / "apps_server.py"), str(log)], timeout=30))
+
+    async def call_as_the_person(city: str) -> None:
+        app.query_one(ArgumentsEditor).form.load_value({"city": city})
+        app.query_one("#tool-list #options").focus()
+        await pilot.press("ctrl+j")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "the confirmation")
+        assert isinstance(app.screen, ConfirmCallScreen) and app.screen.origin is None
+        await pilot.press("y")
+
+    async def app_call(view: ViewClient, request_id: int) -> ConfirmCallScreen:
+        await view.send({"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": {"name": "refresh"}})
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "the app's call confirmation")
+        screen = app.screen
+        assert isinstance(screen, ConfirmCallScreen)
+        return screen
+
+    async with app.run_test(size=(140, 45)) as pilot:
+        await wait_connected(pilot, app)
+        app.select_item("tools", "weather")
+        await wait_for(pilot, lambda: "app: ui://apps/weather (visibility: model, app)" in header(app), "weather")
+        pane = app.query_one(ToolsPane)
+        app.query_one("#tool-list #options").focus()
+        await pilot.press("alt+a")
+        await wait_for(pilot, lambda: pane.app_url is not None, "the preview's URL")
+        assert pane.app_url is not None
+        async with ViewClient.open(pane.app_url) as view:
+            await view.handshake()
+            await call_as_the_person("Lima")
+            assert await view.notification("ui/notifications/tool-input") == {"arguments": {"city": "Lima"}}
+            result = await view.notification("ui/notifications/tool-result")
+            assert result["structuredContent"] == {"city": "Lima", "temperature": 21}
+
+            screen = await app_call(view, 2)
+            assert screen.origin == "the MCP App of weather"
+            assert "Asked by the MCP App of weather" in str(screen.query_one("#confirm-origin", Static).render())
+            # Asked, not sent: the server has seen the person's call only.
+            assert tool_calls(log) == ["weather"]
+            await pilot.press("y")
+            answer = await view.answer_to(2)
+            assert answer["result"]["content"] == [{"type": "text", "text": "refreshed"}]
+            assert tool_calls(log) == ["weather", "refresh"]
+
+            await app_call(view, 3)
+            await pilot.press("n")
+            refused = await view.answer_to(3)
+            assert refused["error"]["code"] == -32000 and "refused" in refused["error"]["message"]
+            assert tool_calls(log) == ["weather", "refresh"]
+
+            # Another call by the person: the view that showed the first is
+            # torn down and replaced (tool-input goes once per view).
+            await call_as_the_person("Quito")
+            teardown = await view.next(
+                lambda e: e.get("post", {}).get("method") == "ui/resource-teardown", "the teardown request"
+            )
+            await view.send({"jsonrpc": "2.0", "id": teardown["post"]["id"], "result": {}})
+            await view.next(lambda e: e.get("reload") is True, "the reload")
+            await view.handshake()
+            assert await view.notification("ui/notifications/tool-input") == {"arguments": {"city": "Quito"}}
+            result = await view.notification("ui/notifications/tool-result")
+            assert result["structuredContent"]["city"] == "Quito"
+        from inspector.tui.widgets.traffic_table import frame_summary
+
+        # The Traffic pane's rows say which way each app message went.
+        shown = [frame_summary(f) for f in app.client.traffic if f.kind == "app"]
+        assert "app → host: tools/call" in shown and "host → app: ui/notifications/tool-input" in shown
+        notes = [f.note for f in app.client.traffic if f.kind == "app"]
+        for note in (
+            "app → host: tools/call",
+            "host → app: ui/notifications/tool-result",
+            "host → app: ui/resource-teardown",
+        ):
+            assert note in notes
+        forwarded = [
+            f.message["params"]["name"] for f in app.client.traffic if f.kind == "request" and f.method == "tools/call"
+        ]
+        assert forwarded == ["weather", "refresh", "weather"]
+    assert tool_calls(log) == ["weather", "refresh", "weather"]

@@ -1,10 +1,15 @@
-"""`inspector app TOOL [--open]`: preview the MCP App a tool declares.
+"""`inspector app TOOL [key=value ...] [--open]`: preview the MCP App a tool declares.
 
 Reads the tool's `ui://` resource (only now: listing never fetches it),
-serves it on a loopback address behind a random token, prints the URL, opens
-the browser only with `--open`, and prints every message the app posts to
-its host (each also goes into the traffic log, so `--record` keeps it) until
-Ctrl-C.
+serves it on a loopback address behind a random token, prints the URL and
+opens the browser only with `--open`.  Then it plays the app's host: the
+tool is called with the arguments given (after the usual confirmation, or
+`--yes`; `--no-call` serves the bare template) and the view gets them as
+`ui/notifications/tool-input` and the answer as `tool-result`.  A
+`tools/call` the app asks for is put to the person on the terminal (refused
+when nobody can answer: no terminal, or `--yes`) unless `--allow-app-calls`;
+`resources/read` goes through.  Every message between app and host is
+printed and goes into the traffic log (so `--record` keeps it), until Ctrl-C.
 """
 
 from __future__ import annotations
@@ -14,29 +19,29 @@ import sys
 from typing import Any
 
 from .. import __version__
-from ..core.apps import (
-    AppDocument,
-    app_document,
-    content_security_policy,
-    host_reply,
-    record_app_exchange,
-    tool_ui,
-)
+from ..core.app_bridge import AppBridge
+from ..core.apps import AppDocument, app_document, content_security_policy, tool_ui
+from ..core.errors import InspectorError, JsonRpcError
+from ..core.items import Item
 from ..core.safetext import safe_json, visible
 from . import exitcodes
+from .call import build_arguments, check_arguments
+from .confirm import ask_confirmation, ask_confirmation_async, confirmation_text
 from .runner import CommandContext, CommandFailed
 
 __all__ = ["run_app"]
 
 
 async def run_app(ctx: CommandContext) -> int:
+    args = ctx.args
     listing = await ctx.client.list_all("tools")
-    tool = listing.find(ctx.args.tool)
+    tool = listing.find(args.tool)
     if tool is None:
-        raise CommandFailed(exitcodes.USAGE, f"no tool named {visible(ctx.args.tool)!r}")
+        raise CommandFailed(exitcodes.USAGE, f"no tool named {visible(args.tool)!r}")
     ui = tool_ui(tool.data)
     if ui is None or ui.resource_uri is None:
         raise CommandFailed(exitcodes.USAGE, f"the tool {visible(tool.key)!r} declares no UI resource (_meta.ui)")
+    arguments = _arguments(ctx, tool)
     result = await ctx.client.read_resource(ui.resource_uri)
     try:
         document = app_document(ui.resource_uri, result)
@@ -44,21 +49,82 @@ async def run_app(ctx: CommandContext) -> int:
         raise CommandFailed(exitcodes.PROTOCOL_ERROR, f"{ui.resource_uri}: {exc}") from exc
     for problem in ui.problems + document.problems:
         print(f"inspector: app: {visible(problem)}", file=sys.stderr)
+    if arguments is not None and not args.yes:
+        if not _at_terminal():
+            raise CommandFailed(
+                exitcodes.CONFIRMATION_REFUSED,
+                "refusing to call a tool without confirmation: no terminal to ask on (pass --yes, or --no-call)",
+            )
+        if not ask_confirmation(tool, arguments):
+            raise CommandFailed(exitcodes.CONFIRMATION_REFUSED, "call not confirmed")
     # The web server is imported only by a preview, never by other commands.
     from ..core.app_host import AppHost
 
-    relay = _Relay(ctx, tool.data)
-    host = AppHost(document, relay.handle)
+    host_side = _HostSide(ctx)
+    bridge = AppBridge(
+        ctx.client,
+        tool.data,
+        host_version=__version__,
+        find_tool=listing.find,
+        confirm=host_side.confirm,
+        ui_meta=document.ui_meta,
+        show=host_side.show,
+        notify=host_side.notify,
+    )
+    host = AppHost(document, bridge)
     url = await host.start()
     try:
         _announce(ctx, document, url)
-        if ctx.args.open:
+        if args.open:
             _open_browser(url)
+        if arguments is not None:
+            await _call(ctx, bridge, tool, arguments)
         # Serves until Ctrl-C (or the server connection's end ends the command).
         await asyncio.Event().wait()
     finally:
+        await bridge.close()
         await host.close()
     return exitcodes.OK
+
+
+def _arguments(ctx: CommandContext, tool: Item) -> dict[str, Any] | None:
+    """The call's arguments as `inspector call` builds them; None with --no-call."""
+    args = ctx.args
+    if args.no_call:
+        if args.assignments or args.args_json is not None:
+            raise CommandFailed(exitcodes.USAGE, "--no-call takes no arguments (nothing is called)")
+        return None
+    notes: list[str] = []
+    arguments = build_arguments(
+        tool, args.assignments, args.args_json, with_defaults=args.with_defaults, lenient=args.no_validate, notes=notes
+    )
+    for note in notes:
+        print(f"inspector: note: {visible(note)}", file=sys.stderr)
+    if not args.no_validate:
+        check_arguments(tool, arguments)
+    return arguments
+
+
+async def _call(ctx: CommandContext, bridge: AppBridge, tool: Item, arguments: dict[str, Any]) -> None:
+    """The call the app renders: its input to the view, then its result (or why there is none)."""
+    await bridge.new_call(arguments)
+    try:
+        result = await ctx.client.call_tool(tool.key, arguments)
+    except JsonRpcError as exc:
+        print(
+            f"inspector: {visible(tool.key)}: the server answered with an error: {visible(str(exc))}", file=sys.stderr
+        )
+        await bridge.set_cancelled(f"the server answered with an error: {exc.message} (code {exc.code})")
+        return
+    except InspectorError as exc:
+        print(f"inspector: {visible(tool.key)}: {visible(str(exc))}", file=sys.stderr)
+        await bridge.set_cancelled(str(exc))
+        return
+    await bridge.set_result(result)
+
+
+def _at_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stderr.isatty()
 
 
 def _announce(ctx: CommandContext, document: AppDocument, url: str) -> None:
@@ -73,24 +139,43 @@ def _announce(ctx: CommandContext, document: AppDocument, url: str) -> None:
     ctx.out.stream.flush()
 
 
-class _Relay:
-    """Shows each message the app posts and answers what a preview can."""
+class _HostSide:
+    """The person's side of the bridge on a terminal: every message printed,
+    the app's tool calls asked about, the app's words shown inert."""
 
-    def __init__(self, ctx: CommandContext, tool: dict[str, Any]) -> None:
+    def __init__(self, ctx: CommandContext) -> None:
         self.ctx = ctx
-        self.tool = tool
 
-    async def handle(self, message: Any, raw: str) -> Any:
-        reply = host_reply(message, self.tool, __version__)
-        record_app_exchange(self.ctx.client.traffic, message, raw, reply)
-        if self.ctx.out.json:
-            self.ctx.out.json_value({"app": message if message is not None else raw, "reply": reply})
+    def show(self, direction: str, message: Any, raw: str) -> None:
+        out = self.ctx.out
+        if out.json:
+            out.json_value(
+                {"direction": direction, "message": message}
+                if message is not None
+                else {"direction": direction, "raw": raw}
+            )
         else:
-            self.ctx.out.line(f"app → host: {safe_json(message) if message is not None else raw}")
-            if reply is not None:
-                self.ctx.out.line(f"host → app: {safe_json(reply)}")
-            self.ctx.out.stream.flush()
-        return reply
+            out.line(f"{direction}: {safe_json(message) if message is not None else visible(raw)}")
+        out.stream.flush()
+
+    def notify(self, text: str) -> None:
+        print(f"inspector: app: {visible(text)}", file=sys.stderr)
+
+    async def confirm(self, tool: Item, arguments: dict[str, Any]) -> bool:
+        args = self.ctx.args
+        name = visible(tool.key)
+        if args.allow_app_calls:
+            print(f"inspector: app: calling {name} for the app (--allow-app-calls)", file=sys.stderr)
+            return True
+        if args.yes or not _at_terminal():
+            why = "--yes answers only the preview's own call" if args.yes else "no terminal to ask on"
+            print(
+                f"inspector: app: refused the app's call of {name} ({why}; --allow-app-calls lets it through)",
+                file=sys.stderr,
+            )
+            return False
+        text = "The MCP App asks the host to call a tool.\n" + confirmation_text(tool, arguments)
+        return await ask_confirmation_async(text)
 
 
 # Browsers that would draw the page in this very terminal.

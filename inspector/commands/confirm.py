@@ -10,7 +10,7 @@ from ..core.items import Item
 from ..core.safetext import visible
 from .render import hint_summary
 
-__all__ = ["ask_confirmation", "confirmation_text"]
+__all__ = ["ask_confirmation", "ask_confirmation_async", "confirmation_text"]
 
 
 def confirmation_text(tool: Item, arguments: dict[str, Any]) -> str:
@@ -31,3 +31,14 @@ def ask_confirmation(tool: Item, arguments: dict[str, Any]) -> bool:
     except (KeyboardInterrupt, EOFError):
         return False
     return answer.strip().lower() in ("y", "yes")
+
+
+async def ask_confirmation_async(text: str) -> bool:
+    """Ask on the terminal without holding up the event loop (a preview keeps
+    serving meanwhile); anything but y/yes is a no."""
+    from ..core.auth.handoff import read_stdin_line
+
+    sys.stderr.write(text + "\nProceed? [y/N] ")
+    sys.stderr.flush()
+    answer = await read_stdin_line()
+    return answer is not None and answer.strip().lower() in ("y", "yes")

@@ -2,24 +2,20 @@
 declares about its UI resource, what a client declares to get one, and how a
 UI resource's HTML and security metadata are taken out of `resources/read`.
 
-Nothing here fetches or serves anything: the preview (app_host) does that,
-and only when the person asks.
+Nothing here fetches or serves anything: the preview (app_host, with the
+host's side of the protocol in app_bridge) does that, and only when the
+person asks.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-from .traffic import classify
-
-if TYPE_CHECKING:
-    from .traffic import TrafficLog
+from typing import Any
 
 __all__ = [
+    "APPS_PROTOCOL_VERSION",
     "APP_MIME_TYPE",
     "EXTENSION",
     "SPEC_PAGE",
@@ -28,8 +24,7 @@ __all__ = [
     "app_document",
     "client_declaration",
     "content_security_policy",
-    "host_reply",
-    "record_app_exchange",
+    "declared_origins",
     "tool_ui",
 ]
 
@@ -168,6 +163,14 @@ def _origins(csp: dict[str, Any], key: str) -> list[str]:
     return [v for v in value if isinstance(v, str) and v and not any(c in v for c in " ;,'\"\r\n\t")]
 
 
+CSP_KEYS = ("connectDomains", "resourceDomains", "frameDomains", "baseUriDomains")
+
+
+def declared_origins(csp: dict[str, Any]) -> dict[str, list[str]]:
+    """The origins of a resource's `_meta.ui.csp` the preview lets through, by key."""
+    return {key: origins for key in CSP_KEYS if (origins := _origins(csp, key))}
+
+
 def content_security_policy(ui_meta: dict[str, Any]) -> str:
     """The CSP a host must put on the view: the extension's restrictive
     default, opened only to the origins the resource declares."""
@@ -191,42 +194,3 @@ def content_security_policy(ui_meta: dict[str, Any]) -> str:
         "object-src 'none'",
     ]
     return "; ".join(directives)
-
-
-def host_reply(message: Any, tool: dict[str, Any], host_version: str) -> Any:
-    """The host's answer to a message an app posted, or None for a notification.
-
-    The preview answers the handshake and ping; anything else is answered
-    with -32601 and never forwarded to the server, since a tool call from the
-    app would skip the confirmation every call gets.
-    """
-    if not isinstance(message, dict) or not isinstance(message.get("method"), str) or "id" not in message:
-        return None
-    method, request_id = message["method"], message["id"]
-    if method == "ui/initialize":
-        result = {
-            "protocolVersion": APPS_PROTOCOL_VERSION,
-            "hostCapabilities": {},
-            "hostInfo": {"name": "inspector", "version": host_version},
-            "hostContext": {
-                "toolInfo": {"tool": tool},
-                "displayMode": "inline",
-                "availableDisplayModes": ["inline"],
-                "platform": "web",
-            },
-        }
-        return {"jsonrpc": "2.0", "id": request_id, "result": result}
-    if method == "ping":
-        return {"jsonrpc": "2.0", "id": request_id, "result": {}}
-    error = {"code": -32601, "message": f"the inspector's preview does not forward {method}"}
-    return {"jsonrpc": "2.0", "id": request_id, "error": error}
-
-
-def record_app_exchange(traffic: TrafficLog, message: Any, raw: str, reply: Any) -> None:
-    """The app's message and the host's answer in the traffic log, with their exact text."""
-    _kind, method, request_id = classify(message)
-    note = f"app → host: {method}" if method else "app → host"
-    traffic.add("local", "app", raw=raw.encode(), message=message, method=method, id=request_id, note=note)
-    if reply is not None:
-        text = json.dumps(reply, ensure_ascii=False)
-        traffic.add("local", "app", raw=text.encode(), message=reply, id=request_id, note="host → app")

@@ -227,6 +227,8 @@ class InspectorApp(App[int]):
         self.client.on_state(self._on_state)
         self.client.on_notification(self._on_notification)
         self.client.tasks.observers.append(self._on_task)
+        # A hand-off login's redirect URLs, pasted into the Auth pane (None: not that mode).
+        self._handoff_paste: asyncio.Queue[str] | None = None
         self.auth_session = self._auth_session()
         self._tasks_dirty = False
         # What the header must not take from the client alone: whether this
@@ -295,7 +297,7 @@ class InspectorApp(App[int]):
             with TabPane("Tasks", id="tasks"):
                 yield TasksPane()
             with TabPane("Auth", id="auth"):
-                yield AuthPane(server=self.spec.url)
+                yield AuthPane(server=self.spec.url, handoff=self._handoff_paste is not None)
             with TabPane("Collections", id="collections"):
                 yield CollectionsPane()
         yield BottomPanel(self.traffic)
@@ -314,6 +316,11 @@ class InspectorApp(App[int]):
                 from .panes.auth import confirm_in
 
                 session.config.confirm = confirm_in(self)
+            if session.config.browser == "handoff" and session.config.paste is None:
+                # The TUI owns the terminal: the redirect URL is pasted into the Auth pane instead.
+                pasted: asyncio.Queue[str] = asyncio.Queue()
+                self._handoff_paste = pasted
+                session.config.paste = pasted.get
         return session
 
     def on_mount(self) -> None:
@@ -649,28 +656,53 @@ class InspectorApp(App[int]):
     # -- calls -------------------------------------------------------------------------
 
     def confirm_and_call(self, tool: Item, arguments: dict[str, Any]) -> None:
-        """Every tools/call passes here: a confirmation, unless the person
-        trusted this read-only tool for the session (shown in the header)."""
-        from .screens.confirm_call import TRUST, ConfirmCallScreen
-
+        """Every tools/call the person makes passes here (see `confirm_call`)."""
         if self.recording is not None:
             self.notify("this is a recording: nothing can be sent", severity="warning")
             return
-        if tool.key in self.trusted_tools:
-            self.notify_plain(f"calling {tool.key} without asking (trusted read-only tool, this session)")
-            self._call(tool, arguments)
-            return
 
-        def answered(answer: bool | str | None) -> None:
-            if answer == TRUST:
-                self.trusted_tools.add(tool.key)
-                self.update_facts()
-            if answer:
+        def answered(send: bool) -> None:
+            if send:
                 self._call(tool, arguments)
             else:
                 self.notify("call not sent")
 
-        self.push_screen(ConfirmCallScreen(tool, arguments), callback=answered)
+        self.confirm_call(tool, arguments, answered)
+
+    def confirm_call(
+        self, tool: Item, arguments: dict[str, Any], answered: Callable[[bool], None], origin: str | None = None
+    ) -> None:
+        """The confirmation every tools/call gets, the person's and an MCP
+        App's alike (`origin` names who asks); `answered(True)` sends it.  A
+        read-only tool the person trusted for the session goes without
+        asking (the header lists such tools)."""
+        from .screens.confirm_call import TRUST, ConfirmCallScreen
+
+        if tool.key in self.trusted_tools:
+            self.notify_plain(f"calling {tool.key} without asking (trusted read-only tool, this session)")
+            answered(True)
+            return
+
+        def decided(answer: bool | str | None) -> None:
+            if answer == TRUST:
+                self.trusted_tools.add(tool.key)
+                self.update_facts()
+            answered(bool(answer))
+
+        self.push_screen(ConfirmCallScreen(tool, arguments, origin), callback=decided)
+
+    async def ask_to_call(self, tool: Item, arguments: dict[str, Any], origin: str) -> bool:
+        """`confirm_call` awaited: for a call someone else asks for (an MCP App)."""
+        if self.recording is not None:
+            return False
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+
+        def answered(send: bool) -> None:
+            if not answer.done():
+                answer.set_result(send)
+
+        self.confirm_call(tool, arguments, answered, origin)
+        return await answer
 
     def _call(self, tool: Item, arguments: dict[str, Any]) -> None:
         pane = self.query_one(ToolsPane)
@@ -899,6 +931,15 @@ class InspectorApp(App[int]):
     def _cancel_login(self) -> None:
         if self.auth_session is not None and not self.auth_session.cancel():
             self.notify("no login is waiting", severity="warning")
+
+    @on(AuthPane.RedirectPasted)
+    def _redirect_pasted(self, event: AuthPane.RedirectPasted) -> None:
+        pasted = self._handoff_paste
+        if pasted is None:
+            return
+        while not pasted.empty():  # only the latest paste counts
+            pasted.get_nowait()
+        pasted.put_nowait(event.url)
 
     @on(AuthPane.CopyUrlRequested)
     def _copy_url(self, event: AuthPane.CopyUrlRequested) -> None:

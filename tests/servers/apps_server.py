@@ -4,8 +4,13 @@ io.modelcontextprotocol/ui), which writes every request it gets to a log file
 was read, and when.
 
 - `weather`: `_meta.ui.resourceUri` ui://apps/weather, visibility model+app;
-  the resource declares a connect domain and is served as text.
-- `refresh`: app-only (`visibility: ["app"]`), same resource.
+  the resource declares a connect domain and is served as text.  Called
+  with `city`, it answers text and structuredContent naming the city.
+- `refresh`: app-only (`visibility: ["app"]`), same resource; answers "refreshed".
+- `model_only`: `visibility: ["model"]` (an app must not call it).
+- `failing`: same resource; every call is answered with a JSON-RPC error.
+
+`resources/read` of ui://apps/never is never answered.
 - `legacy_ui`: the deprecated flat `_meta["ui/resourceUri"]`, served as a blob.
 - `plain`: no UI.
 - `hostile_ui`: terminal escapes in its resourceUri and visibility.
@@ -14,23 +19,38 @@ was read, and when.
 from __future__ import annotations
 
 import base64
-import json
+import os
 import sys
 from typing import Any
 
 MIME = "text/html;profile=mcp-app"
-WEATHER_HTML = (
-    "<!DOCTYPE html><html><body><h1>Weather app</h1><script>"
-    'window.parent.postMessage({jsonrpc: "2.0", id: 1, method: "ui/initialize", params: {}}, "*");'
-    "</script></body></html>"
-)
+# A real (small) view: the handshake, the tool's input and result written
+# into the page, then a tools/call of its own; it answers the teardown.
+WEATHER_HTML = """<!DOCTYPE html><html><body><h1>Weather app</h1><pre id="log"></pre><script>
+const say = (line) => { document.getElementById("log").textContent += line + "\\n"; };
+const post = (message) => window.parent.postMessage(Object.assign({jsonrpc: "2.0"}, message), "*");
+window.addEventListener("message", (event) => {
+  const m = event.data;
+  if (m.id === 1 && m.result) post({method: "ui/notifications/initialized", params: {}});
+  else if (m.method === "ui/notifications/tool-input") say("input " + JSON.stringify(m.params.arguments));
+  else if (m.method === "ui/notifications/tool-result") {
+    say("result " + JSON.stringify(m.params.structuredContent));
+    post({id: 2, method: "tools/call", params: {name: "refresh", arguments: {}}});
+  }
+  else if (m.id === 2) say("refresh " + JSON.stringify(m.result || m.error));
+  else if (m.method === "ui/resource-teardown") post({id: m.id, result: {}});
+});
+post({id: 1, method: "ui/initialize", params: {appInfo: {name: "weather", version: "1"}, appCapabilities: {},
+      protocolVersion: "2026-01-26"}});
+</script></body></html>
+"""
 LEGACY_HTML = "<!DOCTYPE html><html><body><p>Legacy app</p></body></html>"
 
 TOOLS: list[dict[str, Any]] = [
     {
         "name": "weather",
         "description": "Weather with a dashboard",
-        "inputSchema": {"type": "object"},
+        "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}},
         "_meta": {"ui": {"resourceUri": "ui://apps/weather", "visibility": ["model", "app"]}},
     },
     {
@@ -38,6 +58,18 @@ TOOLS: list[dict[str, Any]] = [
         "description": "Refresh the dashboard",
         "inputSchema": {"type": "object"},
         "_meta": {"ui": {"resourceUri": "ui://apps/weather", "visibility": ["app"]}},
+    },
+    {
+        "name": "model_only",
+        "description": "Only the model may call it",
+        "inputSchema": {"type": "object"},
+        "_meta": {"ui": {"resourceUri": "ui://apps/weather", "visibility": ["model"]}},
+    },
+    {
+        "name": "failing",
+        "description": "Always fails",
+        "inputSchema": {"type": "object"},
+        "_meta": {"ui": {"resourceUri": "ui://apps/weather"}},
     },
     {
         "name": "legacy_ui",
@@ -65,7 +97,17 @@ def read(uri: str) -> dict[str, Any] | None:
     return None
 
 
-def answer(method: str, params: dict[str, Any]) -> dict[str, Any]:
+def call(name: str, arguments: Any) -> dict[str, Any]:
+    if name == "weather":
+        city = arguments.get("city", "nowhere") if isinstance(arguments, dict) else "nowhere"
+        return {
+            "content": [{"type": "text", "text": f"Sunny in {city}"}],
+            "structuredContent": {"city": city, "temperature": 21},
+        }
+    return {"content": [{"type": "text", "text": "refreshed" if name == "refresh" else f"called {name}"}]}
+
+
+def answer(method: str, params: dict[str, Any]) -> dict[str, Any] | None:
     if method == "initialize":
         return {
             "result": {
@@ -82,34 +124,28 @@ def answer(method: str, params: dict[str, Any]) -> dict[str, Any]:
         return {"result": {"resourceTemplates": []}}
     if method == "prompts/list":
         return {"result": {"prompts": []}}
+    if method == "resources/read" and params.get("uri") == "ui://apps/never":
+        return None  # never answered: a request that stays in flight
     if method == "resources/read":
         result = read(str(params.get("uri")))
         if result is None:
             return {"error": {"code": -32602, "message": "unknown resource"}}
         return {"result": result}
+    if method == "tools/call" and params.get("name") == "failing":
+        return {"error": {"code": -32603, "message": "the weather service is down"}}
+    if method == "tools/call":
+        return {"result": call(str(params.get("name")), params.get("arguments"))}
     if method == "ping":
         return {"result": {}}
     return {"error": {"code": -32601, "message": "Method not found"}}
 
 
 def main() -> int:
-    log = open(sys.argv[1], "a") if len(sys.argv) > 1 else None  # noqa: SIM115
-    for line in sys.stdin:
-        try:
-            message = json.loads(line)
-        except ValueError:
-            continue
-        method = message.get("method")
-        if log is not None and isinstance(method, str):
-            log.write(json.dumps({"method": method, "params": message.get("params")}) + "\n")
-            log.flush()
-        if "id" not in message:
-            continue
-        params = message.get("params")
-        reply = answer(str(method), params if isinstance(params, dict) else {})
-        sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": message["id"], **reply}) + "\n")
-        sys.stdout.flush()
-    return 0
+    # Beside this file, whether run as a script or through runpy.run_path.
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from line_loop import serve
+
+    return serve(answer, sys.argv[1] if len(sys.argv) > 1 else None)
 
 
 if __name__ == "__main__":

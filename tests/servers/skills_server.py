@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
+import os
 import sys
 from typing import Any
 
@@ -99,11 +99,6 @@ def read(uri: str) -> dict[str, Any] | None:
     return None
 
 
-def send(message: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps({"jsonrpc": "2.0", **message}) + "\n")
-    sys.stdout.flush()
-
-
 def answer(method: str, params: dict[str, Any]) -> dict[str, Any]:
     if method == "initialize":
         return {
@@ -141,21 +136,11 @@ def answer(method: str, params: dict[str, Any]) -> dict[str, Any]:
 
 
 def main() -> int:
-    log = open(sys.argv[1], "a") if len(sys.argv) > 1 else None  # noqa: SIM115
-    for line in sys.stdin:
-        try:
-            message = json.loads(line)
-        except ValueError:
-            continue
-        method = message.get("method")
-        if log is not None and isinstance(method, str):
-            log.write(json.dumps({"method": method, "params": message.get("params")}) + "\n")
-            log.flush()
-        if "id" not in message:
-            continue
-        params = message.get("params")
-        send({"id": message["id"], **answer(str(method), params if isinstance(params, dict) else {})})
-    return 0
+    # Beside this file, whether run as a script or through runpy.run_path.
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from line_loop import serve
+
+    return serve(answer, sys.argv[1] if len(sys.argv) > 1 else None)
 
 
 if __name__ == "__main__":

@@ -29,9 +29,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import Button, OptionList, Static
+from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...core.auth.handoff import PasteRefused, pasted_params, redirect_uri_of
 from ...core.auth.log import STEPS, AuthEvent, HttpExchange, events_from_frames
 from ...core.traffic import Frame
 from ..safe import json_syntax, plain, plain_line
@@ -141,6 +142,10 @@ class AuthPane(Horizontal):
     AuthPane > #auth-left > #auth-summary { height: auto; max-height: 8; border: round $primary-muted; padding: 0 1; }
     AuthPane > #auth-left > #auth-steps { height: 1fr; border: round $primary-muted; }
     AuthPane > #auth-detail { width: 1fr; border: round $primary-muted; padding: 0 1; }
+    AuthPane > #auth-left > #auth-paste { display: none; }
+    AuthPane > #auth-left > #auth-paste-note { height: auto; display: none; padding: 0 1; }
+    AuthPane.-handoff > #auth-left > #auth-paste { display: block; }
+    AuthPane.-handoff > #auth-left > #auth-paste-note { display: block; }
     """
 
     class LoginRequested(Message):
@@ -159,6 +164,13 @@ class AuthPane(Horizontal):
             super().__init__()
             self.url = url
 
+    class RedirectPasted(Message):
+        """The person pasted the URL the browser ended on (a hand-off login), checked to be this login's redirect."""
+
+        def __init__(self, url: str) -> None:
+            super().__init__()
+            self.url = url
+
     class StepFailed(Message):
         """A step failed (posted once per failing event, for a notification)."""
 
@@ -171,6 +183,7 @@ class AuthPane(Horizontal):
         events: Iterable[AuthEvent] = (),
         *,
         server: str | None = None,
+        handoff: bool = False,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -178,6 +191,9 @@ class AuthPane(Horizontal):
         super().__init__(name=name, id=id, classes=classes)
         self.server = server
         self.events: list[AuthEvent] = list(events)
+        # `--oauth-browser handoff`: a field takes the URL the browser ended on
+        # (an SSH session, where the redirect cannot reach the listener).
+        self.set_class(handoff, "-handoff")
 
     @staticmethod
     def events_in(frames: Iterable[Frame]) -> list[AuthEvent]:
@@ -188,6 +204,18 @@ class AuthPane(Horizontal):
         with Vertical(id="auth-left"):
             yield Static(summary_text(self.events, self.server), id="auth-summary")
             yield OptionList(*[Option(event_row(e)) for e in self.events], id="auth-steps")
+            yield Input(
+                placeholder="after approving: paste the URL the browser ended on (with code and state), Enter",
+                id="auth-paste",
+            )
+            yield Static(
+                Text(
+                    "The browser on another machine ends on http://127.0.0.1:PORT/callback?code=…&state=… "
+                    "(the page may fail to load): paste that whole URL above.",
+                    style="dim",
+                ),
+                id="auth-paste-note",
+            )
         with VerticalScroll(id="auth-detail"):
             yield Static(Text("Select a step to see its details.", style="dim"), id="auth-step-info")
             yield Static("", id="auth-step-http")
@@ -211,6 +239,13 @@ class AuthPane(Horizontal):
         steps.add_option(Option(event_row(event)))
         steps.border_title = f"Auth steps ({len(self.events)})"
         self._update_summary()
+        if self.has_class("-handoff") and event.step == "callback" and event.status in ("ok", "failed"):
+            # The fate of what was pasted (or of the redirect that came through the port-forward).
+            mark = Text(
+                "✓ " if event.status == "ok" else "✗ ", style="bold green" if event.status == "ok" else "bold red"
+            )
+            mark.append_text(plain(event.title, style="" if event.status == "ok" else "red"))
+            self.query_one("#auth-paste-note", Static).update(mark)
         if event.failed:
             steps.highlighted = len(self.events) - 1
             self.post_message(self.StepFailed(event))
@@ -293,6 +328,40 @@ class AuthPane(Horizontal):
             from rich.console import Group
 
             http.update(Group(parts[0], Text(""), parts[1]))
+
+    # -- a hand-off login's pasted redirect ------------------------------------------------
+
+    @on(Input.Submitted, "#auth-paste")
+    def _pasted(self, event: Input.Submitted) -> None:
+        """Checked here for the person's sake (what is wrong, at once); the
+        login checks it again, state and issuer included, as a redirect."""
+        note = self.query_one("#auth-paste-note", Static)
+        url = self.authorization_url
+        redirect = redirect_uri_of(url) if url is not None and self.waiting else None
+        if redirect is None:
+            note.update(Text("No login is waiting for a redirect (L starts one).", style="yellow"))
+            return
+        try:
+            pasted_params(event.value, redirect)
+        except PasteRefused as exc:
+            reason = Text("✗ ", style="bold red")
+            reason.append_text(plain(f"{exc}; paste again", style="red"))
+            note.update(reason)
+            return
+        event.input.value = ""
+        note.update(Text("… the pasted redirect goes to the login (its state is checked)", style="yellow"))
+        self.post_message(self.RedirectPasted(event.value.strip()))
+
+    @property
+    def waiting(self) -> bool:
+        """A login waits for its redirect: an authorization URL was given and
+        nothing since has answered it (a callback) or ended the flow (a failure)."""
+        for event in reversed(self.events):
+            if event.failed or (event.step == "callback" and event.status in ("ok", "failed")):
+                return False
+            if event.step == "authorization" and isinstance((event.data or {}).get("url"), str):
+                return True
+        return False
 
     # -- actions (the app does them) -----------------------------------------------------
 

@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Checkbox, Static, TabbedContent, TabPane
 
 from ... import __version__
-from ...core.apps import app_document, host_reply, record_app_exchange, tool_ui
+from ...core.apps import app_document, tool_ui
 from ...core.errors import CancelledError, InspectorError, JsonRpcError
 from ...core.items import Item, ListResult
 from ...core.operation import Operation
@@ -30,6 +30,7 @@ from ..widgets.item_list import ItemList
 from ..widgets.result_view import ResultView
 
 if TYPE_CHECKING:
+    from ...core.app_bridge import AppBridge
     from ...core.app_host import AppHost
     from ..app import InspectorApp
 
@@ -134,9 +135,14 @@ class ToolsPane(Horizontal):
         self._task_option: tuple[str | None, str] | None = None
         # The result view was hidden while no tool was selected.
         self._result_hidden = False
-        # The MCP App preview the person started (one at a time), and its URL.
+        # The MCP App preview the person started (one at a time): its web
+        # server, the host side of the app's protocol, the tool and the URL.
         self.app_host: AppHost | None = None
+        self.app_bridge: AppBridge | None = None
+        self.app_tool: str | None = None
         self.app_url: str | None = None
+        # Per tool, the person's last call: (arguments, result, why there is none), for a preview started later.
+        self.last_calls: dict[str, tuple[dict[str, Any], Any, str | None]] = {}
 
     @property
     def inspector(self) -> InspectorApp:
@@ -272,6 +278,11 @@ class ToolsPane(Horizontal):
         result_view = self.query_one(ResultView)
         await result_view.running(f"calling {tool.key}", owner=tool.key)
         self.started = time.perf_counter()
+        self.last_calls[tool.key] = (dict(arguments), None, None)
+        bridge = self.app_bridge if self.app_tool == tool.key else None
+        if bridge is not None:
+            # The open preview renders this call: its input now, its result when it comes.
+            await bridge.new_call(arguments)
         try:
             operation = await client.start_call_tool(
                 tool.key,
@@ -287,10 +298,8 @@ class ToolsPane(Horizontal):
                 self.running_task = task
                 result_view.task_status(task)
                 result = await client.tasks.wait(task, on_status=result_view.task_status)
-        except CancelledError as exc:
-            await result_view.show_error(exc, time.perf_counter() - self.started)
-            return
-        except InspectorError as exc:
+        except (CancelledError, InspectorError) as exc:
+            await self._app_call_ended(tool, arguments, None, str(exc))
             await result_view.show_error(exc, time.perf_counter() - self.started)
             return
         finally:
@@ -298,7 +307,18 @@ class ToolsPane(Horizontal):
             self.running_task = None
             if self.is_attached:
                 self.refresh_bindings()
+        await self._app_call_ended(tool, arguments, result, None)
         await result_view.show_result(result, time.perf_counter() - self.started, tool.output_schema)
+
+    async def _app_call_ended(self, tool: Item, arguments: dict[str, Any], result: Any, failed: str | None) -> None:
+        self.last_calls[tool.key] = (dict(arguments), result, failed)
+        bridge = self.app_bridge if self.app_tool == tool.key else None
+        if bridge is None:
+            return
+        if failed is None:
+            await bridge.set_result(result)
+        else:
+            await bridge.set_cancelled(failed)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel":
@@ -316,7 +336,10 @@ class ToolsPane(Horizontal):
     @work(group="app-preview", exclusive=True)
     async def action_preview_app(self) -> None:
         """Serve the tool's app on 127.0.0.1 (never in the terminal) and show
-        its URL; the app's messages go to the traffic log."""
+        its URL.  The app gets the tool's last call from this pane (input,
+        then result) and each later one; its own tools/call requests get the
+        confirmation every call gets.  Its messages go to the traffic log."""
+        from ...core.app_bridge import AppBridge
         from ...core.app_host import AppHost
 
         tool = self.tool
@@ -324,28 +347,50 @@ class ToolsPane(Horizontal):
         if tool is None or ui is None or ui.resource_uri is None:
             self.inspector.notify_plain("this tool declares no MCP App (_meta.ui.resourceUri)", severity="warning")
             return
-        result = await self.inspector.client.read_resource(ui.resource_uri)
         try:
+            result = await self.inspector.client.read_resource(ui.resource_uri)
             document = app_document(ui.resource_uri, result)
-        except ValueError as exc:
+        except (InspectorError, ValueError) as exc:
             self.inspector.notify_plain(f"{ui.resource_uri}: {exc}", severity="error")
             return
         await self.stop_app_preview()
-        traffic = self.inspector.client.traffic
-        data = tool.data
+        inspector = self.inspector
+        origin = f"the MCP App of {tool.key}"
 
-        async def relay(message: Any, raw: str) -> Any:
-            reply = host_reply(message, data, __version__)
-            record_app_exchange(traffic, message, raw, reply)
-            return reply
+        def find_tool(name: str) -> Item | None:
+            listing = inspector.lists.get("tools")
+            return listing.find(name) if listing is not None else None
 
-        host = AppHost(document, relay)
+        async def confirm(asked: Item, arguments: dict[str, Any]) -> bool:
+            return await inspector.ask_to_call(asked, arguments, origin)
+
+        bridge = AppBridge(
+            inspector.client,
+            tool.data,
+            host_version=__version__,
+            find_tool=find_tool,
+            confirm=confirm,
+            ui_meta=document.ui_meta,
+            notify=lambda text: inspector.notify_plain(f"{origin}: {text}"),
+        )
+        host = AppHost(document, bridge)
         self.app_url = await host.start()
-        self.app_host = host
+        self.app_host, self.app_bridge, self.app_tool = host, bridge, tool.key
+        last = self.last_calls.get(tool.key)
+        if last is not None:
+            arguments, answer, failed = last
+            await bridge.new_call(arguments)
+            if answer is not None:
+                await bridge.set_result(answer)
+            elif failed is not None:
+                await bridge.set_cancelled(failed)
         self.inspector.notify_plain(f"MCP App preview of {document.uri}: {self.app_url} (open it in your browser)")
 
     async def stop_app_preview(self) -> None:
-        host, self.app_host, self.app_url = self.app_host, None, None
+        host, bridge = self.app_host, self.app_bridge
+        self.app_host, self.app_bridge, self.app_tool, self.app_url = None, None, None, None
+        if bridge is not None:
+            await bridge.close()
         if host is not None:
             await host.close()
 

@@ -46,10 +46,12 @@ class ConfirmCallScreen(ModalScreen[bool | str]):
     ConfirmCallScreen Button { margin-right: 1; }
     """
 
-    def __init__(self, tool: Item, arguments: dict[str, Any]) -> None:
+    def __init__(self, tool: Item, arguments: dict[str, Any], origin: str | None = None) -> None:
         super().__init__()
         self.tool = tool
         self.arguments = arguments
+        # Who asks, when it is not the person (e.g. "the MCP App of weather").
+        self.origin = origin
         self.can_trust = _read_only(tool)
         # The answer given, for whoever watches the screen (a walkthrough): None until then.
         self.answer: bool | str | None = None
@@ -63,6 +65,11 @@ class ConfirmCallScreen(ModalScreen[bool | str]):
                 title.append_text(plain_line(f"  ({tool.title})", 60, style="dim"))
             title.append("?")
             yield Static(hold_gaps(title))
+            if self.origin is not None:
+                asked = Text("Asked by ", style="bold magenta")
+                asked.append_text(plain_line(self.origin, 80, style="bold magenta"))
+                asked.append(", not by you.", style="bold magenta")
+                yield Static(asked, id="confirm-origin")
             yield Static(hint_badges(tool.hints(), long=True))
             if not any(h.explicit for h in tool.hints()):
                 yield Static(

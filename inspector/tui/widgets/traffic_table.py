@@ -50,6 +50,7 @@ _KIND_STYLE = {
     "sse": "blue",
     "process": "yellow",
     "transport": "yellow",
+    "app": "bold magenta",
 }
 
 # Column widths (cells).  The method column takes what is left, so latency,
@@ -68,7 +69,10 @@ DEFAULT_WIDTH = 100
 
 def frame_summary(frame: Frame) -> str:
     """What the method column says: method, note, error or the first bytes."""
-    if frame.method:
+    if frame.kind == "app" and frame.note:
+        # Between an MCP App and the inspector as its host: the note says which way ("app → host: tools/call").
+        text = frame.note
+    elif frame.method:
         text = frame.method
     elif frame.note:
         text = frame.note
