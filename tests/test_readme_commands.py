@@ -41,6 +41,7 @@ import pytest
 from inspector.commands import exitcodes
 
 from .peers import EVERYTHING, NODE, PEERS, PYTHON, ROOT, SERVERS, free_port, require, serving, wait_for_port
+from .test_readme_servers import readme_servers_json
 from .waiting import eventually_sync
 
 README = ROOT / "README.md"
@@ -172,6 +173,8 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workspace]:
     (path / "server").chmod(0o755)
     (path / "src").mkdir()
     (path / "checks.yaml").write_text(readme_collection())
+    # The config file of "Several servers in one window" (the README's json block).
+    (path / "servers.json").write_text(readme_servers_json())
     (path / "node_modules").symlink_to(PEERS)
     browser = path / "fake-browser"
     browser.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{SERVERS / "fake_browser.py"}" "$@"\n')

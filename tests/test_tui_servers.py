@@ -226,3 +226,42 @@ def test_a_scripting_command_refuses_two_servers(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert "one server" in done.stderr and not done.stdout
+
+
+async def test_diff_of_two_servers_from_the_palette_is_inspector_diff() -> None:
+    import shlex
+    import subprocess
+
+    from inspector.tui.servers_compare import DiffScreen
+
+    from .test_tui_palette import choose
+
+    everything = ServerSpec(
+        transport="stdio", command=NODE, args=[str(require(EVERYTHING)), "stdio"], timeout=20, name="everything"
+    )
+    app = InspectorApp([demo_spec(), everything])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_all_connected(pilot, app)
+        await choose(pilot, app, "diff: these two servers: 1 inspector-demo → 2 everything")
+        await wait_for(pilot, lambda: isinstance(app.screen, DiffScreen), "the diff screen")
+        screen = app.screen
+        assert isinstance(screen, DiffScreen)
+        await wait_for(pilot, lambda: screen.lines is not None or screen.error is not None, "both sides compared")
+        assert screen.error is None and screen.lines is not None
+        shown = str(screen.query_one("#diff-report", Static).render())
+        assert "  + get-annotated-message" in shown.splitlines() and "  - travel_plan" in shown.splitlines()
+        # The sessions on screen were left alone: the diff used connections of its own.
+        assert tool_calls(app.views[0]) == [] and app.views[1].client.state == "connected"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, DiffScreen), "the diff closed")
+
+    # The command line's diff of the same two servers prints the same lines.
+    command = shlex.join([NODE, str(require(EVERYTHING)), "stdio"])
+    done = subprocess.run(  # noqa: ASYNC221 - the app has ended: nothing else runs on this loop
+        [sys.executable, "-m", "inspector", "diff", "live", f"stdio:{command}", "--human"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 9, done.stderr  # differences found
+    assert done.stdout.splitlines() == screen.lines

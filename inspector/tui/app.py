@@ -146,6 +146,7 @@ class InspectorApp(App[int]):
                 watch=watch,
                 recording=recording,
                 label=label,
+                owner=self,
             )
             for number, (one, label) in enumerate(zip(specs, labels, strict=True), start=1)
         ]

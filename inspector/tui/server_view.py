@@ -136,8 +136,11 @@ class ServerView(Vertical):
         watch: list[str] | None = None,
         recording: tuple[str, TrafficLog] | None = None,
         label: str | None = None,
+        owner: InspectorApp | None = None,
     ) -> None:
         super().__init__()
+        # The app, before this view is mounted in it (the auth session needs it at once).
+        self._owner = owner
         self.spec = spec
         # What the server list and the header call this server.
         self.label = label or spec.label()
@@ -178,7 +181,7 @@ class ServerView(Vertical):
 
     @property
     def inspector(self) -> InspectorApp:
-        return self.app  # type: ignore[return-value]
+        return self._owner or self.app  # type: ignore[return-value]
 
     # -- what the app shows of this server ------------------------------------------------
 
@@ -282,7 +285,7 @@ class ServerView(Vertical):
             if session.config.confirm is None:
                 from .panes.auth import confirm_in
 
-                session.config.confirm = confirm_in(self.app)
+                session.config.confirm = confirm_in(self.inspector)
         return session
 
     async def _watch(self) -> None:
