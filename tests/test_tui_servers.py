@@ -265,3 +265,34 @@ async def test_diff_of_two_servers_from_the_palette_is_inspector_diff() -> None:
     )
     assert done.returncode == 9, done.stderr  # differences found
     assert done.stdout.splitlines() == screen.lines
+
+
+async def test_record_writes_a_file_per_server(tmp_path: Path) -> None:
+    app = InspectorApp([demo_spec(), crashing_spec()], record=str(tmp_path / "session.jsonl"))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_all_connected(pilot, app)
+    assert not (tmp_path / "session.jsonl").exists()
+    for number, name in ((1, "inspector-demo"), (2, "crashing-later")):
+        frames = [json.loads(line) for line in (tmp_path / f"session-{number}.jsonl").read_text().splitlines()]
+        answers = [json.dumps(frame) for frame in frames if "serverInfo" in json.dumps(frame)]
+        assert answers and all(name in answer for answer in answers), (number, answers[:1])
+
+
+async def test_the_picker_opens_every_server_marked(tmp_path: Path) -> None:
+    from textual.widgets import OptionList
+
+    from inspector.core.discovery import discover
+    from inspector.tui.picker import PickerApp
+
+    project = tmp_path / "project"
+    project.mkdir()
+    entries = {name: {"command": sys.executable, "args": [str(CRASHING)]} for name in ("first", "second", "third")}
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": entries}))
+    found = [entry for entry in discover(cwd=str(project), home=str(tmp_path), platform="linux", environ={})]
+    assert [entry.name for entry in found] == ["first", "second", "third"]
+    app = PickerApp(found)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await wait_for(pilot, lambda: app.query_one(OptionList).highlighted == 0, "the first entry highlighted")
+        # space marks the first and the third; enter opens the marked ones, in the order marked.
+        await pilot.press("down", "down", "space", "up", "up", "space", "enter")
+    assert app.return_value == [found[2], found[0]]

@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.worker import Worker, WorkerState
 
-from ..core.errors import InspectorError, JsonRpcError
+from ..core.errors import InspectorError
 from ..core.items import Item, ListResult
 from ..core.safetext import visible
 from ..core.spec import ServerSpec
@@ -30,7 +30,7 @@ from .key_order import KeyOrder, Routed
 from .keymap import KeymapSettings, apply_keymap
 from .screens.jump import JumpScreen, jump_targets
 from .server_list import ServerList
-from .server_view import TALL, ServerView, focus_pane, new_recording_path
+from .server_view import TALL, ServerView, focus_pane, new_recording_path, worker_failure
 from .widgets.status_bar import ConnectionFacts, KeyBar, StatusBar
 
 if TYPE_CHECKING:
@@ -333,16 +333,10 @@ class InspectorApp(App[int]):
         self.view.show_connect_error(exc)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.state != WorkerState.ERROR:
-            return
-        error = event.worker.error
-        if isinstance(error, JsonRpcError):
-            message = f"server error {error.code}: {error.message}"
-        elif isinstance(error, InspectorError):
-            message = str(error)
-        else:
-            message = f"{error.__class__.__name__}: {error}"
-        self.notify_plain(message, title=event.worker.name or "request failed", severity="error")
+        # The app's own workers; a server's run on its view, which says the same.
+        if event.state == WorkerState.ERROR:
+            message = worker_failure(event.worker.error)
+            self.notify_plain(message, title=event.worker.name or "request failed", severity="error")
 
     def notify_plain(self, message: str, *, title: str = "", severity: str = "information") -> None:
         """A toast whose text may come from the server: never markup."""

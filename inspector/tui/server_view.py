@@ -27,9 +27,10 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Select, TabbedContent, TabPane
+from textual.worker import Worker, WorkerState
 
 from ..core.client import Client
-from ..core.errors import ConnectError, InspectorError
+from ..core.errors import ConnectError, InspectorError, JsonRpcError
 from ..core.items import Item, ListResult
 from ..core.mrtr import Round
 from ..core.recording import mask_traffic
@@ -58,7 +59,7 @@ if TYPE_CHECKING:
     from ..core.validation import FrameValidator
     from .app import InspectorApp
 
-__all__ = ["LIST_PANES", "ServerView", "focus_pane", "new_recording_path", "owner_of"]
+__all__ = ["LIST_PANES", "ServerView", "focus_pane", "new_recording_path", "owner_of", "worker_failure"]
 
 LIST_CHANGED = {
     "notifications/tools/list_changed": ("tools",),
@@ -106,6 +107,15 @@ def focus_pane(pane: Widget) -> None:
         targets[0].focus()
     elif pane.focusable:
         pane.focus()
+
+
+def worker_failure(error: BaseException | None) -> str:
+    """What a toast says of a worker that failed."""
+    if isinstance(error, JsonRpcError):
+        return f"server error {error.code}: {error.message}"
+    if isinstance(error, InspectorError):
+        return str(error)
+    return f"{error.__class__.__name__}: {error}"
 
 
 def owner_of(widget: Widget) -> ServerView:
@@ -210,6 +220,12 @@ class ServerView(Vertical):
         if state == "idle":
             return "connecting", reason
         return ("exited" if self.was_connected else "failed"), reason
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # Not bubbled by Textual: the view's workers (lists, calls, reads) are reported here.
+        if event.state == WorkerState.ERROR:
+            message = worker_failure(event.worker.error)
+            self.notify_plain(message, title=event.worker.name or "request failed", severity="error")
 
     def push_screen(self, screen: Screen[Any], callback: Callable[[Any], Any] | None = None) -> Any:
         return self.app.push_screen(screen, callback=callback)
