@@ -822,7 +822,8 @@ def _dispatch(argv: list[str]) -> int:
     command = args.command or "tui"
     from .tui.servers_args import several_named
 
-    if command != "tui" and several_named(args):
+    # The TUI (and `serve`, which runs it) opens several servers; every other command talks to one.
+    if command not in ("tui", "serve") and several_named(args):
         return _usage_error(UsageError("the scripting commands talk to one server: give --server once"))
     if args.complete_names:
         from .commands.completion import print_names
