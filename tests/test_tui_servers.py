@@ -296,3 +296,35 @@ async def test_the_picker_opens_every_server_marked(tmp_path: Path) -> None:
         # space marks the first and the third; enter opens the marked ones, in the order marked.
         await pilot.press("down", "down", "space", "up", "up", "space", "enter")
     assert app.return_value == [found[2], found[0]]
+
+
+async def test_a_server_that_cannot_start_shows_failed_and_takes_no_window() -> None:
+    from inspector.tui.keymap import binding_ids
+    from inspector.tui.screens.matrix import MatrixScreen
+
+    from .test_tui_palette import choose
+
+    broken = ServerSpec(
+        transport="stdio", command=sys.executable, args=[str(SERVERS / "hostile.py"), "--mode", "exit-at-once"]
+    )
+    broken.name = "broken"
+    app = InspectorApp([demo_spec(), broken])
+    async with app.run_test(size=SIZE) as pilot:
+        demo, failed = app.views
+        await wait_all_connected(pilot, app, [demo])
+        await wait_for(pilot, lambda: failed.list_state()[0] == "failed", "the broken server shown as failed")
+        await wait_for(pilot, lambda: "failed" in list_text(app), "failed in the server list")
+        # With one server a connection error is a modal; with several it must not stop the others.
+        assert len(app.screen_stack) == 1 and app.view is demo
+        assert any("cannot open database" in f.text() for f in failed.traffic.frames if f.kind == "stderr")
+        # The palette names each server: going to one, and its matrix on connections of its own.
+        await choose(pilot, app, "server: 2 broken")
+        await wait_for(pilot, lambda: app.view is failed, "the switch from the palette")
+        assert app.facts.showing == "2/2 broken" and app.facts.state == "disconnected"
+        await choose(pilot, app, "matrix: server 1 inspector-demo")
+        await wait_for(pilot, lambda: isinstance(app.screen, MatrixScreen), "the matrix of the demo")
+        screen = app.screen
+        assert isinstance(screen, MatrixScreen) and screen.spec is demo.spec
+        await pilot.press("escape")
+    # ctrl+n is a binding the help lists and a keymap may move.
+    assert "next_server" in binding_ids()
