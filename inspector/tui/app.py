@@ -13,10 +13,12 @@ from textual import events
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import Widget
+from textual.widgets import TabbedContent
 from textual.worker import Worker, WorkerState
 
 from ..core.errors import InspectorError
@@ -219,8 +221,9 @@ class InspectorApp(App[int]):
         for other in self.views:
             other.set_class(other is not view, "-inactive")
         self.view_changed(view)
-        with contextlib.suppress(Exception):
-            focus_pane(view.query_one("#main").get_pane(view.query_one("#main").active))  # type: ignore[attr-defined]
+        with contextlib.suppress(NoMatches):
+            tabs = view.query_one("#main", TabbedContent)
+            focus_pane(tabs.get_pane(tabs.active))
 
     def action_next_server(self, step: int = 1) -> None:
         if len(self.views) > 1:
@@ -241,7 +244,7 @@ class InspectorApp(App[int]):
                 facts = replace(facts, showing=f"{number}/{len(self.views)} {view.label}")
             self.facts = facts
         if len(self.views) > 1:
-            with contextlib.suppress(Exception):
+            with contextlib.suppress(NoMatches):
                 self.query_one(ServerList).update_view(view)
 
     def action_jump(self) -> None:

@@ -47,15 +47,20 @@ class ServerList(OptionList):
         super().__init__(*(self._option(number, view) for number, view in enumerate(views, start=1)))
         self.views = views
         self.border_title = "servers"
+        self._shown: dict[int, str] = {}
 
     def _option(self, number: int, view: ServerView) -> Option:
         shown = getattr(view.app, "view", None) is view if view.is_attached else number == 1
         return Option(server_entry(number, view, shown), id=f"server-{number}")
 
     def update_view(self, view: ServerView) -> None:
-        """Redraw every entry (the arrow follows the shown server; the state its server)."""
+        """Redraw the entries that changed (the arrow follows the shown server;
+        the state its server): the header asks on every view sync."""
         for number, one in enumerate(self.views, start=1):
-            self.replace_option_prompt(f"server-{number}", server_entry(number, one, one is view.app.view))  # type: ignore[attr-defined]
+            entry = server_entry(number, one, one is view.app.view)  # type: ignore[attr-defined]
+            if entry.plain != self._shown.get(number):
+                self._shown[number] = entry.plain
+                self.replace_option_prompt(f"server-{number}", entry)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
