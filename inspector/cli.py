@@ -70,7 +70,15 @@ def _add_server_options(parser: argparse.ArgumentParser, suppress: bool) -> None
         "--header", action="append", default=default, metavar="'NAME: VALUE'", help="HTTP header (repeatable)"
     )
     group.add_argument("--config", default=default, metavar="FILE", help="a client config file (mcpServers / servers)")
-    group.add_argument("--server", default=default, metavar="NAME", help="which server of --config")
+    from .tui.servers_args import ServerNames
+
+    group.add_argument(
+        "--server",
+        action=ServerNames,
+        default=default,
+        metavar="NAME",
+        help="which server of --config (the TUI: repeat it to open several in one window)",
+    )
     group.add_argument("--env", action="append", default=default, metavar="K=V", help="environment for a stdio server")
     group.add_argument("--cwd", default=default, metavar="DIR", help="working directory for a stdio server")
     group.add_argument(
@@ -843,6 +851,11 @@ def _dispatch(argv: list[str]) -> int:
         sys.stdout.write(completion_script(args.completion))
         return 0
     command = args.command or "tui"
+    from .tui.servers_args import several_named
+
+    # The TUI (and `serve`, which runs it) opens several servers; every other command talks to one.
+    if command not in ("tui", "serve") and several_named(args):
+        return _usage_error(UsageError("the scripting commands talk to one server: give --server once"))
     if args.complete_names:
         from .commands.completion import print_names
 
@@ -915,22 +928,13 @@ def _dispatch(argv: list[str]) -> int:
         except UsageError as exc:
             return _usage_error(exc)
         return run_diff(args, sides)
+    if command == "tui":
+        return _run_tui(args, server_command, parser)
     try:
         spec = spec_from_args(args, server_command)
     except UsageError as exc:
         parser.print_usage(sys.stderr)
         return _usage_error(exc)
-    if command == "tui" and getattr(args, "pick", False):
-        from .tui.picker import pick_server
-
-        picked = pick_server()
-        if picked is None:
-            return 0
-        spec = picked
-    if command == "tui":
-        from .tui.launch import run_tui
-
-        return run_tui(spec, args)
     if command == "matrix":
         from .commands.matrix import run_matrix
 
@@ -944,6 +948,24 @@ def _dispatch(argv: list[str]) -> int:
     from .commands.runner import run_command
 
     return run_command(command, spec, args, process=process)
+
+
+def _run_tui(args: argparse.Namespace, server_command: list[str], parser: argparse.ArgumentParser) -> int:
+    from .tui.launch import run_tui
+    from .tui.servers_args import tui_specs
+
+    try:
+        specs = tui_specs(args, server_command, spec_from_args)
+    except UsageError as exc:
+        parser.print_usage(sys.stderr)
+        return _usage_error(exc)
+    if getattr(args, "pick", False):
+        from .tui.picker import pick_servers
+
+        specs = pick_servers()
+        if not specs:
+            return 0
+    return run_tui(specs, args)
 
 
 def _complete_line(parser: argparse.ArgumentParser) -> None:

@@ -44,6 +44,7 @@ from inspector.commands import exitcodes
 
 from .peers import EVERYTHING, NODE, PEERS, PYTHON, ROOT, SERVERS, free_port, require, serving, wait_for_port
 from .readme_demo import run_walkthrough
+from .test_readme_servers import readme_servers_json
 from .waiting import eventually_sync
 
 README = ROOT / "README.md"
@@ -177,6 +178,8 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workspace]:
     (path / "checks.yaml").write_text(readme_collection())
     # The README's walkthrough examples play the project's own example files.
     shutil.copytree(ROOT / "examples", path / "examples")
+    # The config file of "Several servers in one window" (the README's json block).
+    (path / "servers.json").write_text(readme_servers_json())
     (path / "node_modules").symlink_to(PEERS)
     browser = path / "fake-browser"
     browser.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{SERVERS / "fake_browser.py"}" "$@"\n')

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.diff import diff_lists
+from ..core.handlers import ClientHandlers
 from ..core.items import ListResult
 from ..core.recordings import RecordingError, lists_from_traffic, load_recording
 from ..core.safetext import one_line, visible
@@ -35,7 +36,7 @@ from ..core.spec import ServerSpec
 from . import exitcodes
 from .output import Output
 
-__all__ = ["Side", "record_paths", "run_diff"]
+__all__ = ["KINDS", "Side", "fetch_sides", "record_paths", "report_lines", "run_diff"]
 
 KINDS = ("tools", "resources", "templates", "prompts")
 
@@ -80,20 +81,27 @@ def _from_recording(path: str) -> dict[str, ListResult]:
     return lists_from_traffic(traffic)
 
 
-async def _from_server(side: Side, args: argparse.Namespace) -> dict[str, ListResult]:
+async def _from_server(
+    side: Side, args: argparse.Namespace, handlers: ClientHandlers | None = None
+) -> dict[str, ListResult]:
     from .runner import connected
 
     assert side.spec is not None
-    async with connected(side.spec, args, record=side.record) as client:
+    async with connected(side.spec, args, record=side.record, handlers=handlers) as client:
         return {kind: await client.list_all(kind) for kind in KINDS}
 
 
-async def _fetch_all(sides: list[Side], args: argparse.Namespace) -> list[dict[str, ListResult]]:
+async def fetch_sides(
+    sides: list[Side], args: argparse.Namespace, handlers: ClientHandlers | None = None
+) -> list[dict[str, ListResult]]:
+    """Every list of each side; a live side on a connection of its own
+    (`handlers` answer its requests; default: the command line's)."""
+
     # Two live servers are asked at the same time.
     async def fetch(side: Side) -> dict[str, ListResult]:
         if side.path is not None:
             return _from_recording(side.path)
-        return await _from_server(side, args)
+        return await _from_server(side, args, handlers)
 
     return list(await asyncio.gather(*(fetch(side) for side in sides)))
 
@@ -106,7 +114,7 @@ def run_diff(args: argparse.Namespace, sides: list[Side]) -> int:
     out = Output.for_args(args)
     record_paths(getattr(args, "record", None), sides)
     try:
-        before, after = asyncio.run(_fetch_all(sides, args))
+        before, after = asyncio.run(fetch_sides(sides, args))
     except RecordingError as exc:
         print(f"inspector: {visible(str(exc))}", file=sys.stderr)
         return exitcodes.USAGE
@@ -132,18 +140,26 @@ def run_diff(args: argparse.Namespace, sides: list[Side]) -> int:
 
 
 def _print_report(out: Output, report: list[Any]) -> None:
+    for line in report_lines(report):
+        out.line(line)
+
+
+def report_lines(report: list[Any]) -> list[str]:
+    """The report as `inspector diff` prints it (the TUI's diff screen shows the same)."""
+    lines: list[str] = []
     for part in report:
         if part.skipped:
-            out.line(f"{part.kind}: not compared ({part.skipped})")
+            lines.append(f"{part.kind}: not compared ({part.skipped})")
             continue
         if part.empty:
             continue
-        out.line(f"{part.kind}:")
+        lines.append(f"{part.kind}:")
         for key in part.added:
-            out.line(f"  + {key}")
+            lines.append(f"  + {key}")
         for key in part.removed:
-            out.line(f"  - {key}")
+            lines.append(f"  - {key}")
         for key, changes in part.changed.items():
-            out.line(f"  ~ {key}")
+            lines.append(f"  ~ {key}")
             for change in changes:
-                out.line(f"      {change.what:<7} {change.path}: {_short(change.before)} → {_short(change.after)}")
+                lines.append(f"      {change.what:<7} {change.path}: {_short(change.before)} → {_short(change.after)}")
+    return lines

@@ -27,6 +27,7 @@ __all__ = [
     "input_variable",
     "inputs_in",
     "load_config",
+    "names_in_file",
     "server_names",
     "servers_in",
     "spec_from_entry",
@@ -358,13 +359,23 @@ def spec_from_entry(
     return spec
 
 
+def _file_servers(path: str, data: dict[str, Any]) -> dict[str, Any]:
+    servers = dict(_servers(data))
+    if os.path.basename(path) == ".claude.json":
+        servers.update(claude_code_projects(data, os.getcwd()))
+    return servers
+
+
+def names_in_file(path: str) -> list[str]:
+    """The names `spec_from_file` knows in a config file, in the file's order."""
+    return list(_file_servers(path, load_config(path)))
+
+
 def spec_from_file(
     path: str, name: str | None, environ: Mapping[str, str] | None = None, *, ask: Asker | None = None
 ) -> ServerSpec:
     data = load_config(path)
-    servers = dict(_servers(data))
-    if os.path.basename(path) == ".claude.json":
-        servers.update(claude_code_projects(data, os.getcwd()))
+    servers = _file_servers(path, data)
     if not servers:
         raise ConfigError(f"{path}: no servers found (expected an 'mcpServers' or 'servers' object)")
     if name is None:

@@ -32,7 +32,7 @@ def save_current_call(app: InspectorApp) -> None:
     from .panes.tools import ToolsPane
     from .screens.save_step import SaveStepScreen
 
-    tool = app.query_one(ToolsPane).tool
+    tool = app.view.query_one(ToolsPane).tool
     if tool is None:
         app.notify("select a tool and call it first: the step saves what was sent and what came back")
         return
@@ -45,7 +45,7 @@ def save_current_call(app: InspectorApp) -> None:
     if not isinstance(params, dict):
         return
     step = call_step(f"call {tool.key}", tool.key, params, _answer(app, response, tool.data))
-    pane = app.query_one(CollectionsPane)
+    pane = app.view.query_one(CollectionsPane)
 
     def chosen(where: tuple[str, str] | None) -> None:
         if where is None:
@@ -61,7 +61,7 @@ def save_current_call(app: InspectorApp) -> None:
         app.notify_plain(f"saved step {saved_as!r} to {path}")
         from textual.widgets import TabbedContent
 
-        app.query_one("#main", TabbedContent).show_tab("collections")
+        app.view.query_one("#main", TabbedContent).show_tab("collections")
         pane.load(path)
 
     app.push_screen(SaveStepScreen(pane.path, step), callback=chosen)

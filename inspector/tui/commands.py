@@ -103,6 +103,7 @@ def _focused_entries(app: InspectorApp, screen: Screen[Any]) -> Iterable[tuple[D
 
 def action_entries(app: InspectorApp, screen: Screen[Any]) -> list[PaletteEntry]:
     from .screens.help import where
+    from .servers_compare import server_entries
 
     entries = list(_app_entries(app))
     taken: set[tuple[str, str]] = set()
@@ -118,7 +119,7 @@ def action_entries(app: InspectorApp, screen: Screen[Any]) -> list[PaletteEntry]
             )
         )
     for binding_id, pane_name in PANE_ACTIONS:
-        pane = next((node for node in app.query("*") if type(node).__name__ == pane_name), None)
+        pane = next((node for node in app.view.query("*") if type(node).__name__ == pane_name), None)
         pane_binding = _binding_by_id(pane, binding_id) if pane is not None else None
         if pane is None or pane_binding is None or (pane_name, pane_binding.action) in taken:
             continue
@@ -137,6 +138,7 @@ def action_entries(app: InspectorApp, screen: Screen[Any]) -> list[PaletteEntry]
                 partial(_open_matrix, app),
             )
         )
+    entries.extend(server_entries(app))
     recording = app.recording_path
     entries.append(
         PaletteEntry(

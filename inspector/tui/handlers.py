@@ -76,6 +76,8 @@ class RequestScreen(ModalScreen[dict[str, Any] | None]):
     def __init__(self) -> None:
         super().__init__()
         self._withdrawn = False
+        # The queue that showed this screen (its server's, with several in the window).
+        self.queue: TuiHandlers | None = None
 
     def queue_note(self) -> Static:
         return Static(self._queue_text(), id="queue-position")
@@ -92,7 +94,7 @@ class RequestScreen(ModalScreen[dict[str, Any] | None]):
         )
 
     def action_decline_all(self) -> None:
-        handlers = getattr(self.app, "handlers", None)
+        handlers = self.queue or getattr(self.app, "handlers", None)
         if isinstance(handlers, TuiHandlers):
             handlers.decline_all()
 
@@ -209,6 +211,11 @@ class TuiHandlers(ClientHandlers):
                 ask.answer.set_result(result)
 
         ask.screen = ask.make_screen()
+        ask.screen.queue = self
+        views = getattr(getattr(self.app, "inspector", None), "views", ())
+        if len(views) > 1:
+            # The modal covers whichever server is shown: say whose request it is.
+            self.app.notify_plain(f"{describe(ask.request)}: this server asks you", severity="warning")
         self.app.push_screen(ask.screen, callback=done)
 
     # -- the requests ----------------------------------------------------------------

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 __all__ = ["run_recording", "run_tui"]
 
 
-def run_tui(spec: ServerSpec, args: argparse.Namespace) -> int:
+def run_tui(spec: ServerSpec | list[ServerSpec], args: argparse.Namespace) -> int:
     from .app import InspectorApp
     from .graphics import detect
     from .keymap import load_keymap
@@ -33,11 +33,12 @@ def run_tui(spec: ServerSpec, args: argparse.Namespace) -> int:
         keymap=load_keymap(),
     )
     answer_timeout = getattr(args, "answer_timeout", None)
-    if answer_timeout:
-        app.handlers.answer_timeout = answer_timeout
     roots = getattr(args, "root", None)
-    if roots:
-        app.handlers.roots = [{"uri": Path(os.path.abspath(r)).as_uri(), "name": Path(r).name or r} for r in roots]
+    for view in app.views:
+        if answer_timeout:
+            view.handlers.answer_timeout = answer_timeout
+        if roots:
+            view.handlers.roots = [{"uri": Path(os.path.abspath(r)).as_uri(), "name": Path(r).name or r} for r in roots]
     cast_path = getattr(args, "record_cast", None)
     if not cast_path:
         app.run()

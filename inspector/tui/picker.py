@@ -15,11 +15,14 @@ from ..core.discovery import Discovered, discover
 from ..core.spec import ServerSpec
 from .safe import plain_line
 
-__all__ = ["PickerApp", "pick_server"]
+__all__ = ["PickerApp", "pick_servers"]
 
 
-class PickerApp(App[Discovered | None]):
-    BINDINGS = [Binding("escape,q", "quit_picker", "Quit", id="quit_picker")]
+class PickerApp(App[Discovered | list[Discovered] | None]):
+    BINDINGS = [
+        Binding("escape,q", "quit_picker", "Quit", id="quit_picker"),
+        Binding("space", "mark", "Mark (several in one window)", id="pick_mark"),
+    ]
 
     CSS = """
     OptionList { height: 1fr; border: round $primary; }
@@ -28,44 +31,71 @@ class PickerApp(App[Discovered | None]):
     def __init__(self, found: list[Discovered]) -> None:
         super().__init__()
         self.found = found
+        # Indexes marked with space: enter opens them all, in one window.
+        self.marked: list[int] = []
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(f"{len(self.found)} server(s) found in client config files; enter connects", style="bold"))
-        options = []
-        for entry in self.found:
-            text = plain_line(entry.name, 40, style="bold")
-            text.append_text(plain_line(f"  {entry.client}", 20, style="cyan"))
-            text.append("\n")
-            style = "dim" if entry.spec else "yellow" if entry.usable else "red"
-            text.append_text(plain_line(entry.summary, 100, style=style))
-            text.append("\n")
-            text.append_text(plain_line(entry.path, 100, style="dim"))
-            # A server that only needs VS Code inputs answered is offered:
-            # they are asked for on the terminal once the picker has closed.
-            options.append(Option(text, disabled=not entry.usable))
-        yield OptionList(*options)
+        yield Static(
+            Text(
+                f"{len(self.found)} server(s) found in client config files; enter connects"
+                " (space marks several: enter opens them in one window)",
+                style="bold",
+            )
+        )
+        yield OptionList(*(Option(self._prompt(entry, False), disabled=not entry.usable) for entry in self.found))
         yield Footer()
 
+    def _prompt(self, entry: Discovered, marked: bool) -> Text:
+        text = Text("✓ ", style="bold green") if marked else Text()
+        text.append_text(plain_line(entry.name, 40, style="bold"))
+        text.append_text(plain_line(f"  {entry.client}", 20, style="cyan"))
+        text.append("\n")
+        style = "dim" if entry.spec else "yellow" if entry.usable else "red"
+        text.append_text(plain_line(entry.summary, 100, style=style))
+        text.append("\n")
+        text.append_text(plain_line(entry.path, 100, style="dim"))
+        # A server that only needs VS Code inputs answered is offered:
+        # they are asked for on the terminal once the picker has closed.
+        return text
+
+    def action_mark(self) -> None:
+        options = self.query_one(OptionList)
+        index = options.highlighted
+        if index is None or options.get_option_at_index(index).disabled:
+            return
+        if index in self.marked:
+            self.marked.remove(index)
+        else:
+            self.marked.append(index)
+        options.replace_option_prompt_at_index(index, self._prompt(self.found[index], index in self.marked))
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.exit(self.found[event.option_index])
+        if self.marked:
+            self.exit([self.found[index] for index in self.marked])
+        else:
+            self.exit(self.found[event.option_index])
 
     def action_quit_picker(self) -> None:
         self.exit(None)
 
 
-def pick_server() -> ServerSpec | None:
+def pick_servers() -> list[ServerSpec]:
+    """The server or servers chosen (none: nothing to open)."""
     from ..commands.inputs import terminal_asker
     from ..core.config import ConfigError
 
     found = discover()
     if not found:
         print("inspector: no MCP client config files found; name a server instead")
-        return None
+        return []
     chosen = PickerApp(found).run()
     if chosen is None:
-        return None
-    try:
-        return chosen.resolve(terminal_asker())
-    except ConfigError as exc:
-        print(f"inspector: {chosen.name}: {exc}", file=sys.stderr)
-        return None
+        return []
+    specs = []
+    for entry in chosen if isinstance(chosen, list) else [chosen]:
+        try:
+            specs.append(entry.resolve(terminal_asker()))
+        except ConfigError as exc:
+            print(f"inspector: {entry.name}: {exc}", file=sys.stderr)
+            return []
+    return specs

@@ -10,6 +10,7 @@ import sys
 
 from ..cli import spec_from_args
 from .launch import run_tui
+from .servers_args import tui_specs
 
 # The environment variable that carries the TUI's options to each app process.
 SERVED_ARGS = "INSPECTOR_SERVED_ARGS"
@@ -19,7 +20,8 @@ def main() -> int:
     # Taken out of the environment, so a server started with --inherit-env never sees it.
     options = json.loads(os.environ.pop(SERVED_ARGS))
     args = argparse.Namespace(**options["args"])
-    return run_tui(spec_from_args(args, list(options["server_command"])), args)
+    # Several servers (a repeated --server, a --config with several entries) open in one window here too.
+    return run_tui(tui_specs(args, list(options["server_command"]), spec_from_args), args)
 
 
 if __name__ == "__main__":

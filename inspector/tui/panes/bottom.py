@@ -31,7 +31,7 @@ from .problems import ProblemsPane, severity_style
 FOLLOW_DETAIL_AFTER = 0.2
 
 if TYPE_CHECKING:
-    from ..app import InspectorApp
+    from ..server_view import ServerView
 
 __all__ = ["LOG_LEVELS", "BottomPanel", "FrameDetail", "StderrFilter", "StderrPane", "TrafficFilter", "log_row"]
 
@@ -283,8 +283,10 @@ class FrameDetail(VerticalScroll):
 
 class TrafficPane(Horizontal):
     @property
-    def inspector(self) -> InspectorApp:
-        return self.app  # type: ignore[return-value]
+    def inspector(self) -> ServerView:
+        from ..server_view import owner_of
+
+        return owner_of(self)
 
     BINDINGS = [
         Binding("slash", "focus_filter", "Filter traffic", key_display="/", id="traffic_filter"),
@@ -436,8 +438,10 @@ class LogsPane(Vertical):
         self.traffic = traffic
 
     @property
-    def inspector(self) -> InspectorApp:
-        return self.app  # type: ignore[return-value]
+    def inspector(self) -> ServerView:
+        from ..server_view import owner_of
+
+        return owner_of(self)
 
     def compose(self) -> ComposeResult:
         with Horizontal():

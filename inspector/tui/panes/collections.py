@@ -21,7 +21,7 @@ from ...collections import Collection, CollectionError, CollectionRunner, Step, 
 from ..safe import plain, plain_line
 
 if TYPE_CHECKING:
-    from ..app import InspectorApp
+    from ..server_view import ServerView
 
 __all__ = ["DEFAULT_COLLECTION", "CollectionsPane", "check_lines"]
 
@@ -62,8 +62,10 @@ class CollectionsPane(Vertical):
         self.results: dict[str, StepResult] = {}
 
     @property
-    def inspector(self) -> InspectorApp:
-        return self.app  # type: ignore[return-value]
+    def inspector(self) -> ServerView:
+        from ..server_view import owner_of
+
+        return owner_of(self)
 
     @property
     def path(self) -> str:

@@ -22,7 +22,7 @@ from ..widgets.content_view import BlockView
 from ..widgets.item_list import ItemList
 
 if TYPE_CHECKING:
-    from ..app import InspectorApp
+    from ..server_view import ServerView
 
 __all__ = ["PromptsPane", "message_widgets"]
 
@@ -76,8 +76,10 @@ class PromptsPane(Horizontal):
         self.current: Item | None = None
 
     @property
-    def inspector(self) -> InspectorApp:
-        return self.app  # type: ignore[return-value]
+    def inspector(self) -> ServerView:
+        from ..server_view import owner_of
+
+        return owner_of(self)
 
     def compose(self) -> ComposeResult:
         yield ItemList("Prompts", self._row, kind="prompts", lines=_row_lines, id="prompt-list")

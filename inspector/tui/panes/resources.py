@@ -25,7 +25,7 @@ from ..widgets.content_view import BlockView
 from ..widgets.item_list import ItemList
 
 if TYPE_CHECKING:
-    from ..app import InspectorApp
+    from ..server_view import ServerView
 
 __all__ = ["DirectoryListing", "ResourcesPane", "contents_widgets"]
 
@@ -126,8 +126,10 @@ class ResourcesPane(Horizontal):
         self.current: Item | None = None
 
     @property
-    def inspector(self) -> InspectorApp:
-        return self.app  # type: ignore[return-value]
+    def inspector(self) -> ServerView:
+        from ..server_view import owner_of
+
+        return owner_of(self)
 
     def compose(self) -> ComposeResult:
         yield ItemList("Resources", self._row, kind="resources", lines=2, id="resource-list")

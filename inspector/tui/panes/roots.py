@@ -16,7 +16,7 @@ from ..safe import plain_line
 from ..widgets.item_list import FilterList
 
 if TYPE_CHECKING:
-    from ..app import InspectorApp
+    from ..server_view import ServerView
 
 __all__ = ["RootsPane", "root_row"]
 
@@ -45,8 +45,10 @@ class RootsPane(Vertical):
     """
 
     @property
-    def inspector(self) -> InspectorApp:
-        return self.app  # type: ignore[return-value]
+    def inspector(self) -> ServerView:
+        from ..server_view import owner_of
+
+        return owner_of(self)
 
     def compose(self) -> ComposeResult:
         yield Static(

@@ -33,7 +33,7 @@ from ..safe import plain, plain_line
 from ..widgets.item_list import FilterList
 
 if TYPE_CHECKING:
-    from ..app import InspectorApp
+    from ..server_view import ServerView
 
 __all__ = ["SkillsPane", "skill_row"]
 
@@ -110,8 +110,10 @@ class SkillsPane(Horizontal):
         self.fetched: dict[tuple[str, str], FetchedFile] = {}
 
     @property
-    def inspector(self) -> InspectorApp:
-        return self.app  # type: ignore[return-value]
+    def inspector(self) -> ServerView:
+        from ..server_view import owner_of
+
+        return owner_of(self)
 
     def compose(self) -> ComposeResult:
         yield FilterList(

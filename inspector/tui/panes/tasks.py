@@ -19,7 +19,7 @@ from ..safe import json_syntax, plain, plain_line
 from ..widgets.item_list import FilterList
 
 if TYPE_CHECKING:
-    from ..app import InspectorApp
+    from ..server_view import ServerView
 
 __all__ = ["TasksPane"]
 
@@ -63,8 +63,10 @@ class TasksPane(Horizontal):
         self.shown: Sequence[TaskInfo] = []
 
     @property
-    def inspector(self) -> InspectorApp:
-        return self.app  # type: ignore[return-value]
+    def inspector(self) -> ServerView:
+        from ..server_view import owner_of
+
+        return owner_of(self)
 
     def compose(self) -> ComposeResult:
         yield FilterList(

@@ -23,7 +23,7 @@ from ..widgets.item_list import ItemList
 from .resources import contents_widgets
 
 if TYPE_CHECKING:
-    from ..app import InspectorApp
+    from ..server_view import ServerView
 
 __all__ = ["TemplatesPane", "expand_template", "template_variables"]
 
@@ -62,8 +62,10 @@ class TemplatesPane(Horizontal):
         self.current: Item | None = None
 
     @property
-    def inspector(self) -> InspectorApp:
-        return self.app  # type: ignore[return-value]
+    def inspector(self) -> ServerView:
+        from ..server_view import owner_of
+
+        return owner_of(self)
 
     def compose(self) -> ComposeResult:
         yield ItemList("Templates", uri_row, kind="templates", lines=2, id="template-list")

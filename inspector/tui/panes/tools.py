@@ -32,7 +32,7 @@ from ..widgets.result_view import ResultView
 if TYPE_CHECKING:
     from ...core.app_bridge import AppBridge
     from ...core.app_host import AppHost
-    from ..app import InspectorApp
+    from ..server_view import ServerView
 
 __all__ = ["ToolsPane"]
 
@@ -145,8 +145,10 @@ class ToolsPane(Horizontal):
         self.last_calls: dict[str, tuple[dict[str, Any], Any, str | None]] = {}
 
     @property
-    def inspector(self) -> InspectorApp:
-        return self.app  # type: ignore[return-value]
+    def inspector(self) -> ServerView:
+        from ..server_view import owner_of
+
+        return owner_of(self)
 
     def compose(self) -> ComposeResult:
         yield ItemList("Tools", tool_row, kind="tools", lines=2, id="tool-list")

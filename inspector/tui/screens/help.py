@@ -62,6 +62,7 @@ _WHERE = {
     "HelpScreen": "this help",
     "PickerApp": "server picker (before the inspector starts)",
     "RowList": "any list",
+    "ServerView": "several servers in one window",
 }
 
 _KEY_NAMES = {"question_mark": "?", "slash": "/", "delete": "delete", "escape": "escape", "enter": "enter"}

@@ -38,6 +38,8 @@ class ConnectionFacts:
     in_flight: int = 0
     server_requests: int = 0
     trusted_tools: tuple[str, ...] = field(default_factory=tuple)
+    # With several servers in the window: which one the panes show ("2/3 NAME").
+    showing: str = ""
 
 
 class StatusBar(Widget):
@@ -57,6 +59,9 @@ class StatusBar(Widget):
         facts = self.facts
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append("MCP inspector ", style="bold")
+        if facts.showing:
+            text.append("│ ", style="dim")
+            text.append(f"▶ {one_line(facts.showing, 40)} ", style="bold reverse")
         if facts.server:
             text.append("│ ", style="dim")
             text.append(one_line(facts.server, 40), style="bold")

@@ -1,0 +1,67 @@
+"""The server list beside the panes (several servers in one window): each
+server's number, name and state; choosing one shows its panes."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from .safe import plain_line
+
+if TYPE_CHECKING:
+    from .server_view import ServerView
+
+__all__ = ["STATE_STYLE", "ServerList", "server_entry"]
+
+STATE_STYLE = {
+    "connecting": ("◌", "yellow"),
+    "connected": ("●", "green"),
+    "failed": ("✗", "bold red"),
+    "exited": ("■", "bold red"),
+    "recording": ("◆", "cyan"),
+}
+
+
+def server_entry(number: int, view: ServerView, shown: bool) -> Text:
+    state, _reason = view.list_state()
+    icon, style = STATE_STYLE.get(state, ("?", ""))
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append(f"{'▶' if shown else ' '}{number} ", style="bold" if shown else "dim")
+    # The label may come from a config file: one plain line.
+    text.append_text(plain_line(view.label, 24, style="bold" if shown else ""))
+    text.append("\n   ")
+    text.append(f"{icon} {state}", style=style)
+    return text
+
+
+class ServerList(OptionList):
+    DEFAULT_CSS = """
+    ServerList { width: 28; height: 1fr; border: round $primary-muted; }
+    ServerList:focus { border: round $primary; }
+    """
+
+    def __init__(self, views: list[ServerView]) -> None:
+        super().__init__(*(self._option(number, view) for number, view in enumerate(views, start=1)))
+        self.views = views
+        self.border_title = "servers"
+        self._shown: dict[int, str] = {}
+
+    def _option(self, number: int, view: ServerView) -> Option:
+        shown = getattr(view.app, "view", None) is view if view.is_attached else number == 1
+        return Option(server_entry(number, view, shown), id=f"server-{number}")
+
+    def update_view(self, view: ServerView) -> None:
+        """Redraw the entries that changed (the arrow follows the shown server;
+        the state its server): the header asks on every view sync."""
+        for number, one in enumerate(self.views, start=1):
+            entry = server_entry(number, one, one is view.app.view)  # type: ignore[attr-defined]
+            if entry.plain != self._shown.get(number):
+                self._shown[number] = entry.plain
+                self.replace_option_prompt(f"server-{number}", entry)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.app.show_server(self.views[event.option_index])  # type: ignore[attr-defined]
