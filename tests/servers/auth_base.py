@@ -111,6 +111,31 @@ def token_response(access: str, token_type: str, expires_in: int, **more: Any) -
     return JSONResponse({"access_token": access, "token_type": token_type, "expires_in": expires_in, **more})
 
 
+def add_controls(
+    server: MCPServer, stats: Callable[[], dict[str, Any]], set_mode: Callable[[dict[str, Any]], str | None]
+) -> None:
+    """The test's controls: GET /_stats answers `stats()`; POST /_mode hands its JSON body to
+    `set_mode`, which returns why it refuses the body (answered 400), or None."""
+
+    @server.custom_route("/_stats", methods=["GET"])
+    async def stats_route(request: Request) -> Response:
+        return JSONResponse(stats())
+
+    @server.custom_route("/_mode", methods=["POST"])
+    async def mode_route(request: Request) -> Response:
+        refused = set_mode(await request.json())
+        if refused is not None:
+            return JSONResponse({"error": refused}, 400)
+        return JSONResponse({"ok": True})
+
+
+def protected_app(server: MCPServer, gate: type[Gate], state: Any) -> Any:
+    """The MCP server's Streamable HTTP app (JSON responses at /mcp), behind `gate`."""
+    app = server.streamable_http_app(streamable_http_path="/mcp", json_response=True, host="127.0.0.1")
+    app.add_middleware(gate, state=state)
+    return app
+
+
 class Gate:
     """In front of /mcp: reads the whole request, lets `admit` decide on it (a refused request is
     answered there), then hands the request, body and all, to the MCP server."""
@@ -158,6 +183,12 @@ async def refuse(send: Send, status: int, challenge: str, *headers: tuple[bytes,
         }
     )
     await send({"type": "http.response.body", "body": b'{"error": "unauthorized"}'})
+
+
+def main(build: Callable[[Any], ASGIApp], new_state: Callable[[str], Any]) -> None:
+    """Serve `build(new_state(base URL))` on the port the command line names (`--port`)."""
+    port = port_parser().parse_args().port
+    serve(build(new_state(loopback(port))), port)
 
 
 def port_parser() -> argparse.ArgumentParser:

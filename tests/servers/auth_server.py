@@ -37,19 +37,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
-from auth_base import (
-    Gate,
-    Site,
-    add_discovery,
-    authorization_server_metadata,
-    basic_credentials,
-    loopback,
-    port_parser,
-    refuse,
-    s256,
-    serve,
-    token_response,
-)
+import auth_base
 from mcp.server.mcpserver import MCPServer
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
@@ -64,7 +52,7 @@ MACHINE_SECRET = "machine-secret-4f1c"
 
 
 @dataclass
-class State(Site):
+class State(auth_base.Site):
     token_ttl: int = 3600
     wrong_iss: bool = False
     deny: bool = False
@@ -116,7 +104,7 @@ def build(state: State) -> Any:
         return {"resource": state.resource, "authorization_servers": servers, "scopes_supported": [READ]}
 
     def metadata() -> dict[str, Any]:
-        return authorization_server_metadata(
+        return auth_base.authorization_server_metadata(
             state,
             ["authorization_code", "refresh_token"],
             ["client_secret_basic", "client_secret_post", "none"],
@@ -127,7 +115,7 @@ def build(state: State) -> Any:
             authorization_response_iss_parameter_supported=True,
         )
 
-    add_discovery(server, resource_metadata, metadata)
+    auth_base.add_discovery(server, resource_metadata, metadata)
 
     @server.custom_route("/auth/register", methods=["POST"])
     async def register(request: Request) -> Response:
@@ -193,7 +181,7 @@ def build(state: State) -> Any:
                 return JSONResponse({"error": "invalid_grant", "error_description": "redirect_uri"}, 400)
             verifier = str(form.get("code_verifier", ""))
             state.issued.append(verifier)
-            if s256(verifier) != grant_data["challenge"]:
+            if auth_base.s256(verifier) != grant_data["challenge"]:
                 return JSONResponse({"error": "invalid_grant", "error_description": "PKCE"}, 400)
             if form.get("resource") != state.resource:
                 return JSONResponse({"error": "invalid_target"}, 400)
@@ -214,23 +202,20 @@ def build(state: State) -> Any:
         state.tokens[access] = {"scope": scope, "expires": time.time() + state.token_ttl, "admin_used": False}
         state.refresh[refresh] = {"client_id": client["client_id"], "scope": scope}
         state.issued += [access, refresh]
-        return token_response(access, "Bearer", state.token_ttl, refresh_token=refresh, scope=scope)
+        return auth_base.token_response(access, "Bearer", state.token_ttl, refresh_token=refresh, scope=scope)
 
-    @server.custom_route("/_stats", methods=["GET"])
-    async def stats(request: Request) -> Response:
+    def stats() -> dict[str, Any]:
         """Counters, every secret issued or received so far (so a test can look for them in a
         recording), and the redirect URIs authorization requests named."""
-        return JSONResponse({**state.stats, "issued": state.issued, "redirect_uris": state.redirect_uris})
+        return {**state.stats, "issued": state.issued, "redirect_uris": state.redirect_uris}
 
-    @server.custom_route("/_mode", methods=["POST"])
-    async def mode(request: Request) -> Response:
+    def set_mode(body: dict[str, Any]) -> str | None:
         """Switch misbehaviours for the next flows: token_ttl, wrong_iss, deny, metadata_issuer, step_up,
         prm_server (the authorization server the resource metadata names), endpoint_base (the origin
         of the endpoints in the authorization server metadata)."""
-        body = await request.json()
         step_up = str(body.get("step_up", "normal"))
         if step_up not in STEP_UP_MODES:
-            return JSONResponse({"error": f"step_up must be one of {STEP_UP_MODES}"}, 400)
+            return f"step_up must be one of {STEP_UP_MODES}"
         state.token_ttl = int(body.get("token_ttl", 3600))
         state.wrong_iss = bool(body.get("wrong_iss", False))
         state.deny = bool(body.get("deny", False))
@@ -238,23 +223,22 @@ def build(state: State) -> Any:
         state.prm_server = body.get("prm_server") or None
         state.endpoint_base = body.get("endpoint_base") or None
         state.step_up = step_up
-        return JSONResponse({"ok": True})
+        return None
 
-    app = server.streamable_http_app(streamable_http_path="/mcp", json_response=True, host="127.0.0.1")
-    app.add_middleware(BearerGate, state=state)
-    return app
+    auth_base.add_controls(server, stats, set_mode)
+    return auth_base.protected_app(server, BearerGate, state)
 
 
 def _authenticate(state: State, request: Request, form: dict[str, Any]) -> dict[str, Any] | None:
     posted = str(form.get("client_id", "")), str(form.get("client_secret", ""))
-    client_id, secret = basic_credentials(request) or posted
+    client_id, secret = auth_base.basic_credentials(request) or posted
     client = state.clients.get(client_id)
     if client is None or client["client_secret"] != secret:
         return None
     return client
 
 
-class BearerGate(Gate):
+class BearerGate(auth_base.Gate):
     """Bearer tokens for /mcp: 401 without a valid one, 403 for admin_tool without mcp:admin."""
 
     state: State
@@ -271,7 +255,7 @@ class BearerGate(Gate):
             self.state.stats["mcp_401"] += 1
             error = ', error="invalid_token"' if token else ""
             challenge = f'Bearer resource_metadata="{self.state.prm_url()}", scope="{READ}"{error}'
-            await refuse(send, 401, challenge)
+            await auth_base.refuse(send, 401, challenge)
             return False
         if b'"admin_tool"' in body and b"tools/call" in body:
             needed = self._needed_for_admin(granted, info)
@@ -281,7 +265,7 @@ class BearerGate(Gate):
                     f'Bearer error="insufficient_scope", scope="{needed}", '
                     f'resource_metadata="{self.state.prm_url()}", error_description="admin_tool needs {needed}"'
                 )
-                await refuse(send, 403, challenge)
+                await auth_base.refuse(send, 403, challenge)
                 return False
             if self.state.step_up == "once" and info is not None:
                 info["admin_used"] = True
@@ -304,16 +288,19 @@ class BearerGate(Gate):
 
 
 def main() -> None:
-    parser = port_parser()
+    parser = auth_base.port_parser()
     parser.add_argument("--token-ttl", type=int, default=3600)
     parser.add_argument("--wrong-iss", action="store_true")
     parser.add_argument("--deny", action="store_true")
     parser.add_argument(
-        "--second-port", type=int, default=0, help="serve the same app here too: another origin for endpoint_base"
+        "--second-port",
+        type=int,
+        default=0,
+        help="serve the same app here too: another origin for endpoint_base",
     )
     args = parser.parse_args()
-    state = State(loopback(args.port), args.token_ttl, args.wrong_iss, args.deny)
-    serve(build(state), args.port, *([args.second_port] if args.second_port else []))
+    state = State(auth_base.loopback(args.port), args.token_ttl, args.wrong_iss, args.deny)
+    auth_base.serve(build(state), args.port, *([args.second_port] if args.second_port else []))
 
 
 if __name__ == "__main__":

@@ -38,19 +38,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
+import auth_base
 import jwt
-from auth_base import (
-    Gate,
-    Site,
-    add_discovery,
-    authorization_server_metadata,
-    loopback,
-    port_parser,
-    refuse,
-    s256,
-    serve,
-    token_response,
-)
 from mcp.server.mcpserver import MCPServer
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
@@ -65,11 +54,11 @@ def thumbprint(jwk: dict[str, Any]) -> str:
     members = {"EC": ("crv", "kty", "x", "y"), "RSA": ("e", "kty", "n"), "OKP": ("crv", "kty", "x")}
     needed = members.get(str(jwk.get("kty")), ())
     canonical = json.dumps({k: jwk[k] for k in needed}, sort_keys=True, separators=(",", ":"))
-    return s256(canonical)
+    return auth_base.s256(canonical)
 
 
 @dataclass
-class State(Site):
+class State(auth_base.Site):
     as_nonce: bool = False
     rs_nonce: bool = False
     advertise: bool = True
@@ -136,7 +125,7 @@ def check_proof(state: State, proof: str | None, method: str, url: str, access_t
         raise ValueError(f"htu {claims.get('htu')} is not {url}")
     if not isinstance(claims.get("iat"), int) or abs(time.time() - claims["iat"]) > 300:
         raise ValueError("iat outside the window")
-    if access_token is not None and claims.get("ath") != s256(access_token):
+    if access_token is not None and claims.get("ath") != auth_base.s256(access_token):
         raise ValueError("ath does not match the token")
     return {"claims": claims, "jkt": thumbprint(jwk)}
 
@@ -151,9 +140,13 @@ def build(state: State) -> Any:
 
     def metadata() -> dict[str, Any]:
         advertised = {"dpop_signing_alg_values_supported": ["ES256"]} if state.advertise else {}
-        return authorization_server_metadata(state, ["authorization_code", "refresh_token"], ["none"], **advertised)
+        return auth_base.authorization_server_metadata(
+            state, ["authorization_code", "refresh_token"], ["none"], **advertised
+        )
 
-    add_discovery(server, lambda: {"resource": state.resource, "authorization_servers": [state.issuer]}, metadata)
+    auth_base.add_discovery(
+        server, lambda: {"resource": state.resource, "authorization_servers": [state.issuer]}, metadata
+    )
 
     @server.custom_route("/auth/authorize", methods=["GET"])
     async def authorize(request: Request) -> Response:
@@ -194,7 +187,7 @@ def build(state: State) -> Any:
             state.stats["token"] += 1
             data = state.codes.pop(str(form.get("code")), None)
             verifier = str(form.get("code_verifier", ""))
-            if data is None or s256(verifier) != data["challenge"]:
+            if data is None or auth_base.s256(verifier) != data["challenge"]:
                 return JSONResponse({"error": "invalid_grant"}, 400)
         elif grant == "refresh_token":
             state.stats["refresh"] += 1
@@ -209,27 +202,19 @@ def build(state: State) -> Any:
         state.tokens[access] = {"jkt": jkt}
         state.refresh[refresh] = {"jkt": jkt}
         state.stats["dpop_tokens" if jkt else "bearer_tokens"] += 1
-        return token_response(access, "DPoP" if jkt else "Bearer", 3600, refresh_token=refresh)
+        return auth_base.token_response(access, "DPoP" if jkt else "Bearer", 3600, refresh_token=refresh)
 
-    @server.custom_route("/_stats", methods=["GET"])
-    async def stats(request: Request) -> Response:
-        return JSONResponse({**state.stats, "errors": state.errors, "schemes": state.schemes})
-
-    @server.custom_route("/_mode", methods=["POST"])
-    async def mode(request: Request) -> Response:
-        body = await request.json()
+    def set_mode(body: dict[str, Any]) -> None:
         state.as_nonce = bool(body.get("as_nonce", False))
         state.rs_nonce = bool(body.get("rs_nonce", False))
         state.advertise = bool(body.get("advertise", True))
         state.nonce_always = bool(body.get("nonce_always", False))
-        return JSONResponse({"ok": True})
 
-    app = server.streamable_http_app(streamable_http_path="/mcp", json_response=True, host="127.0.0.1")
-    app.add_middleware(DPoPGate, state=state)
-    return app
+    auth_base.add_controls(server, lambda: {**state.stats, "errors": state.errors, "schemes": state.schemes}, set_mode)
+    return auth_base.protected_app(server, DPoPGate, state)
 
 
-class DPoPGate(Gate):
+class DPoPGate(auth_base.Gate):
     """/mcp takes a DPoP-bound token with the DPoP scheme and a valid proof, or a bearer token."""
 
     state: State
@@ -240,7 +225,7 @@ class DPoPGate(Gate):
         info = state.tokens.get(token)
         if not scheme or info is None:
             state.stats["mcp_401"] += 1
-            await refuse(send, 401, f'DPoP algs="ES256", resource_metadata="{state.prm_url()}"')
+            await auth_base.refuse(send, 401, f'DPoP algs="ES256", resource_metadata="{state.prm_url()}"')
             return False
         state.schemes.append(scheme)
         if info["jkt"] is not None:
@@ -252,7 +237,7 @@ class DPoPGate(Gate):
                     raise ValueError("the proof's key is not the one the token is bound to")
             except (ValueError, jwt.PyJWTError) as exc:
                 state.errors.append(f"mcp: {exc}")
-                await refuse(send, 401, f'DPoP error="invalid_dpop_proof", error_description="{exc}"')
+                await auth_base.refuse(send, 401, f'DPoP error="invalid_dpop_proof", error_description="{exc}"')
                 return False
             if state.rs_nonce or state.nonce_always:
                 stale = checked["claims"].get("nonce") != state.current_rs_nonce or state.current_rs_nonce is None
@@ -260,7 +245,7 @@ class DPoPGate(Gate):
                     state.stats["rs_nonce_challenges"] += 1
                     state.current_rs_nonce = state.new_nonce()
                     nonce = (b"dpop-nonce", state.current_rs_nonce.encode())
-                    await refuse(send, 401, 'DPoP error="use_dpop_nonce"', nonce)
+                    await auth_base.refuse(send, 401, 'DPoP error="use_dpop_nonce"', nonce)
                     return False
                 state.stats["rs_nonce_honoured"] += 1
         elif scheme != "Bearer":
@@ -269,10 +254,5 @@ class DPoPGate(Gate):
         return True
 
 
-def main() -> None:
-    port = port_parser().parse_args().port
-    serve(build(State(loopback(port))), port)
-
-
 if __name__ == "__main__":
-    main()
+    auth_base.main(build, State)

@@ -31,19 +31,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+import auth_base
 import jwt
-from auth_base import (
-    Gate,
-    Site,
-    add_discovery,
-    authorization_server_metadata,
-    basic_credentials,
-    loopback,
-    port_parser,
-    refuse,
-    serve,
-    token_response,
-)
 from cryptography.hazmat.primitives.asymmetric import ec
 from mcp.server.mcpserver import MCPServer
 from starlette.requests import Request
@@ -60,7 +49,7 @@ ID_TOKEN = "urn:ietf:params:oauth:token-type:id_token"
 
 
 @dataclass
-class State(Site):
+class State(auth_base.Site):
     key: ec.EllipticCurvePrivateKey = field(default_factory=lambda: ec.generate_private_key(ec.SECP256R1()))
     deny: bool = False
     tokens: set[str] = field(default_factory=set)
@@ -142,16 +131,16 @@ def build(state: State) -> Any:
         id_jag = jwt.encode(claims, state.key, algorithm="ES256", headers={"typ": "oauth-id-jag+jwt"})
         return JSONResponse({"access_token": id_jag, "issued_token_type": ID_JAG, "token_type": "N_A"})
 
-    add_discovery(
+    auth_base.add_discovery(
         server,
         lambda: {"resource": state.resource, "authorization_servers": [state.issuer]},
-        lambda: authorization_server_metadata(state, [JWT_BEARER], ["client_secret_basic"]),
+        lambda: auth_base.authorization_server_metadata(state, [JWT_BEARER], ["client_secret_basic"]),
     )
 
     @server.custom_route("/auth/token", methods=["POST"])
     async def token(request: Request) -> Response:
         form = {k: str(v) for k, v in (await request.form()).items()}
-        if basic_credentials(request) != (CLIENT, CLIENT_SECRET):
+        if auth_base.basic_credentials(request) != (CLIENT, CLIENT_SECRET):
             state.errors.append("jwt-bearer: client authentication failed")
             return JSONResponse({"error": "invalid_client"}, 401)
         if form.get("grant_type") != JWT_BEARER:
@@ -175,23 +164,18 @@ def build(state: State) -> Any:
             return JSONResponse({"error": "invalid_grant", "error_description": str(exc)}, 400)
         access = "at-" + secrets.token_urlsafe(24)
         state.tokens.add(access)
-        return token_response(access, "Bearer", 3600)
+        return auth_base.token_response(access, "Bearer", 3600)
 
-    @server.custom_route("/_stats", methods=["GET"])
-    async def stats(request: Request) -> Response:
-        return JSONResponse({**state.stats, "errors": state.errors, "last_exchange": state.last_exchange})
+    def set_mode(body: dict[str, Any]) -> None:
+        state.deny = bool(body.get("deny", False))
 
-    @server.custom_route("/_mode", methods=["POST"])
-    async def mode(request: Request) -> Response:
-        state.deny = bool((await request.json()).get("deny", False))
-        return JSONResponse({"ok": True})
-
-    app = server.streamable_http_app(streamable_http_path="/mcp", json_response=True, host="127.0.0.1")
-    app.add_middleware(IssuedTokensGate, state=state)
-    return app
+    auth_base.add_controls(
+        server, lambda: {**state.stats, "errors": state.errors, "last_exchange": state.last_exchange}, set_mode
+    )
+    return auth_base.protected_app(server, IssuedTokensGate, state)
 
 
-class IssuedTokensGate(Gate):
+class IssuedTokensGate(auth_base.Gate):
     """/mcp takes only the tokens the authorization server issued."""
 
     state: State
@@ -200,16 +184,11 @@ class IssuedTokensGate(Gate):
         scheme, _, token = headers.get("authorization", "").partition(" ")
         if scheme != "Bearer" or token not in self.state.tokens:
             self.state.stats["mcp_401"] += 1
-            await refuse(send, 401, f'Bearer resource_metadata="{self.state.prm_url()}"')
+            await auth_base.refuse(send, 401, f'Bearer resource_metadata="{self.state.prm_url()}"')
             return False
         self.state.stats["mcp_ok"] += 1
         return True
 
 
-def main() -> None:
-    port = port_parser().parse_args().port
-    serve(build(State(loopback(port))), port)
-
-
 if __name__ == "__main__":
-    main()
+    auth_base.main(build, State)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import auth_server  # the sibling file: this server extends it
-from auth_base import METADATA_PATH, loopback, port_parser, serve
+from auth_base import METADATA_PATH, main
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -129,11 +129,9 @@ class RevocationLayer:
         return Response(status_code=200)
 
 
-def main() -> None:
-    port = port_parser().parse_args().port
-    state = auth_server.State(loopback(port))
-    serve(RevocationLayer(auth_server.build(state), state), port)
+def build(state: auth_server.State) -> RevocationLayer:
+    return RevocationLayer(auth_server.build(state), state)
 
 
 if __name__ == "__main__":
-    main()
+    main(build, auth_server.State)
