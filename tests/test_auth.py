@@ -41,33 +41,16 @@ from inspector.core.auth import (
 from inspector.core.auth.provider import MAX_STEP_UPS
 from inspector.core.auth.store import server_key
 
-from .peers import PYTHON, SERVERS, free_port, run_inspector, serving
+from .auth_helpers import control, protected_server, stats
+from .peers import PYTHON, SERVERS, free_port, run_inspector
 from .terminal import interruptible
 from .waiting import HANG, eventually, eventually_sync
 
 
 @pytest.fixture(scope="module")
 def auth_server() -> Iterator[str]:
-    port = free_port()
-    with serving([PYTHON, str(SERVERS / "auth_server.py"), "--port", str(port)], port):
-        yield f"http://127.0.0.1:{port}"
-
-
-@pytest.fixture
-def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    directory = tmp_path / "config"
-    monkeypatch.setenv("INSPECTOR_CONFIG_DIR", str(directory))
-    monkeypatch.delenv("INSPECTOR_TOKEN_STORE", raising=False)
-    return directory
-
-
-def control(base: str, **mode: Any) -> None:
-    httpx2.post(f"{base}/_mode", json=mode).raise_for_status()
-
-
-def stats(base: str) -> dict[str, Any]:
-    data: dict[str, Any] = httpx2.get(f"{base}/_stats").json()
-    return data
+    with protected_server("auth_server.py") as base:
+        yield base
 
 
 def cli(

@@ -31,9 +31,9 @@ from inspector.core.auth.browser import HeadlessUserAgent
 from inspector.core.auth.endpoints import insecure, is_loopback, origin, other_origins
 from inspector.core.session import SENDING
 
-from .peers import PYTHON, SERVERS, free_port, run_inspector, serving
+from .auth_helpers import control, protected_server, stats
+from .peers import SERVERS, free_port, run_inspector
 from .terminal import answer_on_terminal
-from .test_auth import control, stats
 from .waiting import eventually
 
 NOWHERE = "http://auth.invalid/"
@@ -44,19 +44,9 @@ TIMED_OUT = re.compile(r"no response within|did not answer|timed out")
 @pytest.fixture(scope="module")
 def servers() -> Iterator[tuple[str, str]]:
     """The server's base URL, and the same server on a second port (another origin)."""
-    port, second = free_port(), free_port()
-    argv = [PYTHON, str(SERVERS / "auth_server.py"), "--port", str(port), "--second-port", str(second)]
-    with serving(argv, port):
-        yield f"http://127.0.0.1:{port}", f"http://127.0.0.1:{second}"
-
-
-@pytest.fixture
-def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A token store of the test's own (the same as test_auth's)."""
-    directory = tmp_path / "config"
-    monkeypatch.setenv("INSPECTOR_CONFIG_DIR", str(directory))
-    monkeypatch.delenv("INSPECTOR_TOKEN_STORE", raising=False)
-    return directory
+    second = free_port()
+    with protected_server("auth_server.py", "--second-port", str(second)) as base:
+        yield base, f"http://127.0.0.1:{second}"
 
 
 def no_terminal(config_dir: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

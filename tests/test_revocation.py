@@ -19,22 +19,14 @@ from inspector.commands import exitcodes
 from inspector.core import ServerSpec
 from inspector.core.auth import AuthConfig
 
-from .peers import PYTHON, SERVERS, free_port, run_inspector, serving
+from .auth_helpers import protected_server
+from .peers import run_inspector
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    port = free_port()
-    with serving([PYTHON, str(SERVERS / "revoke_auth_server.py"), "--port", str(port)], port):
-        yield f"http://127.0.0.1:{port}"
-
-
-@pytest.fixture
-def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    directory = tmp_path / "config"
-    monkeypatch.setenv("INSPECTOR_CONFIG_DIR", str(directory))
-    monkeypatch.delenv("INSPECTOR_TOKEN_STORE", raising=False)
-    return directory
+    with protected_server("revoke_auth_server.py") as base:
+        yield base
 
 
 def revoke_mode(base: str, mode: str) -> None:
