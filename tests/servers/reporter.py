@@ -15,6 +15,8 @@ import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+import stdio_json
+
 REPORT_TOOL = {"name": "report", "description": "What this server was given.", "inputSchema": {"type": "object"}}
 
 
@@ -49,15 +51,7 @@ def handle(message: dict[str, Any], headers: dict[str, str] | None) -> dict[str,
 
 
 def serve_stdio() -> int:
-    for line in sys.stdin.buffer:
-        try:
-            message = json.loads(line)
-        except ValueError:
-            continue
-        answer = handle(message, None) if isinstance(message, dict) else None
-        if answer is not None:
-            sys.stdout.write(json.dumps(answer) + "\n")
-            sys.stdout.flush()
+    stdio_json.serve(lambda message: handle(message, None))
     return 0
 
 
