@@ -53,6 +53,13 @@ def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture
+def own_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No config or token store of the person running the tests: the test's own, tokens in files."""
+    monkeypatch.setenv("INSPECTOR_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("INSPECTOR_TOKEN_STORE", "file")
+
+
+@pytest.fixture
 def everything_stdio() -> ServerSpec:
     return ServerSpec(transport="stdio", command=NODE, args=[str(require(EVERYTHING)), "stdio"], timeout=20)
 
