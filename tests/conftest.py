@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -40,6 +41,22 @@ class RecordingHandlers(ClientHandlers):
 @pytest.fixture
 def handlers() -> RecordingHandlers:
     return RecordingHandlers()
+
+
+@pytest.fixture
+def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A configuration directory, and token store, of the test's own."""
+    directory = tmp_path / "config"
+    monkeypatch.setenv("INSPECTOR_CONFIG_DIR", str(directory))
+    monkeypatch.delenv("INSPECTOR_TOKEN_STORE", raising=False)
+    return directory
+
+
+@pytest.fixture
+def own_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No config or token store of the person running the tests: the test's own, tokens in files."""
+    monkeypatch.setenv("INSPECTOR_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("INSPECTOR_TOKEN_STORE", "file")
 
 
 @pytest.fixture

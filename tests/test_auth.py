@@ -19,7 +19,7 @@ import stat
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -41,33 +41,16 @@ from inspector.core.auth import (
 from inspector.core.auth.provider import MAX_STEP_UPS
 from inspector.core.auth.store import server_key
 
-from .peers import PYTHON, SERVERS, free_port, run_inspector, serving
+from .auth_helpers import control, protected_server, stats
+from .peers import PYTHON, SERVERS, free_port, run_inspector
 from .terminal import interruptible
 from .waiting import HANG, eventually, eventually_sync
 
 
 @pytest.fixture(scope="module")
 def auth_server() -> Iterator[str]:
-    port = free_port()
-    with serving([PYTHON, str(SERVERS / "auth_server.py"), "--port", str(port)], port):
-        yield f"http://127.0.0.1:{port}"
-
-
-@pytest.fixture
-def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    directory = tmp_path / "config"
-    monkeypatch.setenv("INSPECTOR_CONFIG_DIR", str(directory))
-    monkeypatch.delenv("INSPECTOR_TOKEN_STORE", raising=False)
-    return directory
-
-
-def control(base: str, **mode: Any) -> None:
-    httpx2.post(f"{base}/_mode", json=mode).raise_for_status()
-
-
-def stats(base: str) -> dict[str, Any]:
-    data: dict[str, Any] = httpx2.get(f"{base}/_stats").json()
-    return data
+    with protected_server("auth_server.py") as base:
+        yield base
 
 
 def cli(
@@ -604,13 +587,27 @@ def test_step_up_stops_at_the_limit_with_a_clear_error(auth_server: str, config_
     assert after["mcp_403"] - before["mcp_403"] == MAX_STEP_UPS + 1
 
 
-async def test_a_scope_set_refused_after_step_ups_is_not_asked_for_again(auth_server: str, config_dir: Path) -> None:
-    control(auth_server, step_up="always")
+@contextlib.asynccontextmanager
+async def stepping_up(
+    base: str, config_dir: Path, mode: str
+) -> AsyncIterator[tuple[ServerSpec, Client, dict[str, Any]]]:
+    """A client connected to the server while its step-up misbehaves as `mode` says, and the server's
+    counters once it is; the client closed and the mode back to normal afterwards."""
+    control(base, step_up=mode)
     try:
-        spec = spec_for(auth_server, config_dir)
+        spec = spec_for(base, config_dir)
         client = Client(spec)
         await client.connect()
-        before = stats(auth_server)
+        try:
+            yield spec, client, stats(base)
+        finally:
+            await client.close()
+    finally:
+        control(base)
+
+
+async def test_a_scope_set_refused_after_step_ups_is_not_asked_for_again(auth_server: str, config_dir: Path) -> None:
+    async with stepping_up(auth_server, config_dir, "always") as (spec, client, before):
         with pytest.raises(AuthError, match=f"after {MAX_STEP_UPS} step-up authorizations for this request"):
             await client.call_tool("admin_tool", {})
         assert stats(auth_server)["authorize"] - before["authorize"] == MAX_STEP_UPS
@@ -625,27 +622,17 @@ async def test_a_scope_set_refused_after_step_ups_is_not_asked_for_again(auth_se
         # A new login starts over.
         await session.login()
         assert session.step_ups == {}
-        await client.close()
-    finally:
-        control(auth_server)
 
 
 async def test_step_ups_that_succeed_never_run_out(auth_server: str, config_dir: Path) -> None:
     """The counter is reset when a request succeeds after a step-up: a long session keeps stepping up."""
-    control(auth_server, step_up="once")  # mcp:admin is good for one admin_tool call per token
-    try:
-        spec = spec_for(auth_server, config_dir)
-        client = Client(spec)
-        await client.connect()
-        before = stats(auth_server)
+    # "once": mcp:admin is good for one admin_tool call per token.
+    async with stepping_up(auth_server, config_dir, "once") as (spec, client, before):
         calls = MAX_STEP_UPS + 2
         for _ in range(calls):
             result = await client.call_tool("admin_tool", {})
             assert "admin ok" in json.dumps(result)
-        await client.close()
         after = stats(auth_server)
-    finally:
-        control(auth_server)
     assert after["authorize"] - before["authorize"] == calls  # one successful step-up per call
     session = session_for(spec)
     assert session is not None and session.step_ups == {}
@@ -654,18 +641,10 @@ async def test_step_ups_that_succeed_never_run_out(auth_server: str, config_dir:
 
 
 async def test_a_server_asking_for_new_scopes_every_time_is_limited(auth_server: str, config_dir: Path) -> None:
-    control(auth_server, step_up="carousel")
-    try:
-        spec = spec_for(auth_server, config_dir)
-        client = Client(spec)
-        await client.connect()
-        before = stats(auth_server)
+    async with stepping_up(auth_server, config_dir, "carousel") as (spec, client, before):
         with pytest.raises(AuthError, match=f"after {MAX_STEP_UPS} step-up authorizations for this request"):
             await client.call_tool("admin_tool", {})
         after = stats(auth_server)
-        await client.close()
-    finally:
-        control(auth_server)
     assert after["authorize"] - before["authorize"] == MAX_STEP_UPS
     assert after["mcp_403"] - before["mcp_403"] == MAX_STEP_UPS + 1
     session = session_for(spec)

@@ -13,30 +13,19 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx2
 import pytest
 
 from inspector.core import Client, ServerSpec
 from inspector.core.auth import AuthConfig, TokenStore
 from inspector.core.auth.dpop import MAX_NONCE_RETRIES
 
-from .peers import PYTHON, SERVERS, free_port, serving
+from .auth_helpers import control, protected_server, stats, steps_shown
 
 
 @pytest.fixture(scope="module")
 def dpop_server() -> Iterator[str]:
-    port = free_port()
-    with serving([PYTHON, str(SERVERS / "dpop_server.py"), "--port", str(port)], port):
-        yield f"http://127.0.0.1:{port}"
-
-
-def control(base: str, **mode: Any) -> None:
-    httpx2.post(f"{base}/_mode", json=mode).raise_for_status()
-
-
-def stats(base: str) -> dict[str, Any]:
-    data: dict[str, Any] = httpx2.get(f"{base}/_stats").json()
-    return data
+    with protected_server("dpop_server.py") as base:
+        yield base
 
 
 def spec_for(base: str, store_dir: Path, **settings: Any) -> ServerSpec:
@@ -56,19 +45,6 @@ async def use(spec: ServerSpec) -> Client:
     finally:
         await client.close()
     return client
-
-
-def rendered(app: Any, selector: str) -> str:
-    """What a Static shows, as plain text (whatever renderable it holds)."""
-    import io
-
-    from rich.console import Console
-    from textual.widgets import Static
-
-    console = Console(width=200, file=io.StringIO(), color_system=None)
-    with console.capture() as capture:
-        console.print(app.query_one(selector, Static).content)
-    return capture.get()
 
 
 def delta(before: dict[str, Any], after: dict[str, Any], key: str) -> int:
@@ -137,32 +113,21 @@ async def test_a_stored_bound_token_is_not_used_by_a_later_session(dpop_server: 
 
 
 async def test_the_auth_pane_shows_the_proofs_and_nonces(dpop_server: str, tmp_path: Path) -> None:
-    from textual.widgets import OptionList
-
-    from inspector.tui.panes.auth import AuthPane
-
-    from .test_auth_pane import PaneApp, _text
-    from .tui_helpers import settle
-
     control(dpop_server, as_nonce=True)
     spec = spec_for(dpop_server, tmp_path)
     await use(spec)
     assert spec.auth is not None and spec.auth.session is not None
     events = list(spec.auth.session.log.events)
-    app = PaneApp()
-    async with app.run_test(size=(160, 50)) as pilot:
-        app.query_one(AuthPane).set_events(events)
-        await settle(pilot, "the flow's steps drawn")
-        steps = app.query_one("#auth-steps", OptionList)
-        rows = [str(steps.get_option_at_index(i).prompt) for i in range(steps.option_count)]
+    async with steps_shown(events) as pane:
+        rows = pane.rows
         assert any("dpop-proof" in row and "DPoP proof for token" in row for row in rows), rows
         assert any("dpop-nonce" in row for row in rows), rows
-        steps.highlighted = next(i for i, event in enumerate(events) if event.step == "dpop-nonce")
-        await settle(pilot, "the nonce step's detail")
-        info = _text(app, "#auth-step-info")
+        nonce = next(i for i, event in enumerate(events) if event.step == "dpop-nonce")
+        await pane.open(nonce, "the nonce step's detail")
+        info = pane.text("#auth-step-info")
         assert "server-provided DPoP nonce" in info
         assert "the authorization server asks for a DPoP nonce" in info
-        assert "use_dpop_nonce" in rendered(app, "#auth-step-http")
+        assert "use_dpop_nonce" in pane.rendered("#auth-step-http")
 
 
 async def test_a_server_that_always_wants_a_new_nonce_is_given_up_on(dpop_server: str, tmp_path: Path) -> None:

@@ -31,9 +31,9 @@ from inspector.core.auth.browser import HeadlessUserAgent
 from inspector.core.auth.endpoints import insecure, is_loopback, origin, other_origins
 from inspector.core.session import SENDING
 
-from .peers import PYTHON, SERVERS, free_port, run_inspector, serving
+from .auth_helpers import control, protected_server, stats
+from .peers import SERVERS, free_port, run_inspector
 from .terminal import answer_on_terminal
-from .test_auth import control, stats
 from .waiting import eventually
 
 NOWHERE = "http://auth.invalid/"
@@ -44,23 +44,28 @@ TIMED_OUT = re.compile(r"no response within|did not answer|timed out")
 @pytest.fixture(scope="module")
 def servers() -> Iterator[tuple[str, str]]:
     """The server's base URL, and the same server on a second port (another origin)."""
-    port, second = free_port(), free_port()
-    argv = [PYTHON, str(SERVERS / "auth_server.py"), "--port", str(port), "--second-port", str(second)]
-    with serving(argv, port):
-        yield f"http://127.0.0.1:{port}", f"http://127.0.0.1:{second}"
-
-
-@pytest.fixture
-def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A token store of the test's own (the same as test_auth's)."""
-    directory = tmp_path / "config"
-    monkeypatch.setenv("INSPECTOR_CONFIG_DIR", str(directory))
-    monkeypatch.delenv("INSPECTOR_TOKEN_STORE", raising=False)
-    return directory
+    second = free_port()
+    with protected_server("auth_server.py", "--second-port", str(second)) as base:
+        yield base, f"http://127.0.0.1:{second}"
 
 
 def no_terminal(config_dir: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return run_inspector(*args, env={"INSPECTOR_CONFIG_DIR": str(config_dir), **(env or {})})
+
+
+def headless(base: str, config_dir: Path, *, login_timeout: float, timeout: float) -> ServerSpec:
+    """The server's /mcp, with a headless login (its own deadline) and this request timeout."""
+    config = AuthConfig(store=TokenStore(config_dir), browser="headless", timeout=login_timeout)
+    return ServerSpec(transport="http", url=f"{base}/mcp", timeout=timeout, auth=config)
+
+
+async def refused(spec: ServerSpec, error: type[Exception]) -> str:
+    """Connecting fails with `error`: its message."""
+    client = Client(spec)
+    with pytest.raises(error) as caught:
+        await client.connect()
+    await client.close()
+    return str(caught.value)
 
 
 # -- the rules ------------------------------------------------------------------------------------
@@ -103,13 +108,8 @@ async def test_a_plain_http_authorization_server_is_refused_before_any_connectio
     base, _second = servers
     control(base, prm_server=NOWHERE)
     try:
-        config = AuthConfig(store=TokenStore(config_dir), browser="headless", timeout=30.0)
-        spec = ServerSpec(transport="http", url=f"{base}/mcp", timeout=20.0, auth=config)
-        client = Client(spec)
-        with pytest.raises(AuthError) as caught:
-            await client.connect()
-        await client.close()
-        message = str(caught.value)
+        spec = headless(base, config_dir, login_timeout=30.0, timeout=20.0)
+        message = await refused(spec, AuthError)
         assert NOWHERE in message and "HTTPS" in message
         # The metadata that named it is named too; the MCP server is not blamed.
         assert f"{base}/.well-known/oauth-protected-resource/mcp" in message
@@ -316,13 +316,7 @@ async def test_a_silent_authorization_server_is_bounded_by_the_login_deadline(
     port = silent.sockets[0].getsockname()[1]
     control(base, prm_server=f"http://127.0.0.1:{port}/auth")
     try:
-        config = AuthConfig(store=TokenStore(config_dir), browser="headless", timeout=0.5)
-        spec = ServerSpec(transport="http", url=f"{base}/mcp", timeout=30.0, auth=config)
-        client = Client(spec)
-        with pytest.raises(LoginTimedOut) as caught:
-            await client.connect()
-        await client.close()
-        message = str(caught.value)
+        message = await refused(headless(base, config_dir, login_timeout=0.5, timeout=30.0), LoginTimedOut)
         assert f"http://127.0.0.1:{port}/.well-known/" in message and "--oauth-timeout" in message
         assert "did not answer server/discover" not in message and "did not answer initialize" not in message
     finally:

@@ -12,30 +12,20 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx2
 import pytest
 
 from inspector.commands import exitcodes
 
-from .peers import PYTHON, SERVERS, free_port, run_inspector, serving
+from .auth_helpers import control, protected_server, stats, steps_shown
+from .peers import run_inspector
 
 
 @pytest.fixture(scope="module")
 def xaa_server() -> Iterator[str]:
-    port = free_port()
-    with serving([PYTHON, str(SERVERS / "dpop_token_exchange.py"), "--port", str(port)], port):
-        yield f"http://127.0.0.1:{port}"
-
-
-def control(base: str, **mode: Any) -> None:
-    httpx2.post(f"{base}/_mode", json=mode).raise_for_status()
-
-
-def stats(base: str) -> dict[str, Any]:
-    data: dict[str, Any] = httpx2.get(f"{base}/_stats").json()
-    return data
+    with protected_server("dpop_token_exchange.py") as base:
+        yield base
 
 
 def id_token(base: str) -> str:
@@ -159,15 +149,8 @@ def test_enterprise_needs_its_settings() -> None:
 
 
 async def test_the_auth_pane_shows_the_token_exchange(xaa_server: str, tmp_path: Path) -> None:
-    from textual.widgets import OptionList
-
     from inspector.core import Client, ServerSpec
     from inspector.core.auth import AuthConfig, TokenStore
-    from inspector.tui.panes.auth import AuthPane
-
-    from .test_auth_dpop import rendered
-    from .test_auth_pane import PaneApp, _text
-    from .tui_helpers import settle
 
     control(xaa_server)
     config = AuthConfig(
@@ -189,19 +172,15 @@ async def test_the_auth_pane_shows_the_token_exchange(xaa_server: str, tmp_path:
         await client.close()
     assert config.session is not None
     events = list(config.session.log.events)
-    app = PaneApp()
-    async with app.run_test(size=(160, 50)) as pilot:
-        app.query_one(AuthPane).set_events(events)
-        await settle(pilot, "the flow's steps drawn")
-        steps = app.query_one("#auth-steps", OptionList)
-        rows = [str(steps.get_option_at_index(i).prompt) for i in range(steps.option_count)]
+    async with steps_shown(events) as pane:
+        rows = pane.rows
         assert any("token-exchange" in row and "ID-JAG issued" in row for row in rows), rows
-        steps.highlighted = next(
+        exchange = next(
             i
             for i, event in enumerate(events)
             if event.step == "token-exchange" and event.status == "ok" and "ID-JAG" in event.title
         )
-        await settle(pilot, "the exchange's detail")
-        assert "token exchange at the enterprise identity provider" in _text(app, "#auth-step-info")
-        http = rendered(app, "#auth-step-http")
+        await pane.open(exchange, "the exchange's detail")
+        assert "token exchange at the enterprise identity provider" in pane.text("#auth-step-info")
+        http = pane.rendered("#auth-step-http")
         assert "urn:ietf:params:oauth:token-type:id-jag" in http and config.id_token not in http

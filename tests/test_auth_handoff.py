@@ -25,15 +25,15 @@ import pytest
 
 from inspector.commands import exitcodes
 
-from .peers import PYTHON, SERVERS, free_port, serving
+from .auth_helpers import control, protected_server, stats
+from .peers import PYTHON
 from .waiting import HANG, eventually_sync
 
 
 @pytest.fixture(scope="module")
 def auth_server() -> Iterator[str]:
-    port = free_port()
-    with serving([PYTHON, str(SERVERS / "auth_server.py"), "--port", str(port)], port):
-        yield f"http://127.0.0.1:{port}"
+    with protected_server("auth_server.py") as base:
+        yield base
 
 
 class Login:
@@ -92,7 +92,7 @@ class Login:
 
 @pytest.fixture
 def login(auth_server: str, tmp_path: Path) -> Iterator[Login]:
-    httpx2.post(f"{auth_server}/_mode", json={}).raise_for_status()
+    control(auth_server)
     running = Login(auth_server, tmp_path / "config")
     try:
         yield running
@@ -127,7 +127,7 @@ def with_query(url: str, **changes: str) -> str:
 
 
 def test_a_pasted_redirect_url_completes_the_login(login: Login, auth_server: str) -> None:
-    before = httpx2.get(f"{auth_server}/_stats").json()["token"]
+    before = stats(auth_server)["token"]
     text = login.wait_for("paste here the full URL")
     url = printed_url(text)
     redirect_uri = dict(parse_qsl(urlsplit(url).query))["redirect_uri"]
@@ -152,7 +152,7 @@ def test_a_pasted_redirect_url_completes_the_login(login: Login, auth_server: st
     # The port-forward also goes with the step (the TUI's Auth view shows no printed lines).
     details = [str(event.get("detail")) for event in events if event["step"] == "authorization"]
     assert any(f"ssh -L {port}:127.0.0.1:{port} " in detail for detail in details), details
-    assert httpx2.get(f"{auth_server}/_stats").json()["token"] > before
+    assert stats(auth_server)["token"] > before
 
 
 def test_a_pasted_url_with_another_state_is_refused(login: Login) -> None:

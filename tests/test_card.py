@@ -5,10 +5,8 @@ card's own remotes."""
 from __future__ import annotations
 
 import contextlib
-import http.server
 import json
 import subprocess
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -47,32 +45,14 @@ def inspector(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @contextlib.contextmanager
-def card_server(document: dict[str, Any]) -> Iterator[str]:
-    """The card served over loopback HTTP, as a registry or a website would."""
-    body = json.dumps(document).encode()
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            if self.path != "/server.json":
-                self.send_error(404)
-                return
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+def card_server(site: Path, document: dict[str, Any]) -> Iterator[str]:
+    """The card as `server.json` of a static site in `site`, served over loopback HTTP by Python's
+    http.server, as a registry or a website would; yields the site's base URL."""
+    site.mkdir()
+    write(site, document)
+    port = free_port()
+    with serving([PYTHON, "-m", "http.server", "--bind", "127.0.0.1", "--directory", str(site), str(port)], port):
+        yield f"http://127.0.0.1:{port}"
 
 
 def test_a_matching_card_exits_0(tmp_path: Path) -> None:
@@ -136,7 +116,7 @@ def test_a_card_over_loopback_http_reaches_its_remotes(tmp_path: Path) -> None:
     with serving([PYTHON, "-m", "inspector", "demo-server", "--http", str(port)], port):
         remote = f"http://127.0.0.1:{port}/mcp"
         document = card(remotes=[{"type": "streamable-http", "url": remote}])
-        with card_server(document) as base:
+        with card_server(tmp_path / "site", document) as base:
             result = inspector(f"{base}/server.json", "--json")
             assert result.returncode == exitcodes.OK, (result.stdout, result.stderr)
             (live,) = json.loads(result.stdout)["live"]
@@ -148,7 +128,7 @@ def test_a_card_over_loopback_http_reaches_its_remotes(tmp_path: Path) -> None:
         # A remote that does not answer is a difference, named.
         dead = free_port()
         document = card(remotes=[{"type": "streamable-http", "url": f"http://127.0.0.1:{dead}/mcp"}])
-        with card_server(document) as base:
+        with card_server(tmp_path / "dead-remote", document) as base:
             result = inspector(f"{base}/server.json", "--json", "--timeout", "20")
         assert result.returncode == exitcodes.DIFFERENCES, result.stderr
         (live,) = json.loads(result.stdout)["live"]

@@ -574,3 +574,20 @@ def test_the_collections_package_and_command_import_no_ui() -> None:
     )
     out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_raw_steps_method_names_it_in_its_label_and_in_a_load_run() -> None:
+    from inspector.collections import Step
+    from inspector.load.plan import step_method
+
+    for target, method in (
+        ({"jsonrpc": "2.0", "id": 1, "method": "ping"}, "ping"),
+        ('{"jsonrpc": "2.0", "method": "tools/list"}', "tools/list"),
+        ("{not json", None),
+        ("[1, 2]", None),
+        ({"method": 3}, None),
+    ):
+        step = Step(index=0, name="s", kind="raw", target=target)
+        assert step.raw_method == method
+        assert step.label == (f"raw {method}" if method else "raw message")
+        assert step_method(step) == (method or "raw")

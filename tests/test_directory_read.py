@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 
 from inspector.commands import exitcodes
 from inspector.core import Client, JsonRpcError, ProtocolError, ServerSpec
@@ -131,6 +133,14 @@ def listing_of(app: InspectorApp) -> DirectoryListing | None:
     return found.first() if found else None
 
 
+async def open_entry(pilot: Pilot[Any], listing: DirectoryListing, index: int) -> None:
+    """Press enter on the listing's entry at `index`, as a person would."""
+    listing.focus()
+    listing.highlighted = index
+    await settle(pilot, "the highlight")
+    await pilot.press("enter")
+
+
 async def test_resources_pane_lists_a_directory_and_descends() -> None:
     app = InspectorApp(tree())
     async with app.run_test(size=SIZE) as pilot:
@@ -143,10 +153,7 @@ async def test_resources_pane_lists_a_directory_and_descends() -> None:
         assert [child.key for child in root.entries] == [f"{ROOT}/SKILL.md", TEMPLATES, f"{ROOT}/empty"]
         assert "▸" in str(root.get_option_at_index(1).prompt)
         # Into templates/: three pages gathered, five children.
-        root.focus()
-        root.highlighted = 1
-        await settle(pilot, "the highlight")
-        await pilot.press("enter")
+        await open_entry(pilot, root, 1)
 
         def templates_listed() -> bool:
             listing = listing_of(app)
@@ -159,10 +166,7 @@ async def test_resources_pane_lists_a_directory_and_descends() -> None:
         listing = listing_of(app)
         assert listing is not None and listing.up == ROOT
         assert "↑ .." in str(listing.get_option_at_index(0).prompt)
-        listing.focus()
-        listing.highlighted = 0
-        await settle(pilot, "the highlight")
-        await pilot.press("enter")
+        await open_entry(pilot, listing, 0)
 
         def root_listed() -> bool:
             shown = listing_of(app)
@@ -171,18 +175,12 @@ async def test_resources_pane_lists_a_directory_and_descends() -> None:
         await wait_for(pilot, root_listed, "the root listing again")
         root = listing_of(app)
         assert root is not None
-        root.focus()
-        root.highlighted = 1
-        await settle(pilot, "the highlight")
-        await pilot.press("enter")
+        await open_entry(pilot, root, 1)
         await wait_for(pilot, templates_listed, "the templates listing again")
         # A file child is read with resources/read.
         listing = listing_of(app)
         assert listing is not None
-        listing.focus()
-        listing.highlighted = 1
-        await settle(pilot, "the highlight")
-        await pilot.press("enter")
+        await open_entry(pilot, listing, 1)
         reads = lambda: [f for f in app.traffic if f.direction == "out" and f.method == "resources/read"]  # noqa: E731
         await wait_for(pilot, reads, "the file read")
         assert reads()[-1].message["params"]["uri"] == f"{TEMPLATES}/invoice.md"

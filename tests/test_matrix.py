@@ -23,6 +23,16 @@ def matrix(*args: str) -> subprocess.CompletedProcess[str]:
     return run_inspector("matrix", *args, timeout=BOUND)
 
 
+def matrix_of_the_demo_server(transport: str) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
+    """`inspector matrix --json --no-calls` of the demo server served over `http` or `sse`: the run
+    and its report."""
+    port = free_port()
+    with serving([PYTHON, "-m", "inspector", "demo-server", f"--{transport}", str(port)], port):
+        path = "mcp" if transport == "http" else "sse"
+        result = matrix("--json", "--no-calls", "--url", f"http://127.0.0.1:{port}/{path}")
+    return result, json.loads(result.stdout)
+
+
 def columns(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {column["transport"] + " " + column["revision"]: column for column in report["columns"]}
 
@@ -78,10 +88,7 @@ def test_server_everything_over_stdio_and_its_missing_stateless_era() -> None:
 
 
 def test_a_url_is_asked_over_streamable_http_and_legacy_sse() -> None:
-    port = free_port()
-    with serving([PYTHON, "-m", "inspector", "demo-server", "--http", str(port)], port):
-        result = matrix("--json", "--no-calls", "--url", f"http://127.0.0.1:{port}/mcp")
-    report = json.loads(result.stdout)
+    result, report = matrix_of_the_demo_server("http")
     by_label = columns(report)
     assert [label for label in by_label if label.startswith("http ")] == [f"http {r}" for r in KNOWN_VERSIONS]
     # Legacy HTTP+SSE carries only the handshake era.
@@ -143,10 +150,7 @@ def test_a_pinned_revision_is_refused() -> None:
 
 
 def test_a_legacy_sse_url_answers_only_in_the_sse_columns() -> None:
-    port = free_port()
-    with serving([PYTHON, "-m", "inspector", "demo-server", "--sse", str(port)], port):
-        result = matrix("--json", "--no-calls", "--url", f"http://127.0.0.1:{port}/sse")
-    report = json.loads(result.stdout)
+    result, report = matrix_of_the_demo_server("sse")
     by_label = columns(report)
     for revision in HANDSHAKE_VERSIONS:
         assert by_label[f"sse {revision}"]["status"] == "accepted", by_label[f"sse {revision}"]

@@ -23,6 +23,7 @@ bounded only against a hang.)
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -307,35 +308,48 @@ def run_tui(ws: Workspace, argv: list[str]) -> None:
 SERVED = re.compile(r"serving the TUI on (http://127\.0\.0\.1:\d+)/([A-Za-z0-9_-]+)/")
 
 
+@contextlib.contextmanager
+def serving_until_ctrl_c(
+    argv: list[str], ws: Workspace, env: dict[str, str], log: Path, url: re.Pattern[str], what: str
+) -> Iterator[tuple[subprocess.Popen[bytes], re.Match[str]]]:
+    """A command that serves until ctrl+c, started in the workspace, once it has printed its URL
+    (`url` found in its output, in `log`); killed at the end if it is still running."""
+    with log.open("wb") as out:
+        process = subprocess.Popen(argv, cwd=ws.path, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+
+        def announced() -> re.Match[str] | None:
+            assert process.poll() is None, log.read_text(errors="replace")
+            return url.search(log.read_text(errors="replace"))
+
+        # A generous bound: the command imports aiohttp and Textual first.
+        yield process, eventually_sync(announced, what, timeout=90, poll=0.2)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(10)
+
+
+def assert_refused_without_token(base: str) -> None:
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(f"{base}/", timeout=60)
+    assert refused.value.code == 403
+
+
 def run_serve(ws: Workspace, argv: list[str]) -> None:
     """As a person runs it: the printed URL serves the page, nothing is served
     without its token, and ctrl+c ends it with exit 0.  The example port
     becomes any free one (`--port 0`), which serve prints."""
     argv = ["0" if before == "--port" else word for before, word in zip(["", *argv[:-1]], argv, strict=True)]
     log = ws.path / f"serve-{next(_RUNS)}.log"
-    with log.open("wb") as out:
-        process = subprocess.Popen(argv, cwd=ws.path, env=ws.env, stdout=out, stderr=subprocess.STDOUT)
-    try:
-
-        def announced() -> re.Match[str] | None:
-            assert process.poll() is None, log.read_text(errors="replace")
-            return SERVED.search(log.read_text(errors="replace"))
-
-        # A generous bound: serve imports aiohttp and Textual first.
-        found = eventually_sync(announced, "serve to print its URL", timeout=90, poll=0.2)
+    with serving_until_ctrl_c(argv, ws, ws.env, log, SERVED, "serve to print its URL") as (process, found):
         base, token = found.group(1), found.group(2)
         with urllib.request.urlopen(f"{base}/{token}/", timeout=60) as page:
             assert page.status == 200
             assert f"/{token}/ws" in page.read().decode()
-        with pytest.raises(urllib.error.HTTPError) as refused:
-            urllib.request.urlopen(f"{base}/", timeout=60)
-        assert refused.value.code == 403
+        assert_refused_without_token(base)
         process.send_signal(signal.SIGINT)
         assert process.wait(60) == 0, log.read_text(errors="replace")
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait(10)
 
 
 # Printed as a line on a terminal, as JSON (`"url": ...`) into a file.
@@ -349,21 +363,11 @@ def run_app_preview(ws: Workspace, argv: list[str]) -> None:
     log = ws.path / f"app-{next(_RUNS)}.log"
     opened = ws.path / f"opened-{next(_RUNS)}.txt"
     env = {**ws.env, "BROWSER": str(ws.path / "fake-browser"), "FAKE_BROWSER_LOG": str(opened)}
-    with log.open("wb") as out:
-        process = subprocess.Popen(argv, cwd=ws.path, env=env, stdout=out, stderr=subprocess.STDOUT)
-    try:
-
-        def announced() -> re.Match[str] | None:
-            assert process.poll() is None, log.read_text(errors="replace")
-            return PREVIEWED.search(log.read_text(errors="replace"))
-
-        found = eventually_sync(announced, "the preview's URL", timeout=90, poll=0.2)
+    with serving_until_ctrl_c(argv, ws, env, log, PREVIEWED, "the preview's URL") as (process, found):
         base, path = found.group(1), found.group(2)
         with urllib.request.urlopen(f"{base}/{path}", timeout=60) as page:
             assert page.status == 200
-        with pytest.raises(urllib.error.HTTPError) as refused:
-            urllib.request.urlopen(f"{base}/", timeout=60)
-        assert refused.value.code == 403
+        assert_refused_without_token(base)
         if "--open" in argv:
             visits = eventually_sync(
                 lambda: opened.exists() and opened.read_text().splitlines(), "the browser's visit", timeout=90
@@ -373,10 +377,6 @@ def run_app_preview(ws: Workspace, argv: list[str]) -> None:
             assert not opened.exists()
         process.send_signal(signal.SIGINT)
         assert process.wait(60) == exitcodes.INTERRUPTED, log.read_text(errors="replace")
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait(10)
 
 
 def check_cast(path: Path) -> None:

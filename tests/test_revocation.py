@@ -19,22 +19,14 @@ from inspector.commands import exitcodes
 from inspector.core import ServerSpec
 from inspector.core.auth import AuthConfig
 
-from .peers import PYTHON, SERVERS, free_port, run_inspector, serving
+from .auth_helpers import protected_server
+from .peers import run_inspector
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    port = free_port()
-    with serving([PYTHON, str(SERVERS / "revoke_auth_server.py"), "--port", str(port)], port):
-        yield f"http://127.0.0.1:{port}"
-
-
-@pytest.fixture
-def config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    directory = tmp_path / "config"
-    monkeypatch.setenv("INSPECTOR_CONFIG_DIR", str(directory))
-    monkeypatch.delenv("INSPECTOR_TOKEN_STORE", raising=False)
-    return directory
+    with protected_server("revoke_auth_server.py") as base:
+        yield base
 
 
 def revoke_mode(base: str, mode: str) -> None:
@@ -67,6 +59,23 @@ def stored_tokens(config_dir: Path, base: str) -> dict[str, str]:
     return token
 
 
+def logged_in(config_dir: Path, base: str) -> dict[str, str]:
+    """Log in with revocation working as it should; the tokens stored."""
+    revoke_mode(base, "ok")
+    login(config_dir, base)
+    return stored_tokens(config_dir, base)
+
+
+def logout(config_dir: Path, base: str, *extra: str) -> tuple[Any, dict[str, Any]]:
+    """`inspector auth logout --json`, which must succeed and remove the stored tokens: what it
+    printed, and its report."""
+    out = cli(config_dir, "auth", "logout", "--url", f"{base}/mcp", "--json", *extra)
+    assert out.returncode == exitcodes.OK, out.stderr
+    report: dict[str, Any] = json.loads(out.stdout)
+    assert report["removed"] is True
+    return out, report
+
+
 def mcp_status(base: str, access_token: str) -> int:
     """What the MCP server answers a request carrying this access token."""
     body = {
@@ -84,15 +93,10 @@ def mcp_status(base: str, access_token: str) -> int:
 
 
 def test_logout_revokes_both_tokens_refresh_token_first(server: str, config_dir: Path) -> None:
-    revoke_mode(server, "ok")
-    login(config_dir, server)
-    tokens = stored_tokens(config_dir, server)
+    tokens = logged_in(config_dir, server)
     assert mcp_status(server, tokens["access_token"]) == 200
     before = len(revocations(server))
-    out = cli(config_dir, "auth", "logout", "--url", f"{server}/mcp", "--json")
-    assert out.returncode == exitcodes.OK, out.stderr
-    report = json.loads(out.stdout)
-    assert report["removed"] is True
+    out, report = logout(config_dir, server)
     assert [(r["token_type_hint"], r["outcome"]) for r in report["revoked"]] == [
         ("refresh_token", "revoked"),
         ("access_token", "revoked"),
@@ -123,22 +127,16 @@ def test_logout_human_output_shows_the_revoked_steps(server: str, config_dir: Pa
 
 
 def test_no_revoke_only_forgets(server: str, config_dir: Path) -> None:
-    revoke_mode(server, "ok")
-    login(config_dir, server)
-    tokens = stored_tokens(config_dir, server)
+    tokens = logged_in(config_dir, server)
     before = len(revocations(server))
-    out = cli(config_dir, "auth", "logout", "--url", f"{server}/mcp", "--no-revoke", "--json")
-    assert out.returncode == exitcodes.OK, out.stderr
-    report = json.loads(out.stdout)
+    _, report = logout(config_dir, server, "--no-revoke")
     assert report["removed"] is True and report["revoked"] == []
     assert revocations(server)[before:] == []
     assert mcp_status(server, tokens["access_token"]) == 200
 
 
 def test_a_new_login_revokes_the_tokens_it_replaces(server: str, config_dir: Path) -> None:
-    revoke_mode(server, "ok")
-    login(config_dir, server)
-    old = stored_tokens(config_dir, server)
+    old = logged_in(config_dir, server)
     before = len(revocations(server))
     report = login(config_dir, server)
     new = stored_tokens(config_dir, server)
@@ -168,17 +166,12 @@ def test_a_new_login_revokes_the_tokens_it_replaces(server: str, config_dir: Pat
 
 
 def test_a_failed_revocation_is_reported_and_the_logout_goes_on(server: str, config_dir: Path) -> None:
-    revoke_mode(server, "ok")
-    login(config_dir, server)
-    tokens = stored_tokens(config_dir, server)
+    tokens = logged_in(config_dir, server)
     revoke_mode(server, "unavailable")
     try:
-        out = cli(config_dir, "auth", "logout", "--url", f"{server}/mcp", "--json")
+        out, report = logout(config_dir, server)
     finally:
         revoke_mode(server, "ok")
-    assert out.returncode == exitcodes.OK, out.stderr
-    report = json.loads(out.stdout)
-    assert report["removed"] is True
     assert [(r["outcome"], r.get("status")) for r in report["revoked"]] == [("failed", 503), ("failed", 503)]
     assert "temporarily_unavailable" in report["revoked"][0]["detail"]
     assert "Retry-After: 30" in report["revoked"][0]["detail"]
@@ -197,12 +190,9 @@ def test_an_endpoint_that_cannot_be_used_is_skipped(server: str, config_dir: Pat
     try:
         login(config_dir, server)
         before = len(revocations(server))
-        out = cli(config_dir, "auth", "logout", "--url", f"{server}/mcp", "--json")
+        _, report = logout(config_dir, server)
     finally:
         revoke_mode(server, "ok")
-    assert out.returncode == exitcodes.OK, out.stderr
-    report = json.loads(out.stdout)
-    assert report["removed"] is True
     assert {r["outcome"] for r in report["revoked"]} == {"skipped"}
     assert why in report["revoked"][0]["detail"]
     assert revocations(server)[before:] == []

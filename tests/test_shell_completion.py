@@ -38,6 +38,18 @@ def inspector_on_path(tmp_path: Path) -> dict[str, str]:
     }
 
 
+def completed(argv: list[str], env: dict[str, str] | None = None) -> str:
+    """What `argv` (a shell, or the inspector) printed, having exited 0 within a bound only a hang reaches."""
+    result = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=120, check=False)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def complete_names(env: dict[str, str], *server: str) -> str:
+    """What `inspector --complete-names tools -- SERVER...` printed (the shell scripts' helper)."""
+    return completed([sys.executable, "-m", "inspector", "--complete-names", "tools", "--", *server], env)
+
+
 def script_file(shell: str, tmp_path: Path) -> Path:
     result = run_inspector("--completion", shell)
     assert result.returncode == 0, result.stderr
@@ -61,16 +73,8 @@ printf '%s\n' "${COMPREPLY[@]}"
 
 def bash_complete(script: Path, env: dict[str, str], line: str, point: int | None = None) -> list[str]:
     """What bash offers for `line` with the cursor at `point` (default: the end)."""
-    result = subprocess.run(
-        ["bash", "--norc", "--noprofile", "-c", BASH_DRIVER, "driver", str(script), line, str(point or "")],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    return [word.strip() for word in result.stdout.splitlines() if word.strip()]
+    driver = ["bash", "--norc", "--noprofile", "-c", BASH_DRIVER, "driver", str(script), line, str(point or "")]
+    return [word.strip() for word in completed(driver, env).splitlines() if word.strip()]
 
 
 def test_bash_completes_subcommands_and_options(tmp_path: Path, inspector_on_path: dict[str, str]) -> None:
@@ -111,19 +115,11 @@ def test_bash_completes_names_of_the_server_after_dashdash(tmp_path: Path, inspe
 
 
 def test_names_are_sanitized_for_the_shell(inspector_on_path: dict[str, str]) -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "inspector", "--complete-names", "tools", "--", sys.executable, str(DIRECTORY_SERVER)],
-        capture_output=True,
-        text=True,
-        env=inspector_on_path,
-        timeout=120,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    names = result.stdout.splitlines()
+    printed = complete_names(inspector_on_path, sys.executable, str(DIRECTORY_SERVER))
+    names = printed.splitlines()
     # The server also offers names with a newline and a terminal escape: dropped, not split or passed on.
     assert names == ["list_tree"], names
-    assert "\x1b" not in result.stdout
+    assert "\x1b" not in printed
 
 
 def test_sanitized_bounds_and_filters() -> None:
@@ -135,16 +131,7 @@ def test_a_server_that_never_answers_completes_nothing(inspector_on_path: dict[s
     """Completion has its own deadline: a silent server gives no names, not a stuck prompt."""
     env = {**inspector_on_path, "INSPECTOR_COMPLETION_TIMEOUT": "2"}
     silent = [sys.executable, "-c", "import time; time.sleep(600)"]
-    result = subprocess.run(
-        [sys.executable, "-m", "inspector", "--complete-names", "tools", "--", *silent],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        check=False,
-    )
-    assert result.returncode == 0
-    assert result.stdout == ""
+    assert complete_names(env, *silent) == ""
 
 
 @pytest.mark.parametrize("shell", ["zsh", "fish"])
@@ -153,9 +140,7 @@ def test_zsh_and_fish_scripts_parse(shell: str, tmp_path: Path) -> None:
     if binary is None:
         pytest.fail(f"{shell} is not installed (scripts/test.sh installs it)")
     script = script_file(shell, tmp_path)
-    check = [binary, "-n", str(script)]
-    result = subprocess.run(check, capture_output=True, text=True, timeout=60, check=False)
-    assert result.returncode == 0, result.stderr
+    completed([binary, "-n", str(script)])
 
 
 def test_fish_completes_subcommands_for_real(tmp_path: Path, inspector_on_path: dict[str, str]) -> None:
@@ -165,16 +150,10 @@ def test_fish_completes_subcommands_for_real(tmp_path: Path, inspector_on_path: 
     script = script_file("fish", tmp_path)
 
     def offered(line: str) -> set[str]:
-        result = subprocess.run(
-            [fish, "--no-config", "-c", f"source {script}; complete --do-complete '{line}'"],
-            capture_output=True,
-            text=True,
-            env=inspector_on_path,
-            timeout=120,
-            check=False,
+        printed = completed(
+            [fish, "--no-config", "-c", f"source {script}; complete --do-complete '{line}'"], inspector_on_path
         )
-        assert result.returncode == 0, result.stderr
-        return {entry.split("\t")[0] for entry in result.stdout.splitlines()}
+        return {entry.split("\t")[0] for entry in printed.splitlines()}
 
     assert offered("inspector li") == {"list", "lint"}
     assert offered("inspector call div") == {"divide"}
@@ -209,16 +188,8 @@ def test_zsh_runs_the_script_and_gets_names(tmp_path: Path, inspector_on_path: d
     script = script_file("zsh", tmp_path)
 
     def offered(line: str) -> dict[str, str]:
-        result = subprocess.run(
-            [zsh, "-f", "-c", ZSH_DRIVER, "driver", str(script), line],
-            capture_output=True,
-            text=True,
-            env=inspector_on_path,
-            timeout=120,
-            check=False,
-        )
-        assert result.returncode == 0, result.stderr
-        return dict(entry.partition(":")[::2] for entry in result.stdout.splitlines())
+        printed = completed([zsh, "-f", "-c", ZSH_DRIVER, "driver", str(script), line], inspector_on_path)
+        return dict(entry.partition(":")[::2] for entry in printed.splitlines())
 
     subcommands = offered("inspector li")
     assert set(subcommands) == {"list", "lint"}

@@ -5,8 +5,6 @@ palette, filters, trust, reconnecting and roots; against the demo server."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -40,12 +38,7 @@ from .tui_helpers import field_row, fill, focus, select, settle, type_into, wait
 HOSTILE = str(SERVERS / "hostile.py")
 
 
-@pytest.fixture(autouse=True)
-def _own_config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """No token store or config of the person running the tests."""
-    monkeypatch.setenv("INSPECTOR_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("INSPECTOR_TOKEN_STORE", "file")
-    yield
+pytestmark = pytest.mark.usefixtures("own_config")
 
 
 def screen_lines(app: InspectorApp) -> list[str]:

@@ -5,7 +5,6 @@ verifies a file only when the person presses enter on it."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,12 +18,7 @@ from inspector.tui.panes.skills import SkillsPane
 from .peers import PYTHON, SERVERS
 from .tui_helpers import settle, wait_connected, wait_for
 
-
-@pytest.fixture(autouse=True)
-def _own_config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("INSPECTOR_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("INSPECTOR_TOKEN_STORE", "file")
-    yield
+pytestmark = pytest.mark.usefixtures("own_config")
 
 
 def reads(log: Path) -> list[str]:

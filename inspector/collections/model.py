@@ -58,17 +58,23 @@ class Step:
     def label(self) -> str:
         """What the step sends, in a few words (`call get-sum`)."""
         if self.kind == "raw":
-            message = self.target
-            if isinstance(message, str):
-                import json
-
-                try:
-                    message = json.loads(message)
-                except ValueError:
-                    message = None
-            method = message.get("method") if isinstance(message, dict) else None
-            return f"raw {method}" if isinstance(method, str) else "raw message"
+            method = self.raw_method
+            return f"raw {method}" if method is not None else "raw message"
         return f"{self.kind} {self.target}"
+
+    @property
+    def raw_method(self) -> str | None:
+        """The method a raw step's message names (the target, a mapping or JSON text), or None."""
+        message = self.target
+        if isinstance(message, str):
+            import json
+
+            try:
+                message = json.loads(message)
+            except ValueError:
+                return None
+        method = message.get("method") if isinstance(message, dict) else None
+        return method if isinstance(method, str) else None
 
 
 @dataclass

@@ -147,11 +147,9 @@ def run_card(args: argparse.Namespace, spec: ServerSpec, named: bool) -> int:
     except BrokenPipeError:
         raise
     except Exception as exc:  # noqa: BLE001 - a failure becomes a message and an exit code
-        from .runner import failure
+        from .runner import reported
 
-        code, message, _detail = failure(exc)
-        print(f"inspector: {visible(message)}", file=sys.stderr)
-        return code
+        return reported(exc)
     differs = bool(problems) or any(target.differences for target in targets)
     if out.json:
         out.json_value(

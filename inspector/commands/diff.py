@@ -121,11 +121,9 @@ def run_diff(args: argparse.Namespace, sides: list[Side]) -> int:
     except BrokenPipeError:
         raise
     except Exception as exc:  # noqa: BLE001 - connection failures become a message and an exit code
-        from .runner import failure
+        from .runner import reported
 
-        code, message, _detail = failure(exc)
-        print(f"inspector: {visible(message)}", file=sys.stderr)
-        return code
+        return reported(exc)
     report = diff_lists(before, after, frozenset(getattr(args, "ignore", None) or ()))
     changed = any(not part.empty for part in report)
     if out.json:

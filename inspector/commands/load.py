@@ -174,7 +174,7 @@ async def _drive(
 
 def run_load(args: argparse.Namespace, spec_for: SpecFactory) -> int:
     from ..cli import UsageError
-    from .runner import failure
+    from .runner import reported
 
     out = Output.for_args(args)
     try:
@@ -207,9 +207,7 @@ def run_load(args: argparse.Namespace, spec_for: SpecFactory) -> int:
     except BrokenPipeError:
         raise
     except Exception as exc:  # noqa: BLE001 - a run that cannot start is a message and an exit code
-        code, message, _detail = failure(exc)
-        print(f"inspector: {visible(message)}", file=sys.stderr)
-        return code
+        return reported(exc)
     broken = broken_thresholds(stats, thresholds)
     if out.json:
         out.json_value(json_report(plan, stats, spec.label(), broken))

@@ -157,11 +157,9 @@ def run_matrix(spec: ServerSpec, args: argparse.Namespace) -> int:
     except BrokenPipeError:
         raise
     except Exception as exc:  # noqa: BLE001 - a failure becomes a message and an exit code
-        from .runner import failure
+        from .runner import reported
 
-        code, message, _detail = failure(exc)
-        print(f"inspector: {visible(message)}", file=sys.stderr)
-        return code
+        return reported(exc)
     if not any(column.accepted for column in matrix.columns):
         if fmt == "json":
             out.json_value(matrix.to_json())

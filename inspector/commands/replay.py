@@ -89,10 +89,9 @@ def run_replay(args: argparse.Namespace, named: ServerSpec | None) -> int:
     except BrokenPipeError:
         raise
     except Exception as exc:  # noqa: BLE001 - connection failures become a message and an exit code
-        from .runner import failure
+        from .runner import reported
 
-        code, message, _detail = failure(exc)
-        print(f"inspector: {visible(message)}", file=sys.stderr)
+        code = reported(exc)
         if code in (exitcodes.CANNOT_CONNECT, exitcodes.PROTOCOL_ERROR) and not getattr(args, "era", None):
             # The recorded era is pinned; a server of the other era refuses it.
             print(

@@ -155,6 +155,13 @@ def failure(exc: BaseException) -> tuple[int, str, str | None]:
     return exitcodes.INTERNAL, f"internal error: {exc.__class__.__name__}: {exc}", None
 
 
+def reported(exc: BaseException) -> int:
+    """Say on stderr why a command failed, as every command does; its exit code."""
+    code, message, _detail = failure(exc)
+    print(f"inspector: {visible(message)}", file=sys.stderr)
+    return code
+
+
 def _login_aborted(exc: BaseException) -> LoginAborted | None:
     """The aborted login behind a failure, however deep the transport wrapped it."""
     seen: set[int] = set()

@@ -303,18 +303,34 @@ def _noun(kind: str, key: str) -> str:
 
 # -- tools ---------------------------------------------------------------------------
 
+
+class _Repeated:
+    """How many items share each value of a key (a name, a URI), for a problem told once per value."""
+
+    def __init__(self, items: list[Item], key: str) -> None:
+        self.counts: dict[str, int] = {}
+        for item in items:
+            value = item.data.get(key)
+            if isinstance(value, str):
+                self.counts[value] = self.counts.get(value, 0) + 1
+        self.told: set[str] = set()
+
+    def first_of_many(self, value: str) -> int:
+        """How many items have `value`, the first time it is asked of a value more than one has; else 0."""
+        count = self.counts.get(value, 0)
+        if count <= 1 or value in self.told:
+            return 0
+        self.told.add(value)
+        return count
+
+
 _TOOL_NAME_CHARS = re.compile(r"[A-Za-z0-9_.\-]+")
 _MAX_SCHEMA_NODES = 2000
 
 
 def check_tools(items: list[Item], revision: str | None) -> list[Problem]:
     out: list[Problem] = []
-    counts: dict[str, int] = {}
-    for item in items:
-        name = item.data.get("name")
-        if isinstance(name, str):
-            counts[name] = counts.get(name, 0) + 1
-    reported: set[str] = set()
+    repeated = _Repeated(items, "name")
     for item in items:
         raw = item.data
         name = raw.get("name")
@@ -329,12 +345,11 @@ def check_tools(items: list[Item], revision: str | None) -> list[Problem]:
             bad = sorted({c for c in name if not _TOOL_NAME_CHARS.fullmatch(c)})
             shown = ", ".join(short_json(c) for c in bad[:10])
             out.append(_problem("tool-name-chars", f"the name contains {shown}", revision, subject=subject))
-        if counts.get(name, 0) > 1 and name not in reported:
-            reported.add(name)
+        if count := repeated.first_of_many(name):
             out.append(
                 _problem(
                     "tool-name-duplicate",
-                    f"{counts[name]} tools are named {short_json(name)}",
+                    f"{count} tools are named {short_json(name)}",
                     revision,
                     subject=subject,
                 )
@@ -702,22 +717,15 @@ _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 
 def check_resources(items: list[Item], revision: str | None) -> list[Problem]:
     out: list[Problem] = []
-    counts: dict[str, int] = {}
-    for item in items:
-        uri = item.data.get("uri")
-        if isinstance(uri, str):
-            counts[uri] = counts.get(uri, 0) + 1
-    reported: set[str] = set()
+    repeated = _Repeated(items, "uri")
     for item in items:
         uri = item.data.get("uri")
         if not isinstance(uri, str):
             continue
         subject = _noun("resources", uri)
-        if counts[uri] > 1 and uri not in reported:
-            reported.add(uri)
-            out.append(
-                _problem("resource-uri-duplicate", f"{counts[uri]} resources have this URI", revision, subject=subject)
-            )
+        if count := repeated.first_of_many(uri):
+            problem = _problem("resource-uri-duplicate", f"{count} resources have this URI", revision, subject=subject)
+            out.append(problem)
         if not _SCHEME.match(uri):
             out.append(
                 _problem(
@@ -784,12 +792,7 @@ def _expression_errors(body: str, at: int) -> list[str]:
 
 def check_templates(items: list[Item], revision: str | None) -> list[Problem]:
     out: list[Problem] = []
-    counts: dict[str, int] = {}
-    for item in items:
-        template = item.data.get("uriTemplate")
-        if isinstance(template, str):
-            counts[template] = counts.get(template, 0) + 1
-    reported: set[str] = set()
+    repeated = _Repeated(items, "uriTemplate")
     for item in items:
         template = item.data.get("uriTemplate")
         if not isinstance(template, str):
@@ -800,12 +803,11 @@ def check_templates(items: list[Item], revision: str | None) -> list[Problem]:
             out.append(_problem("template-invalid", error, revision, subject=subject, path="uriTemplate"))
         if not errors and "{" not in template:
             out.append(_problem("template-no-variables", "the template has no {variables}", revision, subject=subject))
-        if counts[template] > 1 and template not in reported:
-            reported.add(template)
+        if count := repeated.first_of_many(template):
             out.append(
                 _problem(
                     "template-duplicate",
-                    f"{counts[template]} templates have this uriTemplate",
+                    f"{count} templates have this uriTemplate",
                     revision,
                     subject=subject,
                 )
@@ -820,23 +822,17 @@ def check_prompts(items: list[Item], revision: str | None) -> list[Problem]:
     from .validation import WIRE_RULES
 
     out: list[Problem] = []
-    counts: dict[str, int] = {}
-    for item in items:
-        name = item.data.get("name")
-        if isinstance(name, str):
-            counts[name] = counts.get(name, 0) + 1
-    reported: set[str] = set()
+    repeated = _Repeated(items, "name")
     for item in items:
         name = item.data.get("name")
         if not isinstance(name, str):
             continue
         subject = _noun("prompts", name)
-        if counts[name] > 1 and name not in reported:
-            reported.add(name)
+        if count := repeated.first_of_many(name):
             out.append(
                 _problem(
                     "prompt-name-duplicate",
-                    f"{counts[name]} prompts are named {short_json(name)}",
+                    f"{count} prompts are named {short_json(name)}",
                     revision,
                     subject=subject,
                 )

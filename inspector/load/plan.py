@@ -38,14 +38,8 @@ def step_method(step: Step) -> str:
 
         return str(LIST_METHODS[step.target])
     if step.kind == "raw":
-        message = step.target
-        if isinstance(message, str):
-            try:
-                message = json.loads(message)
-            except ValueError:
-                return "raw"
-        method = message.get("method") if isinstance(message, dict) else None
-        return method if isinstance(method, str) else "raw"
+        method = step.raw_method
+        return method if method is not None else "raw"
     return {"call": "tools/call", "read": "resources/read", "get": "prompts/get"}[step.kind]
 
 

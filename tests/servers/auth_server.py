@@ -31,21 +31,17 @@ to its default).
 
 from __future__ import annotations
 
-import argparse
-import base64
-import hashlib
 import secrets
-import socket
 import time
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
-import uvicorn
+import auth_base
 from mcp.server.mcpserver import MCPServer
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Scope, Send
 
 READ = "mcp:read"
 ADMIN = "mcp:admin"
@@ -56,8 +52,7 @@ MACHINE_SECRET = "machine-secret-4f1c"
 
 
 @dataclass
-class State:
-    base: str
+class State(auth_base.Site):
     token_ttl: int = 3600
     wrong_iss: bool = False
     deny: bool = False
@@ -87,19 +82,8 @@ class State:
         self.issued.append(MACHINE_SECRET)
 
     @property
-    def issuer(self) -> str:
-        return f"{self.base}/auth"
-
-    @property
-    def resource(self) -> str:
-        return f"{self.base}/mcp"
-
-    @property
     def endpoints(self) -> str:
         return f"{self.endpoint_base}/auth" if self.endpoint_base else self.issuer
-
-    def prm_url(self) -> str:
-        return f"{self.base}/.well-known/oauth-protected-resource/mcp"
 
 
 def build(state: State) -> Any:
@@ -115,32 +99,23 @@ def build(state: State) -> Any:
         """Needs mcp:admin too (step-up)."""
         return "admin ok"
 
-    @server.custom_route("/.well-known/oauth-protected-resource/mcp", methods=["GET"])
-    async def prm(request: Request) -> Response:
-        return JSONResponse(
-            {
-                "resource": state.resource,
-                "authorization_servers": [state.prm_server or state.issuer],
-                "scopes_supported": [READ],
-            }
+    def resource_metadata() -> dict[str, Any]:
+        servers = [state.prm_server or state.issuer]
+        return {"resource": state.resource, "authorization_servers": servers, "scopes_supported": [READ]}
+
+    def metadata() -> dict[str, Any]:
+        return auth_base.authorization_server_metadata(
+            state,
+            ["authorization_code", "refresh_token"],
+            ["client_secret_basic", "client_secret_post", "none"],
+            issuer=state.metadata_issuer,
+            endpoints=state.endpoints,
+            registration_endpoint=f"{state.endpoints}/register",
+            scopes_supported=[READ, ADMIN],
+            authorization_response_iss_parameter_supported=True,
         )
 
-    @server.custom_route("/.well-known/oauth-authorization-server/auth", methods=["GET"])
-    async def metadata(request: Request) -> Response:
-        return JSONResponse(
-            {
-                "issuer": state.metadata_issuer or state.issuer,
-                "authorization_endpoint": f"{state.endpoints}/authorize",
-                "token_endpoint": f"{state.endpoints}/token",
-                "registration_endpoint": f"{state.endpoints}/register",
-                "response_types_supported": ["code"],
-                "grant_types_supported": ["authorization_code", "refresh_token"],
-                "code_challenge_methods_supported": ["S256"],
-                "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post", "none"],
-                "scopes_supported": [READ, ADMIN],
-                "authorization_response_iss_parameter_supported": True,
-            }
-        )
+    auth_base.add_discovery(server, resource_metadata, metadata)
 
     @server.custom_route("/auth/register", methods=["POST"])
     async def register(request: Request) -> Response:
@@ -204,9 +179,9 @@ def build(state: State) -> Any:
                 return JSONResponse({"error": "invalid_grant"}, 400)
             if form.get("redirect_uri") != grant_data["redirect_uri"]:
                 return JSONResponse({"error": "invalid_grant", "error_description": "redirect_uri"}, 400)
-            digest = hashlib.sha256(str(form.get("code_verifier", "")).encode()).digest()
-            state.issued.append(str(form.get("code_verifier", "")))
-            if base64.urlsafe_b64encode(digest).decode().rstrip("=") != grant_data["challenge"]:
+            verifier = str(form.get("code_verifier", ""))
+            state.issued.append(verifier)
+            if auth_base.s256(verifier) != grant_data["challenge"]:
                 return JSONResponse({"error": "invalid_grant", "error_description": "PKCE"}, 400)
             if form.get("resource") != state.resource:
                 return JSONResponse({"error": "invalid_target"}, 400)
@@ -227,31 +202,20 @@ def build(state: State) -> Any:
         state.tokens[access] = {"scope": scope, "expires": time.time() + state.token_ttl, "admin_used": False}
         state.refresh[refresh] = {"client_id": client["client_id"], "scope": scope}
         state.issued += [access, refresh]
-        return JSONResponse(
-            {
-                "access_token": access,
-                "token_type": "Bearer",
-                "expires_in": state.token_ttl,
-                "refresh_token": refresh,
-                "scope": scope,
-            }
-        )
+        return auth_base.token_response(access, "Bearer", state.token_ttl, refresh_token=refresh, scope=scope)
 
-    @server.custom_route("/_stats", methods=["GET"])
-    async def stats(request: Request) -> Response:
+    def stats() -> dict[str, Any]:
         """Counters, every secret issued or received so far (so a test can look for them in a
         recording), and the redirect URIs authorization requests named."""
-        return JSONResponse({**state.stats, "issued": state.issued, "redirect_uris": state.redirect_uris})
+        return {**state.stats, "issued": state.issued, "redirect_uris": state.redirect_uris}
 
-    @server.custom_route("/_mode", methods=["POST"])
-    async def mode(request: Request) -> Response:
+    def set_mode(body: dict[str, Any]) -> str | None:
         """Switch misbehaviours for the next flows: token_ttl, wrong_iss, deny, metadata_issuer, step_up,
         prm_server (the authorization server the resource metadata names), endpoint_base (the origin
         of the endpoints in the authorization server metadata)."""
-        body = await request.json()
         step_up = str(body.get("step_up", "normal"))
         if step_up not in STEP_UP_MODES:
-            return JSONResponse({"error": f"step_up must be one of {STEP_UP_MODES}"}, 400)
+            return f"step_up must be one of {STEP_UP_MODES}"
         state.token_ttl = int(body.get("token_ttl", 3600))
         state.wrong_iss = bool(body.get("wrong_iss", False))
         state.deny = bool(body.get("deny", False))
@@ -259,47 +223,27 @@ def build(state: State) -> Any:
         state.prm_server = body.get("prm_server") or None
         state.endpoint_base = body.get("endpoint_base") or None
         state.step_up = step_up
-        return JSONResponse({"ok": True})
+        return None
 
-    app = server.streamable_http_app(streamable_http_path="/mcp", json_response=True, host="127.0.0.1")
-    app.add_middleware(BearerGate, state=state)
-    return app
+    auth_base.add_controls(server, stats, set_mode)
+    return auth_base.protected_app(server, BearerGate, state)
 
 
 def _authenticate(state: State, request: Request, form: dict[str, Any]) -> dict[str, Any] | None:
-    header = request.headers.get("authorization", "")
-    if header.startswith("Basic "):
-        from urllib.parse import unquote
-
-        decoded = base64.b64decode(header[6:]).decode()
-        client_id, _, secret = decoded.partition(":")
-        client_id, secret = unquote(client_id), unquote(secret)
-    else:
-        client_id, secret = str(form.get("client_id", "")), str(form.get("client_secret", ""))
+    posted = str(form.get("client_id", "")), str(form.get("client_secret", ""))
+    client_id, secret = auth_base.basic_credentials(request) or posted
     client = state.clients.get(client_id)
     if client is None or client["client_secret"] != secret:
         return None
     return client
 
 
-class BearerGate:
+class BearerGate(auth_base.Gate):
     """Bearer tokens for /mcp: 401 without a valid one, 403 for admin_tool without mcp:admin."""
 
-    def __init__(self, app: ASGIApp, state: State) -> None:
-        self.app = app
-        self.state = state
+    state: State
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"] != "/mcp":
-            await self.app(scope, receive, send)
-            return
-        body = b""
-        more = True
-        while more:
-            message = await receive()
-            body += message.get("body", b"")
-            more = message.get("more_body", False)
-        headers = {k.decode().lower(): v.decode() for k, v in scope["headers"]}
+    async def admit(self, scope: Scope, headers: dict[str, str], body: bytes, send: Send) -> bool:
         token = headers.get("authorization", "")
         granted = None
         info = None
@@ -311,8 +255,8 @@ class BearerGate:
             self.state.stats["mcp_401"] += 1
             error = ', error="invalid_token"' if token else ""
             challenge = f'Bearer resource_metadata="{self.state.prm_url()}", scope="{READ}"{error}'
-            await _plain(send, 401, challenge)
-            return
+            await auth_base.refuse(send, 401, challenge)
+            return False
         if b'"admin_tool"' in body and b"tools/call" in body:
             needed = self._needed_for_admin(granted, info)
             if needed is not None:
@@ -321,21 +265,12 @@ class BearerGate:
                     f'Bearer error="insufficient_scope", scope="{needed}", '
                     f'resource_metadata="{self.state.prm_url()}", error_description="admin_tool needs {needed}"'
                 )
-                await _plain(send, 403, challenge)
-                return
+                await auth_base.refuse(send, 403, challenge)
+                return False
             if self.state.step_up == "once" and info is not None:
                 info["admin_used"] = True
         self.state.stats["mcp_ok"] += 1
-        sent = False
-
-        async def replay() -> Message:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        return True
 
     def _needed_for_admin(self, granted: set[str], info: dict[str, Any] | None) -> str | None:
         """The scope to challenge for an admin_tool call, or None when the token may make it."""
@@ -352,37 +287,20 @@ class BearerGate:
         return None
 
 
-async def _plain(send: Send, status: int, challenge: str) -> None:
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [(b"content-type", b"application/json"), (b"www-authenticate", challenge.encode())],
-        }
-    )
-    await send({"type": "http.response.body", "body": b'{"error": "unauthorized"}'})
-
-
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--port", type=int, required=True)
+    parser = auth_base.port_parser()
     parser.add_argument("--token-ttl", type=int, default=3600)
     parser.add_argument("--wrong-iss", action="store_true")
     parser.add_argument("--deny", action="store_true")
     parser.add_argument(
-        "--second-port", type=int, default=0, help="serve the same app here too: another origin for endpoint_base"
+        "--second-port",
+        type=int,
+        default=0,
+        help="serve the same app here too: another origin for endpoint_base",
     )
     args = parser.parse_args()
-    state = State(f"http://127.0.0.1:{args.port}", args.token_ttl, args.wrong_iss, args.deny)
-    ports = [args.port] + ([args.second_port] if args.second_port else [])
-    sockets = []
-    for port in ports:
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", port))
-        sockets.append(sock)
-    config = uvicorn.Config(build(state), log_config=None, access_log=False)
-    uvicorn.Server(config).run(sockets=sockets)
+    state = State(auth_base.loopback(args.port), args.token_ttl, args.wrong_iss, args.deny)
+    auth_base.serve(build(state), args.port, *([args.second_port] if args.second_port else []))
 
 
 if __name__ == "__main__":

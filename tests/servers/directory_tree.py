@@ -16,9 +16,10 @@ method are exactly what the spec page shows.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
+
+from stdio_json import requests, send
 
 MODERN = "2026-07-28"
 PV_KEY = "io.modelcontextprotocol/protocolVersion"
@@ -140,22 +141,11 @@ class Missing(Exception):
     code = -32601
 
 
-def send(message: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
-
-
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--no-directory-read", action="store_true")
     server = Server(declare=not parser.parse_args().no_directory_read)
-    for line in sys.stdin:
-        try:
-            message = json.loads(line)
-        except ValueError:
-            continue
-        if not isinstance(message, dict) or "id" not in message or "method" not in message:
-            continue
+    for message in requests():
         params = message.get("params") or {}
         try:
             send({"jsonrpc": "2.0", "id": message["id"], "result": server.handle(message["method"], params)})

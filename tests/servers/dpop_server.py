@@ -31,9 +31,6 @@ every key left out goes back to its default (nonces off, DPoP advertised).
 
 from __future__ import annotations
 
-import argparse
-import base64
-import hashlib
 import json
 import secrets
 import time
@@ -41,19 +38,15 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
+import auth_base
 import jwt
-import uvicorn
 from mcp.server.mcpserver import MCPServer
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Scope, Send
 
 CLIENT = "dpop-client"
 ASYMMETRIC = ["ES256", "ES384", "ES512", "RS256", "PS256", "EdDSA"]
-
-
-def b64url(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
 def thumbprint(jwk: dict[str, Any]) -> str:
@@ -61,12 +54,11 @@ def thumbprint(jwk: dict[str, Any]) -> str:
     members = {"EC": ("crv", "kty", "x", "y"), "RSA": ("e", "kty", "n"), "OKP": ("crv", "kty", "x")}
     needed = members.get(str(jwk.get("kty")), ())
     canonical = json.dumps({k: jwk[k] for k in needed}, sort_keys=True, separators=(",", ":"))
-    return b64url(hashlib.sha256(canonical.encode()).digest())
+    return auth_base.s256(canonical)
 
 
 @dataclass
-class State:
-    base: str
+class State(auth_base.Site):
     as_nonce: bool = False
     rs_nonce: bool = False
     advertise: bool = True
@@ -102,17 +94,6 @@ class State:
         )
     )
 
-    @property
-    def issuer(self) -> str:
-        return f"{self.base}/auth"
-
-    @property
-    def resource(self) -> str:
-        return f"{self.base}/mcp"
-
-    def prm_url(self) -> str:
-        return f"{self.base}/.well-known/oauth-protected-resource/mcp"
-
     def new_nonce(self) -> str:
         self.counter += 1
         return f"nonce-{self.counter}-{secrets.token_hex(4)}"
@@ -144,10 +125,8 @@ def check_proof(state: State, proof: str | None, method: str, url: str, access_t
         raise ValueError(f"htu {claims.get('htu')} is not {url}")
     if not isinstance(claims.get("iat"), int) or abs(time.time() - claims["iat"]) > 300:
         raise ValueError("iat outside the window")
-    if access_token is not None:
-        expected = b64url(hashlib.sha256(access_token.encode()).digest())
-        if claims.get("ath") != expected:
-            raise ValueError("ath does not match the token")
+    if access_token is not None and claims.get("ath") != auth_base.s256(access_token):
+        raise ValueError("ath does not match the token")
     return {"claims": claims, "jkt": thumbprint(jwk)}
 
 
@@ -159,24 +138,15 @@ def build(state: State) -> Any:
         """Say who is asking."""
         return "hello, proof-of-possession client"
 
-    @server.custom_route("/.well-known/oauth-protected-resource/mcp", methods=["GET"])
-    async def prm(request: Request) -> Response:
-        return JSONResponse({"resource": state.resource, "authorization_servers": [state.issuer]})
+    def metadata() -> dict[str, Any]:
+        advertised = {"dpop_signing_alg_values_supported": ["ES256"]} if state.advertise else {}
+        return auth_base.authorization_server_metadata(
+            state, ["authorization_code", "refresh_token"], ["none"], **advertised
+        )
 
-    @server.custom_route("/.well-known/oauth-authorization-server/auth", methods=["GET"])
-    async def metadata(request: Request) -> Response:
-        body: dict[str, Any] = {
-            "issuer": state.issuer,
-            "authorization_endpoint": f"{state.issuer}/authorize",
-            "token_endpoint": f"{state.issuer}/token",
-            "response_types_supported": ["code"],
-            "grant_types_supported": ["authorization_code", "refresh_token"],
-            "code_challenge_methods_supported": ["S256"],
-            "token_endpoint_auth_methods_supported": ["none"],
-        }
-        if state.advertise:
-            body["dpop_signing_alg_values_supported"] = ["ES256"]
-        return JSONResponse(body)
+    auth_base.add_discovery(
+        server, lambda: {"resource": state.resource, "authorization_servers": [state.issuer]}, metadata
+    )
 
     @server.custom_route("/auth/authorize", methods=["GET"])
     async def authorize(request: Request) -> Response:
@@ -217,7 +187,7 @@ def build(state: State) -> Any:
             state.stats["token"] += 1
             data = state.codes.pop(str(form.get("code")), None)
             verifier = str(form.get("code_verifier", ""))
-            if data is None or b64url(hashlib.sha256(verifier.encode()).digest()) != data["challenge"]:
+            if data is None or auth_base.s256(verifier) != data["challenge"]:
                 return JSONResponse({"error": "invalid_grant"}, 400)
         elif grant == "refresh_token":
             state.stats["refresh"] += 1
@@ -232,58 +202,31 @@ def build(state: State) -> Any:
         state.tokens[access] = {"jkt": jkt}
         state.refresh[refresh] = {"jkt": jkt}
         state.stats["dpop_tokens" if jkt else "bearer_tokens"] += 1
-        return JSONResponse(
-            {
-                "access_token": access,
-                "token_type": "DPoP" if jkt else "Bearer",
-                "expires_in": 3600,
-                "refresh_token": refresh,
-            }
-        )
+        return auth_base.token_response(access, "DPoP" if jkt else "Bearer", 3600, refresh_token=refresh)
 
-    @server.custom_route("/_stats", methods=["GET"])
-    async def stats(request: Request) -> Response:
-        return JSONResponse({**state.stats, "errors": state.errors, "schemes": state.schemes})
-
-    @server.custom_route("/_mode", methods=["POST"])
-    async def mode(request: Request) -> Response:
-        body = await request.json()
+    def set_mode(body: dict[str, Any]) -> None:
         state.as_nonce = bool(body.get("as_nonce", False))
         state.rs_nonce = bool(body.get("rs_nonce", False))
         state.advertise = bool(body.get("advertise", True))
         state.nonce_always = bool(body.get("nonce_always", False))
-        return JSONResponse({"ok": True})
 
-    app = server.streamable_http_app(streamable_http_path="/mcp", json_response=True, host="127.0.0.1")
-    app.add_middleware(DPoPGate, state=state)
-    return app
+    auth_base.add_controls(server, lambda: {**state.stats, "errors": state.errors, "schemes": state.schemes}, set_mode)
+    return auth_base.protected_app(server, DPoPGate, state)
 
 
-class DPoPGate:
+class DPoPGate(auth_base.Gate):
     """/mcp takes a DPoP-bound token with the DPoP scheme and a valid proof, or a bearer token."""
 
-    def __init__(self, app: ASGIApp, state: State) -> None:
-        self.app = app
-        self.state = state
+    state: State
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"] != "/mcp":
-            await self.app(scope, receive, send)
-            return
+    async def admit(self, scope: Scope, headers: dict[str, str], body: bytes, send: Send) -> bool:
         state = self.state
-        body = b""
-        more = True
-        while more:
-            message = await receive()
-            body += message.get("body", b"")
-            more = message.get("more_body", False)
-        headers = {k.decode().lower(): v.decode() for k, v in scope["headers"]}
         scheme, _, token = headers.get("authorization", "").partition(" ")
         info = state.tokens.get(token)
         if not scheme or info is None:
             state.stats["mcp_401"] += 1
-            await _refuse(send, f'DPoP algs="ES256", resource_metadata="{state.prm_url()}"')
-            return
+            await auth_base.refuse(send, 401, f'DPoP algs="ES256", resource_metadata="{state.prm_url()}"')
+            return False
         state.schemes.append(scheme)
         if info["jkt"] is not None:
             try:
@@ -294,47 +237,22 @@ class DPoPGate:
                     raise ValueError("the proof's key is not the one the token is bound to")
             except (ValueError, jwt.PyJWTError) as exc:
                 state.errors.append(f"mcp: {exc}")
-                await _refuse(send, f'DPoP error="invalid_dpop_proof", error_description="{exc}"')
-                return
+                await auth_base.refuse(send, 401, f'DPoP error="invalid_dpop_proof", error_description="{exc}"')
+                return False
             if state.rs_nonce or state.nonce_always:
                 stale = checked["claims"].get("nonce") != state.current_rs_nonce or state.current_rs_nonce is None
                 if stale or state.nonce_always:
                     state.stats["rs_nonce_challenges"] += 1
                     state.current_rs_nonce = state.new_nonce()
-                    await _refuse(send, 'DPoP error="use_dpop_nonce"', nonce=state.current_rs_nonce)
-                    return
+                    nonce = (b"dpop-nonce", state.current_rs_nonce.encode())
+                    await auth_base.refuse(send, 401, 'DPoP error="use_dpop_nonce"', nonce)
+                    return False
                 state.stats["rs_nonce_honoured"] += 1
         elif scheme != "Bearer":
             state.errors.append(f"mcp: a bearer token presented with the {scheme} scheme")
         state.stats["mcp_ok"] += 1
-        sent = False
-
-        async def replay() -> Message:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
-
-
-async def _refuse(send: Send, challenge: str, nonce: str | None = None) -> None:
-    headers = [(b"content-type", b"application/json"), (b"www-authenticate", challenge.encode())]
-    if nonce is not None:
-        headers.append((b"dpop-nonce", nonce.encode()))
-    await send({"type": "http.response.start", "status": 401, "headers": headers})
-    await send({"type": "http.response.body", "body": b'{"error": "unauthorized"}'})
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--port", type=int, required=True)
-    args = parser.parse_args()
-    state = State(f"http://127.0.0.1:{args.port}")
-    config = uvicorn.Config(build(state), host="127.0.0.1", port=args.port, log_config=None, access_log=False)
-    uvicorn.Server(config).run()
+        return True
 
 
 if __name__ == "__main__":
-    main()
+    auth_base.main(build, State)

@@ -26,21 +26,18 @@ token replaced by whether it verified) and every error found.
 
 from __future__ import annotations
 
-import argparse
-import base64
 import secrets
 import time
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import unquote
 
+import auth_base
 import jwt
-import uvicorn
 from cryptography.hazmat.primitives.asymmetric import ec
 from mcp.server.mcpserver import MCPServer
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Scope, Send
 
 CLIENT = "xaa-client"
 CLIENT_SECRET = "xaa-secret-9d2e"
@@ -52,8 +49,7 @@ ID_TOKEN = "urn:ietf:params:oauth:token-type:id_token"
 
 
 @dataclass
-class State:
-    base: str
+class State(auth_base.Site):
     key: ec.EllipticCurvePrivateKey = field(default_factory=lambda: ec.generate_private_key(ec.SECP256R1()))
     deny: bool = False
     tokens: set[str] = field(default_factory=set)
@@ -67,14 +63,6 @@ class State:
     @property
     def idp(self) -> str:
         return f"{self.base}/idp"
-
-    @property
-    def issuer(self) -> str:
-        return f"{self.base}/auth"
-
-    @property
-    def resource(self) -> str:
-        return f"{self.base}/mcp"
 
 
 def build(state: State) -> Any:
@@ -143,30 +131,16 @@ def build(state: State) -> Any:
         id_jag = jwt.encode(claims, state.key, algorithm="ES256", headers={"typ": "oauth-id-jag+jwt"})
         return JSONResponse({"access_token": id_jag, "issued_token_type": ID_JAG, "token_type": "N_A"})
 
-    @server.custom_route("/.well-known/oauth-protected-resource/mcp", methods=["GET"])
-    async def prm(request: Request) -> Response:
-        return JSONResponse({"resource": state.resource, "authorization_servers": [state.issuer]})
-
-    @server.custom_route("/.well-known/oauth-authorization-server/auth", methods=["GET"])
-    async def metadata(request: Request) -> Response:
-        return JSONResponse(
-            {
-                "issuer": state.issuer,
-                "authorization_endpoint": f"{state.issuer}/authorize",
-                "token_endpoint": f"{state.issuer}/token",
-                "response_types_supported": ["code"],
-                "grant_types_supported": [JWT_BEARER],
-                "token_endpoint_auth_methods_supported": ["client_secret_basic"],
-                "code_challenge_methods_supported": ["S256"],
-            }
-        )
+    auth_base.add_discovery(
+        server,
+        lambda: {"resource": state.resource, "authorization_servers": [state.issuer]},
+        lambda: auth_base.authorization_server_metadata(state, [JWT_BEARER], ["client_secret_basic"]),
+    )
 
     @server.custom_route("/auth/token", methods=["POST"])
     async def token(request: Request) -> Response:
         form = {k: str(v) for k, v in (await request.form()).items()}
-        header = request.headers.get("authorization", "")
-        client_id, _, secret = base64.b64decode(header[6:] or b"").decode().partition(":")
-        if not header.startswith("Basic ") or (unquote(client_id), unquote(secret)) != (CLIENT, CLIENT_SECRET):
+        if auth_base.basic_credentials(request) != (CLIENT, CLIENT_SECRET):
             state.errors.append("jwt-bearer: client authentication failed")
             return JSONResponse({"error": "invalid_client"}, 401)
         if form.get("grant_type") != JWT_BEARER:
@@ -190,74 +164,31 @@ def build(state: State) -> Any:
             return JSONResponse({"error": "invalid_grant", "error_description": str(exc)}, 400)
         access = "at-" + secrets.token_urlsafe(24)
         state.tokens.add(access)
-        return JSONResponse({"access_token": access, "token_type": "Bearer", "expires_in": 3600})
+        return auth_base.token_response(access, "Bearer", 3600)
 
-    @server.custom_route("/_stats", methods=["GET"])
-    async def stats(request: Request) -> Response:
-        return JSONResponse({**state.stats, "errors": state.errors, "last_exchange": state.last_exchange})
+    def set_mode(body: dict[str, Any]) -> None:
+        state.deny = bool(body.get("deny", False))
 
-    @server.custom_route("/_mode", methods=["POST"])
-    async def mode(request: Request) -> Response:
-        state.deny = bool((await request.json()).get("deny", False))
-        return JSONResponse({"ok": True})
-
-    app = server.streamable_http_app(streamable_http_path="/mcp", json_response=True, host="127.0.0.1")
-    app.add_middleware(Gate, state=state)
-    return app
+    auth_base.add_controls(
+        server, lambda: {**state.stats, "errors": state.errors, "last_exchange": state.last_exchange}, set_mode
+    )
+    return auth_base.protected_app(server, IssuedTokensGate, state)
 
 
-class Gate:
+class IssuedTokensGate(auth_base.Gate):
     """/mcp takes only the tokens the authorization server issued."""
 
-    def __init__(self, app: ASGIApp, state: State) -> None:
-        self.app = app
-        self.state = state
+    state: State
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"] != "/mcp":
-            await self.app(scope, receive, send)
-            return
-        body = b""
-        more = True
-        while more:
-            message = await receive()
-            body += message.get("body", b"")
-            more = message.get("more_body", False)
-        headers = {k.decode().lower(): v.decode() for k, v in scope["headers"]}
+    async def admit(self, scope: Scope, headers: dict[str, str], body: bytes, send: Send) -> bool:
         scheme, _, token = headers.get("authorization", "").partition(" ")
         if scheme != "Bearer" or token not in self.state.tokens:
             self.state.stats["mcp_401"] += 1
-            challenge = f'Bearer resource_metadata="{self.state.base}/.well-known/oauth-protected-resource/mcp"'
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": 401,
-                    "headers": [(b"content-type", b"application/json"), (b"www-authenticate", challenge.encode())],
-                }
-            )
-            await send({"type": "http.response.body", "body": b'{"error": "unauthorized"}'})
-            return
+            await auth_base.refuse(send, 401, f'Bearer resource_metadata="{self.state.prm_url()}"')
+            return False
         self.state.stats["mcp_ok"] += 1
-        sent = False
-
-        async def replay() -> Message:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--port", type=int, required=True)
-    args = parser.parse_args()
-    state = State(f"http://127.0.0.1:{args.port}")
-    config = uvicorn.Config(build(state), host="127.0.0.1", port=args.port, log_config=None, access_log=False)
-    uvicorn.Server(config).run()
+        return True
 
 
 if __name__ == "__main__":
-    main()
+    auth_base.main(build, State)

@@ -20,8 +20,10 @@ import queue
 import sys
 import threading
 import uuid
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any
+
+from json_http import JsonHandler
 
 VERSIONS = ("2025-03-26", "2025-06-18", "2025-11-25")
 ASK_ID = "eager-elicitation-1"
@@ -46,23 +48,7 @@ class State:
 STATE = State()
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-    def _json(self, status: int, body: Any = None, headers: dict[str, str] | None = None) -> None:
-        data = json.dumps(body).encode() if body is not None else b""
-        self.send_response(status)
-        if body is not None:
-            self.send_header("Content-Type", "application/json")
-        for name, value in (headers or {}).items():
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
+class Handler(JsonHandler):
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         message = json.loads(self.rfile.read(length))

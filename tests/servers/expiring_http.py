@@ -28,8 +28,10 @@ import sys
 import threading
 import time
 import uuid
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any
+
+from json_http import JsonHandler
 
 VERSIONS = ("2025-03-26", "2025-06-18", "2025-11-25")
 
@@ -73,23 +75,7 @@ TOOLS = [
 ]
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-    def _json(self, status: int, body: Any = None, headers: dict[str, str] | None = None) -> None:
-        data = json.dumps(body).encode() if body is not None else b""
-        self.send_response(status)
-        if body is not None:
-            self.send_header("Content-Type", "application/json")
-        for name, value in (headers or {}).items():
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
+class Handler(JsonHandler):
     def _session_problem(self, session: str | None, message_id: Any) -> bool:
         """Answer 400/404 when the session is missing or gone; True when answered."""
         if session is None:

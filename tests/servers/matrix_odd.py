@@ -16,9 +16,9 @@ revision, for `inspector matrix`.  Standard library only.
 
 from __future__ import annotations
 
-import json
-import sys
 from typing import Any
+
+import stdio_json
 
 SPOKEN = ("2025-03-26", "2025-06-18", "2025-11-25")
 HOSTILE = "evil\x1b]0;pwned\x07\x1b[31mred"
@@ -74,15 +74,7 @@ def answer(message: dict[str, Any], state: dict[str, str]) -> dict[str, Any] | N
 
 def main() -> None:
     state = {"revision": SPOKEN[0]}
-    for line in sys.stdin:
-        try:
-            message = json.loads(line)
-        except ValueError:
-            continue
-        reply = answer(message, state) if isinstance(message, dict) else None
-        if reply is not None:
-            sys.stdout.write(json.dumps(reply) + "\n")
-            sys.stdout.flush()
+    stdio_json.serve(lambda message: answer(message, state))
 
 
 if __name__ == "__main__":

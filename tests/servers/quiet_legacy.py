@@ -4,22 +4,18 @@ which an era probe must not stall the connection."""
 
 from __future__ import annotations
 
-import json
 import sys
+
+import stdio_json
 
 
 def reply(message_id: object, result: object) -> None:
-    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": message_id, "result": result}) + "\n")
-    sys.stdout.flush()
+    stdio_json.send({"jsonrpc": "2.0", "id": message_id, "result": result})
 
 
 def main() -> int:
     initialized = False
-    for line in sys.stdin:
-        try:
-            message = json.loads(line)
-        except ValueError:
-            continue
+    for message in stdio_json.messages():
         method = message.get("method")
         if "id" not in message:
             continue
@@ -43,13 +39,8 @@ def main() -> int:
         elif method == "ping":
             reply(message["id"], {})
         else:
-            sys.stdout.write(
-                json.dumps(
-                    {"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32601, "message": "Method not found"}}
-                )
-                + "\n"
-            )
-            sys.stdout.flush()
+            error = {"code": -32601, "message": "Method not found"}
+            stdio_json.send({"jsonrpc": "2.0", "id": message["id"], "error": error})
     return 0
 
 

@@ -12,8 +12,11 @@ import json
 import os
 import sys
 import uuid
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any
+
+import stdio_json
+from json_http import JsonHandler
 
 REPORT_TOOL = {"name": "report", "description": "What this server was given.", "inputSchema": {"type": "object"}}
 
@@ -49,59 +52,35 @@ def handle(message: dict[str, Any], headers: dict[str, str] | None) -> dict[str,
 
 
 def serve_stdio() -> int:
-    for line in sys.stdin.buffer:
-        try:
-            message = json.loads(line)
-        except ValueError:
-            continue
-        answer = handle(message, None) if isinstance(message, dict) else None
-        if answer is not None:
-            sys.stdout.write(json.dumps(answer) + "\n")
-            sys.stdout.flush()
+    stdio_json.serve(lambda message: handle(message, None))
     return 0
 
 
 def serve_http(port: int) -> int:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-        def _send(self, status: int, body: Any = None, extra: dict[str, str] | None = None) -> None:
-            data = json.dumps(body).encode() if body is not None else b""
-            self.send_response(status)
-            if body is not None:
-                self.send_header("Content-Type", "application/json")
-            for name, value in (extra or {}).items():
-                self.send_header(name, value)
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
+    class Handler(JsonHandler):
         def do_POST(self) -> None:
             if self.path != "/mcp":
-                self._send(404)
+                self._json(404)
                 return
             length = int(self.headers.get("Content-Length") or 0)
             message = json.loads(self.rfile.read(length))
             if not isinstance(message, dict) or (
                 message.get("method") not in ("initialize", None) and not self.headers.get("Mcp-Session-Id")
             ):
-                self._send(400, {"jsonrpc": "2.0", "id": None, "error": {"code": -32000, "message": "no session"}})
+                self._json(400, {"jsonrpc": "2.0", "id": None, "error": {"code": -32000, "message": "no session"}})
                 return
             answer = handle(message, dict(self.headers.items()))
             if answer is None:
-                self._send(202)
+                self._json(202)
                 return
             extra = {"Mcp-Session-Id": uuid.uuid4().hex} if message.get("method") == "initialize" else None
-            self._send(200, answer, extra)
+            self._json(200, answer, extra)
 
         def do_GET(self) -> None:
-            self._send(405 if self.path == "/mcp" else 404)
+            self._json(405 if self.path == "/mcp" else 404)
 
         def do_DELETE(self) -> None:
-            self._send(200 if self.path == "/mcp" else 404)
+            self._json(200 if self.path == "/mcp" else 404)
 
     httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
     httpd.daemon_threads = True

@@ -20,25 +20,17 @@ use).  POST /_mode is auth_server.py's.
 
 from __future__ import annotations
 
-import argparse
 import json
-import socket
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-import uvicorn
+import auth_server  # the sibling file: this server extends it
+from auth_base import METADATA_PATH, main
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import auth_server  # the sibling file: this server extends it
-
 MODES = ("ok", "unavailable", "absent", "insecure")
-METADATA_PATH = "/.well-known/oauth-authorization-server/auth"
 
 
 @dataclass
@@ -137,17 +129,9 @@ class RevocationLayer:
         return Response(status_code=200)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--port", type=int, required=True)
-    args = parser.parse_args()
-    state = auth_server.State(f"http://127.0.0.1:{args.port}")
-    app = RevocationLayer(auth_server.build(state), state)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", args.port))
-    uvicorn.Server(uvicorn.Config(app, log_config=None, access_log=False)).run(sockets=[sock])
+def build(state: auth_server.State) -> RevocationLayer:
+    return RevocationLayer(auth_server.build(state), state)
 
 
 if __name__ == "__main__":
-    main()
+    main(build, auth_server.State)

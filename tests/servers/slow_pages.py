@@ -19,6 +19,8 @@ import sys
 import time
 from typing import Any
 
+import stdio_json
+
 WIDE_PROPERTIES = 100
 
 
@@ -65,16 +67,9 @@ def main() -> int:
     pages = [tools[i : i + per_page] for i in range(0, len(tools), per_page)]
 
     def answer(message_id: Any, result: Any) -> None:
-        sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": message_id, "result": result}) + "\n")
-        sys.stdout.flush()
+        stdio_json.send({"jsonrpc": "2.0", "id": message_id, "result": result})
 
-    for line in sys.stdin:
-        try:
-            message = json.loads(line)
-        except ValueError:
-            continue
-        if not isinstance(message, dict) or "id" not in message or "method" not in message:
-            continue
+    for message in stdio_json.requests():
         method, params = message["method"], message.get("params") or {}
         if method == "initialize":
             answer(

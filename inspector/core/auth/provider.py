@@ -537,14 +537,7 @@ class _Observed(OAuthClientProvider):
             if not wants_nonce(response.status_code, error, nonce) or retries >= MAX_NONCE_RETRIES:
                 return response
             retries += 1
-            exchange = HttpExchange.capture(outgoing, response, self.log.secrets)
-            self.log.emit(
-                "dpop-nonce",
-                "info",
-                "the authorization server asks for a DPoP nonce (use_dpop_nonce); retrying with a new proof",
-                http=exchange,
-                data={"nonce": nonce, "party": "authorization server"},
-            )
+            self._nonce_asked("authorization server", outgoing, response, nonce)
 
     def _token_for_sdk(self, response: httpx2.Response) -> httpx2.Response:
         """Note a DPoP-bound token, and hand the SDK (which models bearer tokens only) a bearer-typed copy."""
@@ -584,15 +577,19 @@ class _Observed(OAuthClientProvider):
         error = parse_www_authenticate(response.headers.get("www-authenticate"), "DPoP").get("error")
         if not wants_nonce(response.status_code, error, nonce) or retries >= MAX_NONCE_RETRIES:
             return False
+        self._nonce_asked("MCP server", request, response, nonce)
+        return True
+
+    def _nonce_asked(self, party: str, request: httpx2.Request, response: httpx2.Response, nonce: str | None) -> None:
+        """Log that `party` answered use_dpop_nonce, with the exchange that said so."""
         exchange = HttpExchange.capture(request, response, self.log.secrets)
         self.log.emit(
             "dpop-nonce",
             "info",
-            "the MCP server asks for a DPoP nonce (use_dpop_nonce); retrying with a new proof",
+            f"the {party} asks for a DPoP nonce (use_dpop_nonce); retrying with a new proof",
             http=exchange,
-            data={"nonce": nonce, "party": "MCP server"},
+            data={"nonce": nonce, "party": party},
         )
-        return True
 
     def _log_failure(self, flow: _Flow, message: str) -> None:
         if not flow.failed_logged:
