@@ -67,6 +67,10 @@ LIST_CHANGED = {
     "notifications/prompts/list_changed": ("prompts",),
 }
 SYNC_INTERVAL = 0.05
+# While a list arrives page by page the views catch up this often: each
+# catch-up redraws the traffic table and the status bar, and at 100,000
+# items those redraws, not the items, would take most of the loop.
+LOADING_SYNC_INTERVAL = 0.25
 # While a long list arrives page by page, it is redrawn at most this often.
 PAGE_PAINT_INTERVAL = 0.5
 LIST_PANES: dict[str, type[Widget]] = {
@@ -219,6 +223,8 @@ class InspectorApp(App[int]):
         if record:
             self._start_recording(record)
         self._sync_scheduled = False
+        # Lists being fetched now (their pages arriving): views sync less often.
+        self.lists_loading = 0
         self.validator: FrameValidator | None = None
         self._validated = 0
         self._validating = False
@@ -494,9 +500,11 @@ class InspectorApp(App[int]):
             elif timer is None:
                 timer = self.set_timer(interval, show_so_far)
 
+        self.lists_loading += 1
         try:
             listing = await self.client.list_all(kind, refresh=refresh, on_page=on_page)
         finally:
+            self.lists_loading -= 1
             if timer is not None:
                 timer.stop()
         self.lists[kind] = listing
@@ -563,7 +571,7 @@ class InspectorApp(App[int]):
         # instead of redrawing per frame.
         if not self._sync_scheduled:
             self._sync_scheduled = True
-            self.set_timer(SYNC_INTERVAL, self._sync_views)
+            self.set_timer(LOADING_SYNC_INTERVAL if self.lists_loading else SYNC_INTERVAL, self._sync_views)
 
     def _on_task(self, info: object) -> None:
         self._tasks_dirty = True
