@@ -255,7 +255,9 @@ class FieldRow(Vertical):
         super().__init__()
         self.node = node
         self.shape = _row_shape(node, depth)
-        self.styles.padding = (0, 0, 0, depth * 2)
+        if depth:
+            # (Styles set on a widget cost a restyle: none for the top-level rows.)
+            self.styles.padding = (0, 0, 0, depth * 2)
         self._errors: Static | None = None
         self._composed = False
 
@@ -424,7 +426,9 @@ class FieldRow(Vertical):
                 editor = self.query_one(FormInput)
                 editor.value = node.text()
                 editor.cursor_position = len(editor.value)
-                editor.placeholder = visible(str(getattr(node, "placeholder", "") or _kind(node)))
+                placeholder = visible(str(getattr(node, "placeholder", "") or _kind(node)))
+                if editor.placeholder != placeholder:
+                    editor.placeholder = placeholder
                 editor.password = bool(getattr(node, "secret", False))
         self.show_errors()
 
