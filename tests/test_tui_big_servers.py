@@ -12,7 +12,7 @@ from textual.widgets import Static
 
 from inspector.core import ServerSpec
 from inspector.tui.app import InspectorApp
-from inspector.tui.panes.bottom import TrafficPane
+from inspector.tui.panes.bottom import BottomPanel, TrafficPane
 from inspector.tui.panes.tools import ToolsPane
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.widgets.big_text import HIGHLIGHT_LIMIT, LazyText
@@ -62,6 +62,27 @@ async def test_the_first_page_shows_before_later_pages_arrive(tmp_path: Path) ->
         names = [item.key for item in tool_list(app).items]
         assert len(names) == 41 and names[-1] == "big_json", names
         assert "loading" not in str(tool_list(app).border_subtitle)
+
+
+async def test_the_wire_validation_catches_up_while_a_list_is_held_and_after_it(tmp_path: Path) -> None:
+    """The validation of the frames holds off while a list's pages stream
+    in; a server that stops half-way through a list does not keep the frames
+    already in from being checked, and the whole list is checked once in."""
+    release = tmp_path / "release"
+    app = InspectorApp(spec(release))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: len(tool_list(app).items) > 0, "the first page in the list")
+        assert app.lists_loading == 1  # page 2 is held back
+        panel = app.query_one(BottomPanel)
+        await wait_for(
+            pilot, lambda: panel.checked == len(app.traffic.frames), "the frames in checked, list unfinished"
+        )
+        assert "tools" not in app.lists and app.lists_loading == 1
+        release.touch()
+        await wait_for(pilot, lambda: "tools" in app.lists and app.lists_loading == 0, "the whole listing")
+        await wait_for(pilot, lambda: panel.checked == len(app.traffic.frames), "every frame checked")
+        pages = [f for f in app.traffic.frames if f.method == "tools/list" and f.direction == "in"]
+        assert len(pages) == 4
 
 
 async def test_a_100_property_form_is_built_with_all_its_fields(tmp_path: Path) -> None:

@@ -209,6 +209,10 @@ class InspectorApp(App[int]):
         return self.view.connect_failure
 
     @property
+    def lists_loading(self) -> int:
+        return self.view.lists_loading
+
+    @property
     def _sync_scheduled(self) -> bool:
         # Whether any server's views still have frames to take in (what tests wait out).
         return any(view._sync_scheduled for view in self.views)

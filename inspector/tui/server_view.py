@@ -67,6 +67,13 @@ LIST_CHANGED = {
     "notifications/prompts/list_changed": ("prompts",),
 }
 SYNC_INTERVAL = 0.05
+# While a list arrives page by page the views catch up this often: each
+# catch-up redraws the traffic table and the status bar, and at 100,000
+# items those redraws, not the items, would take most of the loop.
+LOADING_SYNC_INTERVAL = 0.25
+# The wire validation holds off while a list's pages arrive less than this
+# far apart (a server that stops sending is checked all the same).
+VALIDATION_HOLD = 1.0
 # While a long list arrives page by page, it is redrawn at most this often.
 PAGE_PAINT_INTERVAL = 0.5
 LIST_PANES: dict[str, type[Widget]] = {
@@ -169,6 +176,10 @@ class ServerView(Vertical):
         if record:
             self._start_recording(record)
         self._sync_scheduled = False
+        # Lists being fetched now (their pages arriving): views sync less often.
+        self.lists_loading = 0
+        self._last_frame_at = 0.0
+        self._validation_retry = False
         self.validator: FrameValidator | None = None
         self._validated = 0
         self._validating = False
@@ -467,11 +478,15 @@ class ServerView(Vertical):
             elif timer is None:
                 timer = self.set_timer(interval, show_so_far)
 
+        self.lists_loading += 1
         try:
             listing = await self.client.list_all(kind, refresh=refresh, on_page=on_page)
         finally:
+            self.lists_loading -= 1
             if timer is not None:
                 timer.stop()
+            if not self.lists_loading:
+                self._schedule_sync()  # the wire validation waited for the list
         self.lists[kind] = listing
         pane.set_listing(listing)  # type: ignore[attr-defined]
 
@@ -529,6 +544,7 @@ class ServerView(Vertical):
     # -- core events -------------------------------------------------------------------
 
     def _on_frame(self, frame: Frame) -> None:
+        self._last_frame_at = time.monotonic()
         self._schedule_sync()
 
     def _schedule_sync(self) -> None:
@@ -536,7 +552,7 @@ class ServerView(Vertical):
         # instead of redrawing per frame.
         if not self._sync_scheduled:
             self._sync_scheduled = True
-            self.set_timer(SYNC_INTERVAL, self._sync_views)
+            self.set_timer(LOADING_SYNC_INTERVAL if self.lists_loading else SYNC_INTERVAL, self._sync_views)
 
     def _on_task(self, info: object) -> None:
         self._tasks_dirty = True
@@ -549,6 +565,15 @@ class ServerView(Vertical):
         validator = self.validator
         if validator is None or self._validating:
             return
+        if self.lists_loading and time.monotonic() - self._last_frame_at < VALIDATION_HOLD:
+            # Checking a listing's pages (every tool against its schema)
+            # shares the interpreter with the loop: it waits while the pages
+            # stream in, and catches up once the list is on screen
+            # (`_load_list` syncs again) or the frames stop coming.
+            if not self._validation_retry:
+                self._validation_retry = True
+                self.set_timer(VALIDATION_HOLD, self._retry_validation)
+            return
         frames = self.traffic.frames
         start, end = self._validated, len(frames)
         if start >= end:
@@ -559,6 +584,10 @@ class ServerView(Vertical):
             group="validation-batch",
             exit_on_error=False,
         )
+
+    def _retry_validation(self) -> None:
+        self._validation_retry = False
+        self._schedule_sync()
 
     async def _validate_batch(self, validator: FrameValidator, batch: list[Frame], end: int) -> None:
         stop = self._stop_validation

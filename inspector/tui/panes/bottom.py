@@ -343,6 +343,15 @@ class TrafficPane(Horizontal):
             # at every view sync; the detail of each would cost a layout of
             # the screen.  A newer frame cancels this wait (exclusive).
             await asyncio.sleep(FOLLOW_DETAIL_AFTER)
+            # A list still arriving brings more frames: the detail waits for
+            # its last page rather than laying the screen out between pages.
+            while self.inspector.lists_loading:
+                tables = self.query(TrafficTable)
+                if not tables or not tables.first().following:
+                    break
+                await asyncio.sleep(FOLLOW_DETAIL_AFTER)
+            if not self.is_attached or not detail.is_attached:
+                return  # the app is closing
         big = None
         if frame is not None and frame.size > HIGHLIGHT_LIMIT:
             # Parsing, pretty-printing and escaping 100 KB take tens of ms: not on the UI loop.

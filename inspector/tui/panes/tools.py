@@ -143,6 +143,9 @@ class ToolsPane(Horizontal):
         self.app_url: str | None = None
         # Per tool, the person's last call: (arguments, result, why there is none), for a preview started later.
         self.last_calls: dict[str, tuple[dict[str, Any], Any, str | None]] = {}
+        # The tool each schema tab was drawn for: a tab is drawn when it is
+        # shown, not for every tool the highlight passes.
+        self._tab_drawn: dict[str, Item | None] = {}
 
     @property
     def inspector(self) -> ServerView:
@@ -184,24 +187,58 @@ class ToolsPane(Horizontal):
             # tool's form, schemas or result stays on screen.
             header.update("No tool selected")
             self.query_one(ArgumentsEditor).clear()
-            for part in ("#tool-schema", "#tool-output", "#tool-raw"):
-                self.query_one(part, Static).update("")
+            self._draw_tabs(every=True)
             self._result_hidden = self._result_hidden or not view.empty
             view.empty = True
             return
         if self._result_hidden:
             self._result_hidden = False
             view.empty = False
-        header.update(tool_header(item))
-        self.query_one("#tool-schema", Static).update(json_syntax(item.data.get("inputSchema")))
-        output = item.output_schema
-        self.query_one("#tool-output", Static).update(
-            json_syntax(output) if output is not None else Text("no outputSchema", style="dim")
-        )
-        self.query_one("#tool-raw", Static).update(json_syntax(item.raw))
+        self._draw_header(header, tool_header(item))
+        self._draw_tabs()
         self.query_one(ArgumentsEditor).load_schema(item.input_schema, key=item.key)
         if self.inspector.recording is not None:
             self._show_recorded_call(item)
+
+    @staticmethod
+    def _draw_header(header: Static, text: Text) -> None:
+        """The tool's header; the screen is laid out again only when the
+        header takes a different number of lines than the last tool's."""
+        width = header.size.width
+        if not width or not header.display:
+            header.update(text)
+            return
+        header.update(text, layout=False)
+        if header.get_content_height(header.size, header.app.size, width) != header.size.height:
+            header.refresh(layout=True)
+
+    def _draw_tabs(self, every: bool = False) -> None:
+        """The schema tabs of the selected tool: the one shown (or *every*
+        one), each only if it shows another tool."""
+        tool = self.tool
+        active = self.query_one("#tool-tabs", TabbedContent).active
+        for tab, part in (
+            ("tool-schema-tab", "#tool-schema"),
+            ("tool-output-tab", "#tool-output"),
+            ("tool-raw-tab", "#tool-raw"),
+        ):
+            if not (every or tab == active) or (tab in self._tab_drawn and self._tab_drawn[tab] is tool):
+                continue
+            self._tab_drawn[tab] = tool
+            static = self.query_one(part, Static)
+            if tool is None:
+                static.update("")
+            elif tab == "tool-schema-tab":
+                static.update(json_syntax(tool.data.get("inputSchema")))
+            elif tab == "tool-output-tab":
+                output = tool.output_schema
+                static.update(json_syntax(output) if output is not None else Text("no outputSchema", style="dim"))
+            else:
+                static.update(json_syntax(tool.raw))
+
+    @on(TabbedContent.TabActivated, "#tool-tabs")
+    def _tab_shown(self, event: TabbedContent.TabActivated) -> None:
+        self._draw_tabs()
 
     @work(group="recorded-call", exclusive=True)
     async def _show_recorded_call(self, item: Item) -> None:

@@ -57,6 +57,11 @@ class ArgumentsEditor(Vertical):
         # The text this editor last put in the raw editor: anything else there
         # was typed by the person.
         self._shown_text = "{}"
+        # What the raw editor is to show once it is (it is hidden in form
+        # mode: loading it for every tool the highlight passes costs a redraw).
+        self._json_due: str | None = None
+        self._mode_shown: tuple[str, str | None] | None = None
+        self._errors_shown: list[str] = []
 
     def compose(self) -> ComposeResult:
         yield Static("", id="args-mode")
@@ -106,15 +111,29 @@ class ArgumentsEditor(Vertical):
         self._show_errors([])
 
     def _load_json(self, text: str, typed: str | None = None) -> None:
-        """Show *text* in the raw editor (or the person's own *typed* text)."""
+        """Show *text* in the raw editor (or the person's own *typed* text);
+        in form mode, once the editor is shown."""
         self._shown_text = text
-        self.json_area.load_text(typed if typed is not None else text)
+        wanted = typed if typed is not None else text
+        if self.mode == "json":
+            self._json_due = None
+            self.json_area.load_text(wanted)
+        else:
+            self._json_due = wanted
 
     def _raw_edited(self) -> bool:
+        if self._json_due is not None:
+            return self._json_due != self._shown_text
         return self.json_area.text != self._shown_text
 
     def _show_mode(self, fallback: str | None = None) -> None:
+        if self.mode == "json" and self._json_due is not None:
+            text, self._json_due = self._json_due, None
+            self.json_area.load_text(text)
         self.query_one(ContentSwitcher).current = "args-form" if self.mode == "form" else "args-json"
+        if self._mode_shown == (self.mode, fallback):
+            return
+        self._mode_shown = (self.mode, fallback)
         label = Text()
         label.append("form" if self.mode == "form" else "raw JSON", style="bold")
         label.append("  (ctrl+o switches, ctrl+enter or ctrl+j calls)", style="dim")
@@ -124,6 +143,9 @@ class ArgumentsEditor(Vertical):
         self.query_one("#args-mode", Static).update(label)
 
     def _show_errors(self, errors: list[str]) -> None:
+        if errors == self._errors_shown:
+            return
+        self._errors_shown = list(errors)
         self.query_one("#args-errors", Static).update(plain("\n".join(errors)) if errors else "")
 
     def arguments(self) -> tuple[dict[str, Any] | None, list[str]]:

@@ -436,7 +436,12 @@ class ItemList(FilterList[Item]):
 
     def set_items(self, items: list[Item], problems: list[str] | None = None) -> None:
         self.problems = list(problems or [])
-        self._broken = sum(1 for item in items if item.problems)
+        # A list growing page by page is shown again every half second: only
+        # the items added since are counted (a refresh has new item objects).
+        before = self.items
+        grown = 0 < len(before) <= len(items) and items[0] is before[0] and items[len(before) - 1] is before[-1]
+        start, broken = (len(before), self._broken) if grown else (0, 0)
+        self._broken = broken + sum(1 for item in items[start:] if item.problems)
         super().set_items(items)
 
     def _same(self, a: Item, b: Item) -> bool:

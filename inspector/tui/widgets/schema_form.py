@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any
+from typing import Any, TypeVar
 
 from rich.text import Text
 from textual import on
@@ -18,7 +18,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
+from textual.geometry import Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, SelectionList, Static, TextArea
 
@@ -147,6 +149,67 @@ def _row_lines(row: Widget) -> int:
 
 
 FOCUSABLE = "Input, TextArea, Select, Checkbox, SelectionList, Button"
+
+# The kinds of node whose row is a line with an editor beside the label and
+# nothing else; any other kind (objects, arrays, unions, blocks) has a row
+# of its own making.
+_STRUCTURED = (
+    ConstNode,
+    ArrayNode,
+    ObjectNode,
+    UnionNode,
+    NullableNode,
+    MultiSelectNode,
+    ExtrasNode,
+    RawJsonNode,
+)
+
+
+def _has_note(node: FormNode) -> bool:
+    return bool(node.description or node.has_default or node.deprecated or (node.title and node.title != node.key))
+
+
+def _row_shape(node: FormNode, depth: int) -> tuple[Any, ...] | None:
+    """What a row for this node is made of, when another node's row of the
+    same shape can be given this node instead of being built anew (a tool's
+    form after another's: same widgets, new label, note and value); None
+    for rows that are always built."""
+    if node.is_raw or _is_item(node) or isinstance(node, _STRUCTURED):
+        return None
+    note = _has_note(node)
+    if isinstance(node, EnumNode):
+        current = node.selected_index
+        labels = tuple(visible(option.label) for option in node.options)
+        return ("enum", depth, note, labels, not node.required or current is None, _select_prompt(node))
+    if isinstance(node, BooleanNode):
+        return ("bool", depth, note, _select_prompt(node))
+    if isinstance(node, StringNode) and has_controls(node.text()):
+        return None
+    if isinstance(node, StringNode) and node.multiline:
+        return ("text", depth, note)
+    return ("input", depth, note)
+
+
+W = TypeVar("W", Input, Select[Any], Button, Checkbox)
+
+
+def compact(widget: W) -> W:
+    """*widget* in its compact style.  Textual's `compact=True` restyles the
+    widget (and all it holds) as it is made, before it is mounted, where its
+    styles are worked out again: about a third of a big form's first screen."""
+    widget.add_class("-textual-compact", update=False)
+    widget.set_reactive(type(widget).compact, True)
+    return widget
+
+
+class FormInput(Input):
+    """A form's one-line editor.  Its width is the row's whatever the text:
+    a value typed or loaded repaints it, without laying the screen out
+    (Textual's Input sets its virtual size to the text's on every change)."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+
+
 # After a rebuild, focus the first editor under the row rather than its own buttons.
 UNDER = "-under"
 
@@ -191,7 +254,10 @@ class FieldRow(Vertical):
     def __init__(self, node: FormNode, depth: int) -> None:
         super().__init__()
         self.node = node
-        self.styles.padding = (0, 0, 0, depth * 2)
+        self.shape = _row_shape(node, depth)
+        if depth:
+            # (Styles set on a widget cost a restyle: none for the top-level rows.)
+            self.styles.padding = (0, 0, 0, depth * 2)
         self._errors: Static | None = None
         self._composed = False
 
@@ -254,34 +320,36 @@ class FieldRow(Vertical):
         if isinstance(node, EnumNode):
             options = [(Text(visible(option.label)), index) for index, option in enumerate(node.options)]
             current = node.selected_index
-            yield FormSelect(
-                options,
-                value=current if current is not None else _BLANK,
-                allow_blank=not node.required or current is None,
-                prompt=_select_prompt(node),
-                classes="enum-editor",
-                compact=True,
+            yield compact(
+                FormSelect(
+                    options,
+                    value=current if current is not None else _BLANK,
+                    allow_blank=not node.required or current is None,
+                    prompt=_select_prompt(node),
+                    classes="enum-editor",
+                )
             )
         elif isinstance(node, BooleanNode):
             state = node.to_value()
             choice = _BLANK if state is UNSET else ("true" if state else "false")
-            yield FormSelect(
-                [("true", "true"), ("false", "false")],
-                value=choice,
-                allow_blank=True,
-                prompt=_select_prompt(node),
-                classes="bool-editor",
-                compact=True,
+            yield compact(
+                FormSelect(
+                    [("true", "true"), ("false", "false")],
+                    value=choice,
+                    allow_blank=True,
+                    prompt=_select_prompt(node),
+                    classes="bool-editor",
+                )
             )
         elif isinstance(node, ConstNode):
             yield Static(plain(f"constant {json_text(node.schema.get('const'))}"), classes="field-kind")
             if not node.fills_itself:
-                yield Checkbox("include", node.is_set, classes="const-include", compact=True)
+                yield compact(Checkbox("include", node.is_set, classes="const-include"))
         elif isinstance(node, ArrayNode):
             if node.can_add:
-                yield Button("+ add", classes="array-add", compact=True)
+                yield compact(Button("+ add", classes="array-add"))
             if not node.required and node.is_set:
-                yield Button("clear", classes="array-clear", compact=True)
+                yield compact(Button("clear", classes="array-clear"))
             items = node.children()
             left_out = sum(1 for item in items if not item.is_set)
             count = f"{len(items)} item{'s' if len(items) != 1 else ''}"
@@ -293,33 +361,34 @@ class FieldRow(Vertical):
             # of them is filled); an optional one waits to be included.
             if node.path and not node.required:
                 if not node.present:
-                    yield Button("+ include", classes="object-include", compact=True)
+                    yield compact(Button("+ include", classes="object-include"))
                 else:
-                    yield Button("leave out", classes="object-clear", compact=True)
+                    yield compact(Button("leave out", classes="object-clear"))
             yield Static(Text(one_line(_kind(node), 30)), classes="field-kind")
         elif isinstance(node, UnionNode):
             options = [(Text(visible(variant.title)), index) for index, variant in enumerate(node.variants)]
-            yield FormSelect(options, value=node.selected, allow_blank=False, classes="union-editor", compact=True)
+            yield compact(FormSelect(options, value=node.selected, allow_blank=False, classes="union-editor"))
         elif isinstance(node, NullableNode):
-            yield Checkbox("null", node.is_null, classes="null-toggle", compact=True)
+            yield compact(Checkbox("null", node.is_null, classes="null-toggle"))
             yield Static(Text(one_line(_kind(node), 30)), classes="field-kind")
         else:
             placeholder = getattr(node, "placeholder", "") or _kind(node)
-            yield Input(
-                node.text(),
-                placeholder=visible(str(placeholder)),
-                password=bool(getattr(node, "secret", False)),
-                classes="text-input",
-                compact=True,
+            yield compact(
+                FormInput(
+                    node.text(),
+                    placeholder=visible(str(placeholder)),
+                    password=bool(getattr(node, "secret", False)),
+                    classes="text-input",
+                )
             )
 
     def _item_buttons(self) -> ComposeResult:
         parent = self.node.parent
         if isinstance(parent, ArrayNode) and isinstance(self.node.key, int):
-            yield Button("↑", classes="item-up", compact=True, tooltip="move up")
-            yield Button("↓", classes="item-down", compact=True, tooltip="move down")
+            yield compact(Button("↑", classes="item-up", tooltip="move up"))
+            yield compact(Button("↓", classes="item-down", tooltip="move down"))
             if parent.can_remove:
-                yield Button("✕", classes="item-remove", compact=True, tooltip="remove")
+                yield compact(Button("✕", classes="item-remove", tooltip="remove"))
 
     def _marks(self) -> Text:
         form = self._form()
@@ -330,6 +399,38 @@ class FieldRow(Vertical):
             if isinstance(ancestor, SchemaForm):
                 return ancestor
         return None
+
+    def rebind(self, node: FormNode) -> None:
+        """Show *node* (a row of the same shape, `_row_shape`) in this row's
+        widgets: its label, note, value and marks, nothing of the node it
+        showed before."""
+        self.node = node
+        if not self._composed:
+            return  # it composes from the new node when it mounts
+        self.query_one(".field-label", Label).update(_label(node), layout=False)
+        if _has_note(node):
+            self.query_one(".field-description", Static).update(_note(node), layout=False)
+        # Values put here are the model's already: not a change by the person.
+        with self.prevent(Input.Changed, Select.Changed, TextArea.Changed):
+            if isinstance(node, StringNode) and node.multiline:
+                # load_text also forgets the undo history: no ctrl+z brings
+                # back what was typed for another tool.
+                self.query_one(".text-editor", TextArea).load_text(node.text())
+            elif isinstance(node, EnumNode):
+                current = node.selected_index
+                self.query_one(FormSelect).value = current if current is not None else _BLANK
+            elif isinstance(node, BooleanNode):
+                state = node.to_value()
+                self.query_one(FormSelect).value = _BLANK if state is UNSET else ("true" if state else "false")
+            else:
+                editor = self.query_one(FormInput)
+                editor.value = node.text()
+                editor.cursor_position = len(editor.value)
+                placeholder = visible(str(getattr(node, "placeholder", "") or _kind(node)))
+                if editor.placeholder != placeholder:
+                    editor.placeholder = placeholder
+                editor.password = bool(getattr(node, "secret", False))
+        self.show_errors()
 
     def show_errors(self) -> None:
         # A row mounted a moment ago may not have composed its children yet;
@@ -413,8 +514,7 @@ class SchemaForm(VerticalScroll):
         self.fallback_reason = None
         if isinstance(self.root, RawJsonNode):
             self.fallback_reason = getattr(self.root, "reason", None) or "the schema is not a form"
-        self._hide_rows()
-        self.rebuild()
+        self._show_new_form()
         return self.fallback_reason
 
     def clear(self) -> None:
@@ -425,18 +525,58 @@ class SchemaForm(VerticalScroll):
         self.show_all_marks = False
         self.violations = []
         self._generation += 1
-        self._hide_rows()
-        self.rebuild()
+        self._show_new_form()
 
-    def _hide_rows(self) -> None:
-        # The rows of the previous schema go from the screen at once; the new
-        # ones are mounted after the next refresh (a big form takes a while).
+    def _show_new_form(self) -> None:
+        """The rows of a new schema.  Rows of the same shape as the ones on
+        screen take the new nodes at once, and the few left to add or remove
+        follow before the next frame: moving between similar tools lays the
+        screen out once at most.  Otherwise the previous schema's rows go from
+        the screen at once and the new ones are mounted after the next
+        refresh (a big form takes a while)."""
+        if not self._rebuild_scheduled and self._focused_place() is None:
+            specs = self._specs()
+            kept = self._reuse(specs)
+            if kept == len(specs) == len(self.children):
+                return
+            if len(specs) - kept <= ROW_CHUNK:
+                # The previous schema's other rows leave the screen at once.
+                for child in self.children[kept:]:
+                    child.display = False
+                self.rebuild(soon=True)
+                return
         for child in self.children:
             child.display = False
+        self.rebuild()
+
+    def _reuse(self, specs: list[tuple[FormNode, int] | None]) -> int:
+        """Give the rows on screen the nodes of *specs* from the first, as far
+        as their shapes match; how many took one."""
+        children = self.children
+        kept = 0
+        for spec, child in zip(specs, children, strict=False):
+            if spec is None:
+                if not (isinstance(child, Static) and child.has_class("no-arguments")):
+                    break
+            else:
+                node, depth = spec
+                shape = _row_shape(node, depth)
+                if shape is None or not isinstance(child, FieldRow) or child.shape != shape:
+                    break
+            kept += 1
+        for spec, child in zip(specs[:kept], children, strict=False):
+            if spec is not None and isinstance(child, FieldRow):
+                child.rebind(spec[0])
+        return kept
 
     def load_value(self, value: Any) -> None:
         if self.root is not None:
             self.root.load_value(value)
+            if not self._rebuild_scheduled and self._focused_place() is None:
+                # The same rows (a tool's saved value on its new form): they take it at once.
+                specs = self._specs()
+                if len(specs) == len(self.children) and self._reuse(specs) == len(specs):
+                    return
             self.rebuild()
 
     def value(self) -> Any:
@@ -596,15 +736,19 @@ class SchemaForm(VerticalScroll):
 
     # -- drawing ---------------------------------------------------------------------
 
-    def rebuild(self) -> None:
+    def rebuild(self, soon: bool = False) -> None:
         # Requests made while a rebuild is scheduled or running fold into it:
         # the loop below draws the model as it is once the last one is done.
+        # *soon*: before the next frame (a few rows to add or remove), not after it.
         self._dirty = True
         self._rebuild_pending = True
         self._hold_keys(True)
         if not self._rebuild_scheduled:
             self._rebuild_scheduled = True
-            self.call_after_refresh(self._rebuild)
+            if soon:
+                self.call_next(self._rebuild)
+            else:
+                self.call_after_refresh(self._rebuild)
 
     async def _rebuild(self) -> None:
         # The rows a screen can show are mounted (and painted) first; the
@@ -620,14 +764,24 @@ class SchemaForm(VerticalScroll):
                 focused = self._focused_place()
                 if self._focus_to is not None:
                     focused, self._focus_to = self._focus_to, None
-                await self.remove_children()
-                rows: list[Widget] = []
-                if self.root is not None:
-                    self._rows(self.root, 0, rows)
+                specs = self._specs()
+                # Rows under the person's hands are built anew (focus and the
+                # cursor go back to them); otherwise the rows on screen that
+                # match the new ones take their nodes.
+                kept = self._reuse(specs) if focused is None else 0
+                for child in self.children[:kept]:
+                    if not child.display:
+                        child.display = True
+                await self.remove_children(self.children[kept:])
+                rows = [self._widget(spec) for spec in specs[kept:]]
                 # A rebuild under the person's hands (focus in the form) mounts
                 # every row at once: focus goes back, and the view follows it,
                 # before the next key.
-                first = len(rows) if focused is not None else _rows_to_fill(rows, self.size.height or FIRST_LINES)
+                first = (
+                    len(rows)
+                    if focused is not None
+                    else _rows_to_fill(rows, max(0, (self.size.height or FIRST_LINES) - kept))
+                )
                 await self.mount_all(rows[:first])
                 rest = rows[first:]
         finally:
@@ -674,10 +828,24 @@ class SchemaForm(VerticalScroll):
     def on_unmount(self) -> None:
         self._hold_keys(False)
 
-    def _rows(self, node: FormNode, depth: int, out: list[Widget]) -> None:
+    def _specs(self) -> list[tuple[FormNode, int] | None]:
+        """The rows the model asks for: each node with its depth (None: the
+        line saying there are no arguments)."""
+        specs: list[tuple[FormNode, int] | None] = []
+        if self.root is not None:
+            self._rows(self.root, 0, specs)
+        return specs
+
+    @staticmethod
+    def _widget(spec: tuple[FormNode, int] | None) -> Widget:
+        if spec is None:
+            return Static(Text("no arguments", style="dim"), classes="no-arguments")
+        return FieldRow(*spec)
+
+    def _rows(self, node: FormNode, depth: int, out: list[tuple[FormNode, int] | None]) -> None:
         is_root_object = not node.path and isinstance(node, ObjectNode)
         if not is_root_object:
-            out.append(FieldRow(node, depth))
+            out.append((node, depth))
         if node.is_raw:
             return
         next_depth = depth if is_root_object else depth + 1
@@ -693,7 +861,7 @@ class SchemaForm(VerticalScroll):
         for child in shown:
             self._rows(child, next_depth, out)
         if is_root_object and not shown:
-            out.append(Static(Text("no arguments", style="dim"), classes="no-arguments"))
+            out.append(None)
 
     @staticmethod
     def _show_extras(node: ObjectNode) -> bool:

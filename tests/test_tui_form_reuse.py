@@ -1,0 +1,122 @@
+"""Moving between tools whose forms have rows of the same shape reuses the
+rows on screen (bench/servers/raw_server.py: `query`, `limit`, and `exact` on
+even tools): a reused row shows the new tool's field, note and value, never
+what was typed or picked in the other tool's form."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from textual.widgets import Input, Select, Static
+
+from inspector.core import ServerSpec
+from inspector.tui.app import InspectorApp
+from inspector.tui.panes.tools import ToolsPane
+from inspector.tui.widgets.arguments import ArgumentsEditor
+from inspector.tui.widgets.item_list import ItemList
+from inspector.tui.widgets.schema_form import FieldRow
+
+from .tui_helpers import burst, field_row, focus, wait_for
+
+RAW_SERVER = Path(__file__).resolve().parent.parent / "bench" / "servers" / "raw_server.py"
+TOOLS = 30
+SIZE = (140, 40)
+
+
+def raw_spec() -> ServerSpec:
+    return ServerSpec(
+        transport="stdio", command=sys.executable, args=[str(RAW_SERVER), "--tools", str(TOOLS)], timeout=60
+    )
+
+
+def form_of(app: InspectorApp, key: str) -> bool:
+    tool = app.query_one(ToolsPane).tool
+    editor = app.query_one(ArgumentsEditor)
+    return tool is not None and tool.key == key and editor.key == key and not editor.form._rebuild_pending
+
+
+def note(row: FieldRow) -> str:
+    return str(row.query_one(".field-description", Static).render())
+
+
+def label(row: FieldRow) -> str:
+    return str(row.query_one(".field-label", Static).render())
+
+
+async def show(pilot: object, app: InspectorApp, tools: ItemList, index: int) -> None:
+    tools.highlight_index(index)
+    key = f"tool_{index:05d}"
+    await wait_for(pilot, lambda: form_of(app, key), f"the form of {key}")  # type: ignore[arg-type]
+
+
+async def test_a_reused_row_shows_the_new_tools_field_and_none_of_the_old_value() -> None:
+    app = InspectorApp(raw_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        tools = app.query_one("#tool-list", ItemList)
+        await wait_for(pilot, lambda: len(tools.items) == TOOLS, "the tools listed")
+        await wait_for(pilot, lambda: form_of(app, "tool_00000"), "the first tool's form")
+        editor = app.query_one(ArgumentsEditor)
+        # tool_00000 (customer): type a query, a limit, and pick exact = true.
+        query = field_row(app, ("query",)).query_one(Input)
+        await focus(pilot, query)
+        await pilot.press(*"abc")
+        await focus(pilot, field_row(app, ("limit",)).query_one(Input))
+        await pilot.press(*"42")
+        field_row(app, ("exact",)).query_one(Select).value = "true"
+        await wait_for(
+            pilot, lambda: editor.arguments()[0] == {"query": "abc", "limit": 42, "exact": True}, "the typed value"
+        )
+        rows = {row.node.path: row for row in app.screen.query(FieldRow)}
+        await focus(pilot, tools.options)
+        # tool_00002 (ticket) has the same three rows: the same widgets show it.
+        await show(pilot, app, tools, 2)
+        assert {row.node.path: row for row in app.screen.query(FieldRow)} == rows
+        root = editor.form.root
+        assert root is not None and all(row.node.root is root for row in rows.values())
+        assert rows[("query",)].query_one(Input).value == ""
+        assert rows[("limit",)].query_one(Input).value == ""
+        assert rows[("exact",)].query_one(Select).value == Select.NULL
+        assert "ticket records" in note(rows[("query",)]) and "customer" not in note(rows[("query",)])
+        assert editor.arguments() == ({}, [])
+        # Typing in the reused row changes this tool's value only.
+        await focus(pilot, rows[("query",)].query_one(Input))
+        await pilot.press(*"xy")
+        await wait_for(pilot, lambda: editor.arguments()[0] == {"query": "xy"}, "the second tool's value")
+        await focus(pilot, tools.options)
+        # tool_00001 (two rows): the first two rows are reused, `exact` goes.
+        await show(pilot, app, tools, 1)
+        shown = {row.node.path: row for row in app.screen.query(FieldRow)}
+        assert set(shown) == {("query",), ("limit",)}
+        assert shown[("query",)] is rows[("query",)] and shown[("query",)].query_one(Input).value == ""
+        assert "invoice records" in note(shown[("query",)])
+        assert "query" in label(shown[("query",)]) and "*" in label(shown[("query",)])
+        # Back on the first tool: what was typed there is there (kept per tool), in whatever rows.
+        await show(pilot, app, tools, 0)
+        await wait_for(pilot, lambda: ("exact",) in {row.node.path for row in app.screen.query(FieldRow)}, "3 rows")
+        assert field_row(app, ("query",)).query_one(Input).value == "abc"
+        assert field_row(app, ("limit",)).query_one(Input).value == "42"
+        assert field_row(app, ("exact",)).query_one(Select).value == "true"
+        assert editor.arguments()[0] == {"query": "abc", "limit": 42, "exact": True}
+        await show(pilot, app, tools, 2)
+        assert field_row(app, ("query",)).query_one(Input).value == "xy"
+        assert field_row(app, ("exact",)).query_one(Select).value == Select.NULL
+
+
+async def test_a_burst_of_arrows_shows_the_last_tools_description_in_reused_rows() -> None:
+    app = InspectorApp(raw_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        tools = app.query_one("#tool-list", ItemList)
+        await wait_for(pilot, lambda: len(tools.items) == TOOLS, "the tools listed")
+        await wait_for(pilot, lambda: form_of(app, "tool_00000"), "the first tool's form")
+        await focus(pilot, tools.options)
+        for count, last in ((7, "tool_00007"), (6, "tool_00013"), (1, "tool_00014")):
+            await burst(pilot, *["down"] * count)
+            await wait_for(pilot, lambda last=last: form_of(app, last), f"the form of {last}")
+            index = int(last[-5:])
+            subject = ("customer", "invoice", "ticket", "shipment", "article", "sensor")[index % 6]
+            assert f"{subject} records" in note(field_row(app, ("query",)))
+            rows = {row.node.path for row in app.screen.query(FieldRow)}
+            assert (("exact",) in rows) == (index % 2 == 0)
+            assert last in str(app.query_one("#tool-header-text", Static).render())
+            assert app.query_one(ArgumentsEditor).arguments() == ({}, [])
