@@ -1,0 +1,173 @@
+"""What a person found driving the TUI in a real terminal (tmux) against
+third-party servers; the schemas are copied into tests/servers/hand_shapes.py.
+
+A real terminal's keys differ from `pilot.press`: alt+n arrives as ESC n,
+which Textual reads as the key alt+n *carrying the character n*, and a text
+field takes any key with a printable character before the bindings of the
+widgets around it are looked at.  So these tests post the very events
+Textual's own terminal parser makes of the bytes a terminal sends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+from textual import events
+from textual._xterm_parser import XTermParser
+from textual.pilot import Pilot
+from textual.widgets import Input, Static, TabbedContent, TextArea
+
+from inspector.core import ServerSpec
+from inspector.tui.app import InspectorApp
+from inspector.tui.screens.confirm_call import ConfirmCallScreen
+from inspector.tui.widgets.arguments import ArgumentsEditor
+from inspector.tui.widgets.schema_form import FieldRow
+
+from .peers import PYTHON, SERVERS
+from .tui_helpers import TIMEOUT, burst, field_row, focus, quiet, select, settle, wait_connected, wait_for
+
+SMALL = (100, 30)
+
+
+def hand_shapes() -> ServerSpec:
+    return ServerSpec(transport="stdio", command=PYTHON, args=[str(SERVERS / "hand_shapes.py")], timeout=30)
+
+
+def from_terminal(data: str) -> list[events.Key]:
+    """The key events Textual's terminal driver makes of *data* (the bytes a
+    terminal sends), as if nothing followed them."""
+    parser = XTermParser()
+    keys = [token for token in parser.feed(data) if isinstance(token, events.Key)]
+    # End of input: a lone ESC sequence is resolved as the driver's timeout would.
+    keys += [token for token in parser.feed("") if isinstance(token, events.Key)]
+    return keys
+
+
+async def send_terminal(pilot: Pilot[int], data: str) -> None:
+    """Post what a terminal sends for *data* and wait until the app has handled it."""
+    app = pilot.app
+    for key in from_terminal(data):
+        key.set_sender(app)
+        app.post_message(key)
+    deadline = time.monotonic() + TIMEOUT
+    while not quiet(app):
+        assert time.monotonic() < deadline, f"timed out waiting for {data!r} to be handled"
+        await asyncio.sleep(0.02)  # why: the polling interval of this wait
+
+
+def last_call_arguments(app: InspectorApp) -> object:
+    calls = [f for f in app.traffic if f.method == "tools/call" and f.direction == "out"]
+    assert calls, "no tools/call was sent"
+    return calls[-1].message["params"]["arguments"]
+
+
+def count_text(row: FieldRow) -> str:
+    """What an array's row says of its items ("2 items, 1 empty (left out)")."""
+    return " ".join(str(static.render()) for static in row.query(Static) if "item" in str(static.render()))
+
+
+def test_the_terminal_sends_alt_keys_with_their_character() -> None:
+    """The premise: ESC n is alt+n with the character n; alt+up has none."""
+    [alt_n] = from_terminal("\x1bn")
+    assert (alt_n.key, alt_n.character) == ("alt+n", "n")
+    assert alt_n.is_printable
+    [alt_up] = from_terminal("\x1b[1;3A")
+    assert (alt_up.key, alt_up.character) == ("alt+up", None)
+
+
+async def test_alt_keys_from_a_terminal_work_inside_an_array_items_text_field() -> None:
+    """The memory server's create_entities, typed in a terminal: alt+n in an
+    observation's field adds the next observation (no "n" typed into the
+    field), alt+up moves it first, alt+x removes one."""
+    app = InspectorApp(hand_shapes())
+    async with app.run_test(size=SMALL) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", "create_entities")
+        form = app.query_one(ArgumentsEditor).form
+        await focus(pilot, form.query(".array-add").first())
+        await burst(pilot, "enter", *"alice", "tab", *"person", "tab", "enter", *"likes tea")
+        first = field_row(app, ("entities", 0, "observations", 0)).query_one(Input)
+        assert first.value == "likes tea"
+        await send_terminal(pilot, "\x1bn")
+        assert first.value == "likes tea", "alt+n typed into the field"
+        await wait_for(pilot, lambda: len(app.query(".text-input")) == 4, "a second observation")
+        await burst(pilot, *"hates coffee")
+        await send_terminal(pilot, "\x1b[1;3A")  # alt+up
+        await send_terminal(pilot, "\x1bn")
+        await send_terminal(pilot, "\x1bx")  # the third one, removed again
+        await burst(pilot, "ctrl+j")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "the confirmation")
+        await burst(pilot, "y")
+        await wait_for(pilot, lambda: any(f.method == "tools/call" for f in app.traffic), "the call")
+        assert last_call_arguments(app) == {
+            "entities": [{"name": "alice", "entityType": "person", "observations": ["hates coffee", "likes tea"]}]
+        }
+
+
+async def test_an_arrays_count_follows_what_is_typed_into_its_items() -> None:
+    """An item just added is empty (left out); once something is typed into
+    it the array's row no longer says so."""
+    app = InspectorApp(hand_shapes())
+    async with app.run_test(size=SMALL) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", "create_entities")
+        form = app.query_one(ArgumentsEditor).form
+        await focus(pilot, form.query(".array-add").first())
+        await burst(pilot, "enter", *"alice", "tab", *"person", "tab", "enter")
+        observations = field_row(app, ("entities", 0, "observations"))
+        assert "1 empty" in count_text(observations)
+        await burst(pilot, *"likes tea")
+        await wait_for(pilot, lambda: "empty" not in count_text(observations), "the count to drop 'empty'")
+        assert "1 item" in count_text(observations)
+
+
+async def test_function_keys_switch_panes_from_a_multi_line_text_field() -> None:
+    """F6 (Server) and F7 (Roots) are also TextArea's own keys (select line,
+    select all): in the filesystem server's write_file `content`, they
+    still switch the pane, and the text is untouched."""
+    app = InspectorApp(hand_shapes())
+    async with app.run_test(size=SMALL) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", "write_file")
+        area = field_row(app, ("content",)).query_one(TextArea)
+        await focus(pilot, area)
+        await burst(pilot, *"hello")
+        main = app.query_one("#main", TabbedContent)
+        for key, tab in (("f6", "server"), ("f7", "roots")):
+            app.action_show_tab("tools")
+            await wait_for(pilot, lambda: main.active == "tools", "the tools pane again")
+            await settle(pilot, "focus moved to the tool list")
+            await focus(pilot, area)
+            await burst(pilot, key)
+            await wait_for(pilot, lambda tab=tab: main.active == tab, f"{key} to show the {tab} pane")  # type: ignore[misc]
+        assert area.text == "hello"
+
+
+async def test_alt_a_from_a_terminal_previews_the_app_from_the_raw_json_editor(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """alt+a (ESC a) with focus in the arguments' raw JSON editor starts the
+    MCP App preview instead of typing "a" into the JSON."""
+    from inspector.tui.panes.tools import ToolsPane
+
+    monkeypatch.setenv("INSPECTOR_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("INSPECTOR_TOKEN_STORE", "file")
+    log = tmp_path / "asked.jsonl"
+    app = InspectorApp(ServerSpec(command=PYTHON, args=[str(SERVERS / "apps_server.py"), str(log)], timeout=30))
+    async with app.run_test(size=(140, 45)) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", "weather")
+        editor = app.query_one(ArgumentsEditor)
+        editor.action_toggle_mode()
+        area = editor.json_area
+        await wait_for(pilot, lambda: area.display, "the raw JSON editor")
+        await focus(pilot, area)
+        before = area.text
+        await send_terminal(pilot, "\x1ba")
+        pane = app.query_one(ToolsPane)
+        await wait_for(pilot, lambda: pane.app_url is not None, "the preview's URL")
+        assert area.text == before
+        await pane.stop_app_preview()
