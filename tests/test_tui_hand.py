@@ -11,6 +11,7 @@ Textual's own terminal parser makes of the bytes a terminal sends.
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from pathlib import Path
 
@@ -171,3 +172,30 @@ async def test_alt_a_from_a_terminal_previews_the_app_from_the_raw_json_editor(
         await wait_for(pilot, lambda: pane.app_url is not None, "the preview's URL")
         assert area.text == before
         await pane.stop_app_preview()
+
+
+async def test_a_narrow_traffic_table_keeps_latency_size_and_problem_marks() -> None:
+    """At 100x30 the traffic table is about 58 cells wide: the latency keeps
+    its unit, and the size and the mark of a call that breaks the tool's
+    schema stay on screen (the clock column gives way)."""
+    from inspector.core import demo_spec
+    from inspector.tui.panes.bottom import TrafficPane
+
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SMALL) as pilot:
+        await wait_connected(pilot, app)
+        await app.client.call_tool("register_user", {"username": "bob"})
+        await burst(pilot, "alt+1")
+        table = app.query_one(TrafficPane).table
+        call = next(f for f in app.traffic if f.method == "tools/call" and f.direction == "out")
+        answer = next(f for f in app.traffic if f.direction == "in" and f.partner == call.seq)
+        assert call.findings or call.problems, "the call breaks register_user's schema"
+
+        def line_of(seq: int) -> str:
+            lines = [table.render_line(y).text for y in range(table.scrollable_content_region.height)]
+            return next((line for line in lines if line.startswith(f"#{seq} ")), "")
+
+        await wait_for(pilot, lambda: line_of(answer.seq), "the answer's row on screen")
+        assert table.scrollable_content_region.width < 70
+        assert re.search(r"\d(ms|s) +\d+(\.\d)?[BKM] ", line_of(answer.seq)), line_of(answer.seq)
+        assert "⚠" in line_of(call.seq), line_of(call.seq)
