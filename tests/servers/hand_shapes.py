@@ -10,6 +10,9 @@ arguments it received, as JSON text, so a test sees exactly what was sent.
 - ``write_file``: the reference filesystem server's, whose ``content`` is
   edited in a multi-line text area.
 
+Prompt ``review``: as FastMCP publishes a prompt argument that is not a
+plain string, its allowed values only in the description, at its end.
+
     python tests/servers/hand_shapes.py            # stdio
 """
 
@@ -18,13 +21,13 @@ from __future__ import annotations
 import json
 import logging
 import sys
-from typing import Any
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.tools import Tool
 from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
 from mcp_types import CallToolResult, TextContent
-from pydantic import ConfigDict
+from pydantic import ConfigDict, Field
 
 CREATE_ENTITIES = {
     "$schema": "http://json-schema.org/draft-07/schema#",
@@ -58,6 +61,13 @@ WRITE_FILE = {
 }
 
 
+# FastMCP's wording for an argument typed Literal["terse", "verbose", "pedantic", "friendly"].
+STYLE_DESCRIPTION = (
+    "Provide a value matching the following JSON schema: "
+    '{"enum":["terse","verbose","pedantic","friendly"],"type":"string"}'
+)
+
+
 class _AnyArguments(ArgModelBase):
     """Takes whatever arguments arrive and hands them on whole."""
 
@@ -87,7 +97,17 @@ def build() -> MCPServer[Any]:
         _echo_tool("create_entities", "Create entities (the memory server's schema).", CREATE_ENTITIES),
         _echo_tool("write_file", "Write a file (filesystem server's schema).", WRITE_FILE),
     ]
-    return MCPServer(name="hand-shapes", version="1.0.0", tools=tools)
+    server: MCPServer[Any] = MCPServer(name="hand-shapes", version="1.0.0", tools=tools)
+
+    @server.prompt()
+    def review(
+        code: Annotated[str, Field(description="The code to review")],
+        style: Annotated[str, Field(description=STYLE_DESCRIPTION)] = "terse",
+    ) -> str:
+        """Review some code."""
+        return f"Review ({style}): {code}"
+
+    return server
 
 
 def main() -> int:
