@@ -219,3 +219,41 @@ async def test_a_prompt_arguments_whole_description_is_shown() -> None:
         assert label.region.right <= style.content_region.right, "the label runs past the field's edge"
         shown = "".join(strip.text.strip() for strip in label.render_lines(label.region.reset_offset))
         assert '"pedantic","friendly"]' in shown, shown
+
+
+async def test_read_from_the_palette_selects_the_resource_it_shows() -> None:
+    """`read: URI` in the palette shows that resource's contents and selects
+    it in the list, so the detail (and ctrl+s, which subscribes to the
+    selected resource) is about the resource on screen."""
+    from textual.command import CommandInput, CommandList, CommandPalette
+
+    from inspector.core import demo_spec
+    from inspector.tui.panes.resources import ResourcesPane
+    from inspector.tui.widgets.item_list import ItemList
+
+    wanted = "demo://config.json"
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SMALL) as pilot:
+        await wait_connected(pilot, app)
+        await wait_for(pilot, lambda: "resources" in app.lists, "the resources listed")
+        await burst(pilot, "ctrl+p")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), "the command palette")
+        await focus(pilot, app.screen.query_one(CommandInput))
+        await burst(pilot, *f"read: {wanted}")
+
+        def hit() -> bool:
+            hits = app.screen.query(CommandList)
+            return (
+                bool(hits)
+                and hits.first().highlighted is not None
+                and wanted in str(hits.first().get_option_at_index(hits.first().highlighted or 0).prompt)
+            )
+
+        await wait_for(pilot, hit, "the palette's hit")
+        await burst(pilot, "enter")
+        pane = app.query_one(ResourcesPane)
+        contents = pane.query_one("#resource-contents")
+        await wait_for(pilot, lambda: wanted in str(contents.border_title), "the resource read")
+        resources = pane.query_one(ItemList)
+        await wait_for(pilot, lambda: pane.current is not None and pane.current.key == wanted, "the resource selected")
+        assert resources.highlighted_item is not None and resources.highlighted_item.key == wanted
