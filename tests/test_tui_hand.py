@@ -257,3 +257,20 @@ async def test_read_from_the_palette_selects_the_resource_it_shows() -> None:
         resources = pane.query_one(ItemList)
         await wait_for(pilot, lambda: pane.current is not None and pane.current.key == wanted, "the resource selected")
         assert resources.highlighted_item is not None and resources.highlighted_item.key == wanted
+
+
+async def test_function_keys_leave_the_panes_under_a_modal_alone() -> None:
+    """The panes' keys have priority (for text areas), yet on the call's
+    confirmation they switch nothing underneath it."""
+    app = InspectorApp(hand_shapes())
+    async with app.run_test(size=SMALL) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", "write_file")
+        await burst(pilot, "ctrl+j")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "the confirmation")
+        await burst(pilot, "f6", "f7")
+        assert isinstance(app.screen, ConfirmCallScreen)
+        assert app.query_one("#main", TabbedContent).active == "tools"
+        await burst(pilot, "n")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmCallScreen), "the confirmation closed")
+        assert not any(f.method == "tools/call" for f in app.traffic)
