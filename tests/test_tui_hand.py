@@ -274,3 +274,23 @@ async def test_function_keys_leave_the_panes_under_a_modal_alone() -> None:
         await burst(pilot, "n")
         await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmCallScreen), "the confirmation closed")
         assert not any(f.method == "tools/call" for f in app.traffic)
+
+
+async def test_the_tool_header_shows_when_it_has_focus() -> None:
+    """Tab from the tool list stops on the tool's header (its description
+    scrolls there): its border says so, as the list's does, instead of focus
+    seeming to vanish while typed keys go nowhere."""
+    from inspector.tui.widgets.item_list import ItemList
+
+    app = InspectorApp(hand_shapes())
+    async with app.run_test(size=SMALL) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", "create_entities")
+        header = app.query_one("#tool-header")
+        idle = header.styles.border_top
+        tools = app.query_one("#tool-list", ItemList)
+        await focus(pilot, tools.options)
+        await burst(pilot, "tab")
+        await wait_for(pilot, lambda: app.focused is header, "focus on the header")
+        await settle(pilot, "the header restyled")
+        assert header.styles.border_top != idle

@@ -120,6 +120,8 @@ class ToolsPane(Horizontal):
     ToolsPane > ItemList { width: 36%; min-width: 28; }
     ToolsPane > #tool-detail { width: 1fr; }
     #tool-header { height: auto; max-height: 7; border: round $primary-muted; padding: 0 1; }
+    /* Tab from the list stops here (a long description scrolls): show it. */
+    #tool-header:focus { border: round $primary; }
     #tool-tabs { height: 1fr; min-height: 6; }
     #as-task { height: auto; border: none; padding: 0; display: none; }
     #tool-tabs ContentSwitcher { height: 1fr; }
