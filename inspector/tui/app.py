@@ -61,15 +61,17 @@ class InspectorApp(App[int]):
         Binding("ctrl+t", "toggle_bottom", "Panel", id="toggle_bottom", tooltip="show or hide the bottom panel"),
         Binding("ctrl+up", "resize_bottom(2)", "Grow panel", id="grow_bottom", show=False),
         Binding("ctrl+down", "resize_bottom(-2)", "Shrink panel", id="shrink_bottom", show=False),
-        Binding("f2", "show_tab('tools')", "Tools", id="tab_tools", show=False),
-        Binding("f3", "show_tab('resources')", "Resources", id="tab_resources", show=False),
-        Binding("f4", "show_tab('templates')", "Templates", id="tab_templates", show=False),
-        Binding("f5", "show_tab('prompts')", "Prompts", id="tab_prompts", show=False),
-        Binding("f6", "show_tab('server')", "Server", id="tab_server", show=False),
-        Binding("f7", "show_tab('roots')", "Roots", id="tab_roots", show=False),
-        Binding("f8", "show_tab('tasks')", "Tasks", id="tab_tasks", show=False),
-        Binding("f9", "show_tab('auth')", "Auth", id="tab_auth", show=False),
-        Binding("f10", "show_tab('collections')", "Collections", id="tab_collections", show=False),
+        # The panes' keys. Priority: a multi-line text field (TextArea) has
+        # f6 and f7 of its own (select line, select all).
+        Binding("f2", "show_tab('tools')", "Tools", id="tab_tools", show=False, priority=True),
+        Binding("f3", "show_tab('resources')", "Resources", id="tab_resources", show=False, priority=True),
+        Binding("f4", "show_tab('templates')", "Templates", id="tab_templates", show=False, priority=True),
+        Binding("f5", "show_tab('prompts')", "Prompts", id="tab_prompts", show=False, priority=True),
+        Binding("f6", "show_tab('server')", "Server", id="tab_server", show=False, priority=True),
+        Binding("f7", "show_tab('roots')", "Roots", id="tab_roots", show=False, priority=True),
+        Binding("f8", "show_tab('tasks')", "Tasks", id="tab_tasks", show=False, priority=True),
+        Binding("f9", "show_tab('auth')", "Auth", id="tab_auth", show=False, priority=True),
+        Binding("f10", "show_tab('collections')", "Collections", id="tab_collections", show=False, priority=True),
         Binding("ctrl+b", "save_call", "Save call as a step", id="save_call", show=False, priority=True),
         # The bottom panel's tabs. Priority: a text field would take the digit.
         Binding("alt+1", "show_bottom('traffic')", "Traffic", id="bottom_traffic", show=False, priority=True),
@@ -335,6 +337,11 @@ class InspectorApp(App[int]):
 
     def open_resource(self, uri: str) -> None:
         self.view.open_resource(uri)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # The panes' keys have priority (see BINDINGS), which would reach past
+        # a modal screen to the panes under it: there they do nothing, as before.
+        return not (action == "show_tab" and self.screen.is_modal)
 
     def show_connect_error(self, exc: InspectorError) -> None:
         self.view.show_connect_error(exc)

@@ -777,8 +777,12 @@ class ServerView(Vertical):
         self.notify_plain(f"no tool named {key} in the list", severity="warning")
 
     def open_resource(self, uri: str) -> None:
+        """Read *uri* in the Resources pane (from the palette or a resource
+        link); a listed resource is selected too, so the detail and its keys
+        (subscribe, read again) are about the resource on screen."""
         self.action_show_tab("resources")
         pane = self.query_one(ResourcesPane)
+        pane.query_one(ItemList).select_key(uri)
         pane.read(uri)
 
     # -- one place for worker failures ---------------------------------------------------

@@ -14,7 +14,7 @@ from textual.widgets import Static
 
 from ...core.errors import InspectorError
 from ...core.items import Item, ListResult
-from ...core.safetext import visible
+from ...core.safetext import one_line, visible
 from ..keymap import key_hint
 from ..safe import plain, plain_line
 from ..widgets.completing_field import CompletingField, ask_completion, focus_first_field
@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 __all__ = ["PromptsPane", "message_widgets"]
 
 _ROLE_STYLE = {"user": "bold cyan", "assistant": "bold green"}
+# A prompt argument's description is shown whole up to this many characters.
+ARGUMENT_DESCRIPTION_LIMIT = 1000
 
 
 def message_widgets(result: Any) -> list[Any]:
@@ -69,6 +71,8 @@ class PromptsPane(Horizontal):
     PromptsPane > #prompt-detail { width: 1fr; }
     #prompt-form { height: auto; max-height: 60%; border: round $primary-muted; padding: 0 1; }
     #prompt-messages { height: 1fr; border: round $primary-muted; padding: 0 1; }
+    /* The argument's label wraps at the form's edge (its description can be long). */
+    #prompt-form CompletingField > Label { width: 1fr; }
     """
 
     def __init__(self) -> None:
@@ -143,8 +147,11 @@ class PromptsPane(Horizontal):
             if argument.get("required"):
                 label.append(" *", style="bold red")
             if isinstance(argument.get("description"), str):
+                # Whole and wrapped: an argument's allowed values are often
+                # only in its description, at the end (FastMCP's "Provide a
+                # value matching the following JSON schema: {…}").
                 label.append("  ")
-                label.append_text(plain_line(argument["description"], 80, style="dim"))
+                label.append(one_line(argument["description"], ARGUMENT_DESCRIPTION_LIMIT), style="dim")
             widgets.append(CompletingField(name, label=label, source=self._completion if completions else None))
         widgets.append(Static(Text(f"{key_hint(self.app, 'get_prompt')} gets the prompt", style="dim")))
         await form.mount_all(widgets)

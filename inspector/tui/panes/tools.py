@@ -109,7 +109,9 @@ class ToolsPane(Horizontal):
         Binding("ctrl+y", "copy_command", "Copy as command", id="copy_command", show=False),
         Binding("ctrl+e", "toggle_stepping", "Step MRTR rounds", id="toggle_mrtr_steps", show=False),
         Binding("escape", "to_list", "Back to the list", id="tool_form_to_list", show=False),
-        Binding("alt+a", "preview_app", "Preview the tool's MCP App", id="preview_app", show=False),
+        # Priority: a terminal's alt+a is ESC a, read as alt+a carrying "a",
+        # which a text field would type.
+        Binding("alt+a", "preview_app", "Preview the tool's MCP App", id="preview_app", show=False, priority=True),
     ]
 
     # The right column: the form has it all until there is a result; then
@@ -119,6 +121,8 @@ class ToolsPane(Horizontal):
     ToolsPane > ItemList { width: 36%; min-width: 28; }
     ToolsPane > #tool-detail { width: 1fr; }
     #tool-header { height: auto; max-height: 7; border: round $primary-muted; padding: 0 1; }
+    /* Tab from the list stops here (a long description scrolls): show it. */
+    #tool-header:focus { border: round $primary; }
     #tool-tabs { height: 1fr; min-height: 6; }
     #as-task { height: auto; border: none; padding: 0; display: none; }
     #tool-tabs ContentSwitcher { height: 1fr; }

@@ -124,6 +124,15 @@ FIRST_LINES = 24
 ROW_CHUNK = 8
 
 
+def _array_count(node: ArrayNode) -> Text:
+    items = node.children()
+    left_out = sum(1 for item in items if not item.is_set)
+    count = f"{len(items)} item{'s' if len(items) != 1 else ''}"
+    if left_out:
+        count += f", {left_out} empty (left out)"
+    return Text(count, style="yellow" if left_out else "dim")
+
+
 def _rows_to_fill(rows: list[Widget], lines: int) -> int:
     """How many of `rows` it takes to fill `lines` lines (a row's height estimated from its node)."""
     used = 0
@@ -259,6 +268,8 @@ class FieldRow(Vertical):
             # (Styles set on a widget cost a restyle: none for the top-level rows.)
             self.styles.padding = (0, 0, 0, depth * 2)
         self._errors: Static | None = None
+        # An array's "N items, M empty" line: it changes as its items are typed into.
+        self._count: Static | None = None
         self._composed = False
 
     def compose(self) -> ComposeResult:
@@ -350,12 +361,8 @@ class FieldRow(Vertical):
                 yield compact(Button("+ add", classes="array-add"))
             if not node.required and node.is_set:
                 yield compact(Button("clear", classes="array-clear"))
-            items = node.children()
-            left_out = sum(1 for item in items if not item.is_set)
-            count = f"{len(items)} item{'s' if len(items) != 1 else ''}"
-            if left_out:
-                count += f", {left_out} empty (left out)"
-            yield Static(Text(count, style="yellow" if left_out else "dim"), classes="field-kind")
+            self._count = Static(_array_count(node), classes="field-kind")
+            yield self._count
         elif isinstance(node, ObjectNode):
             # A required object shows its fields open (it is sent once one
             # of them is filled); an optional one waits to be included.
@@ -431,6 +438,9 @@ class FieldRow(Vertical):
                     editor.placeholder = placeholder
                 editor.password = bool(getattr(node, "secret", False))
         self.show_errors()
+    def refresh_count(self) -> None:
+        if self._count is not None and isinstance(self.node, ArrayNode):
+            self._count.update(_array_count(self.node))
 
     def show_errors(self) -> None:
         # A row mounted a moment ago may not have composed its children yet;
@@ -455,11 +465,14 @@ class SchemaForm(VerticalScroll):
 
     # Items of an array from the keyboard, wherever focus is inside one
     # (the item's own buttons are a tab or a jump away; these are one key).
+    # Priority: a terminal sends alt+n as ESC n, which Textual reads as alt+n
+    # carrying the character "n", and a text field types that character
+    # before the bindings around it are looked at.
     BINDINGS = [
-        Binding("alt+n", "add_item", "New item", id="form_add_item", show=False),
-        Binding("alt+up", "move_item(-1)", "Item up", id="form_item_up", show=False),
-        Binding("alt+down", "move_item(1)", "Item down", id="form_item_down", show=False),
-        Binding("alt+x", "remove_item", "Remove item", id="form_remove_item", show=False),
+        Binding("alt+n", "add_item", "New item", id="form_add_item", show=False, priority=True),
+        Binding("alt+up", "move_item(-1)", "Item up", id="form_item_up", show=False, priority=True),
+        Binding("alt+down", "move_item(1)", "Item down", id="form_item_down", show=False, priority=True),
+        Binding("alt+x", "remove_item", "Remove item", id="form_remove_item", show=False, priority=True),
     ]
 
     class Changed(Message):
@@ -936,10 +949,25 @@ class SchemaForm(VerticalScroll):
         if row is not None:
             self.touched.add(row.node.path)
             row.show_errors()
+            self._recount(row.node)
         if structural:
             self.rebuild()
         self.check()
         self.post_message(self.Changed(self))
+
+    def _recount(self, node: FormNode) -> None:
+        """The item counts of the arrays *node* is in (an item typed into may
+        stop or start being empty)."""
+        arrays: list[FormNode] = []
+        parent = node.parent
+        while parent is not None:
+            if isinstance(parent, ArrayNode):
+                arrays.append(parent)
+            parent = parent.parent
+        if arrays:
+            for row in self.query(FieldRow):
+                if any(row.node is array for array in arrays):
+                    row.refresh_count()
 
     @on(Input.Changed, ".text-input")
     def _text(self, event: Input.Changed) -> None:

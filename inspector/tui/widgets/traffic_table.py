@@ -109,15 +109,24 @@ def _fit(text: str, width: int) -> str:
     return set_cell_size(text, width - 1) + "…"
 
 
+def _shows_time(width: int) -> bool:
+    """Whether the clock column fits: a narrow table (a 100-column terminal)
+    leaves it out, so latency with its unit, size and the problem marks at
+    the right stay on screen (the frame's detail has the time)."""
+    return width - _FIXED_W >= MIN_METHOD_W
+
+
 def _method_width(width: int) -> int:
-    return max(MIN_METHOD_W, width - _FIXED_W)
+    fixed = _FIXED_W if _shows_time(width) else _FIXED_W - (TIME_W + 1)
+    return max(MIN_METHOD_W, width - fixed)
 
 
 def header_text(width: int = DEFAULT_WIDTH) -> Text:
     """The column header, laid out like `row_text` at the same width."""
     text = Text(no_wrap=True, overflow="crop", style="bold")
+    clock = f"{'time':<{TIME_W}} " if _shows_time(width) else ""
     text.append(
-        f"{'#':<{SEQ_W}} {'time':<{TIME_W}} ↔ {'kind':<{KIND_W}} {_fit('method', _method_width(width))}"
+        f"{'#':<{SEQ_W}} {clock}↔ {'kind':<{KIND_W}} {_fit('method', _method_width(width))}"
         f" {'id':>{ID_W}} {'latency':>{LATENCY_W}} {'size':>{SIZE_W}} {'!':<{FLAGS_W}}"
     )
     return text
@@ -142,7 +151,8 @@ def row_text(frame: Frame, width: int = DEFAULT_WIDTH) -> Text:
     arrow, arrow_style = _DIRECTION.get(frame.direction, ("?", ""))
     text = Text(no_wrap=True, overflow="crop")
     text.append(f"{'#' + str(frame.seq):<{SEQ_W}} ", style="bold")
-    text.append(clock + " ", style="dim")
+    if _shows_time(width):
+        text.append(clock + " ", style="dim")
     text.append(arrow + " ", style=arrow_style)
     text.append(f"{frame.kind:<{KIND_W}.{KIND_W}} ", style=_KIND_STYLE.get(frame.kind, ""))
     # Server text: one_line makes every control character visible first.
