@@ -438,6 +438,7 @@ class FieldRow(Vertical):
                     editor.placeholder = placeholder
                 editor.password = bool(getattr(node, "secret", False))
         self.show_errors()
+
     def refresh_count(self) -> None:
         if self._count is not None and isinstance(self.node, ArrayNode):
             self._count.update(_array_count(self.node))
