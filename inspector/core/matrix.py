@@ -236,12 +236,15 @@ async def _call(client: Client, name: str) -> dict[str, Any]:
     return {"outcome": outcome, "content": _content_types(result), "shape": call_shape(result)}
 
 
-async def _fill(column: Column, spec: ServerSpec, connect: ConnectFactory, call_tools: bool) -> None:
+async def _fill(
+    column: Column, spec: ServerSpec, connect: ConnectFactory, call_tools: bool, on_connect: Callable[[], None]
+) -> None:
     pinned = spec.with_overrides(
         transport=column.transport, protocol_version=column.revision, era=column.era, get_stream=False
     )
     try:
         async with connect(pinned) as client:
+            on_connect()
             column.negotiated = client.protocol_version
             column.server_info = dict(client.server_info)
             column.capabilities = dict(client.server_capabilities)
@@ -363,19 +366,15 @@ async def build_matrix(
     call_tools: bool = True,
     ignore: frozenset[str] = frozenset({"lastModified"}),
     on_column: Callable[[Column], None] | None = None,
-    workers: int | None = None,
+    workers: int = 0,
 ) -> Matrix:
     """Ask the server once per column (a stdio server is started afresh for
-    each), up to `workers` columns at a time, and compare.  Members named in
-    `ignore` are not compared (by default `lastModified`, which a server may
-    stamp with its start time).  `on_column` hears of the columns in their
-    order, whichever finished first."""
+    each), up to `workers` columns at a time (0: MATRIX_WORKERS), and
+    compare.  Members named in `ignore` are not compared (by default
+    `lastModified`, which a server may stamp with its start time).
+    `on_column` hears of the columns in their order, whichever finished first."""
     columns = columns_for(spec)
-    if workers is None:
-        # One login at a time: a server behind authorization is asked column
-        # by column, so the first column's login serves the others.
-        workers = 1 if spec.auth is not None else MATRIX_WORKERS
-    await _fill_all(columns, spec, connect, call_tools, workers, on_column)
+    await _fill_all(columns, spec, connect, call_tools, workers or MATRIX_WORKERS, on_column)
     rows = _server_rows(columns)
     for kind in KINDS:
         rows.extend(_rows_for_kind(kind, columns, ignore))
@@ -389,6 +388,10 @@ async def build_matrix(
 MATRIX_WORKERS = 5
 
 
+def _may_log_in(spec: ServerSpec) -> bool:
+    return bool(spec.url) and spec.auth is not None and spec.auth.oauth
+
+
 async def _fill_all(
     columns: list[Column],
     spec: ServerSpec,
@@ -398,13 +401,23 @@ async def _fill_all(
     on_column: Callable[[Column], None] | None,
 ) -> None:
     slots = asyncio.Semaphore(max(1, workers))
+    # A server that may ask for a login: the first column connects alone, so
+    # a person logs in once and the other columns use the token it stored.
+    first_connected = asyncio.Event()
+    if not _may_log_in(spec):
+        first_connected.set()
 
-    async def fill(column: Column) -> None:
+    async def fill(index: int, column: Column) -> None:
+        if index:
+            await first_connected.wait()
         async with slots:
-            await _fill(column, spec, connect, call_tools)
+            try:
+                await _fill(column, spec, connect, call_tools, first_connected.set)
+            finally:
+                first_connected.set()
 
     # Started in column order, so the semaphore lets them in in that order.
-    tasks = [asyncio.create_task(fill(column)) for column in columns]
+    tasks = [asyncio.create_task(fill(index, column)) for index, column in enumerate(columns)]
     try:
         for column, task in zip(columns, tasks, strict=True):
             await task
