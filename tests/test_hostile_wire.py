@@ -34,7 +34,7 @@ from inspector.tui.widgets.json_tree import JsonTree
 from inspector.tui.widgets.result_view import ResultView
 
 from .peers import PYTHON, SERVERS, run_inspector
-from .tui_helpers import focus, select, wait_for
+from .tui_helpers import focus, select, settle, wait_for
 from .waiting import HANG, eventually_sync
 
 WIRE = str(SERVERS / "hostile_wire.py")
@@ -204,7 +204,8 @@ async def test_tui_shows_json_nested_up_to_the_bound() -> None:
         await wait_for(pilot, lambda: "tools/call" in _detail_text(app), "the frame's detail")
         # Drawn whole now (the deep tree and the detail): a crash in drawing them raises here.
         app.export_screenshot()
-        await pilot.pause()
+        # What drawing set off has run too (a crash there would stop the app).
+        await settle(pilot, "the app after drawing the deep tree")
         assert app.is_running and "OK" in status_text(app)
 
 

@@ -205,8 +205,8 @@ def test_locust_master_and_two_workers_over_streamable_http(tmp_path: Path, demo
         "--spawn-rate",
         "4",
         "--run-time",
-        # Room on a busy machine for the workers to start and every user to connect.
-        "15s",
+        # Counted from when both workers are there: room for every user to connect and send.
+        "5s",
         "--host",
         demo_url,
         "--collection",

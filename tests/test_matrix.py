@@ -1,12 +1,16 @@
 """`inspector matrix`: one server under every revision, era and transport,
 against the demo server, server-everything and a server whose offer
-changes with the revision (tests/servers/matrix_odd.py)."""
+changes with the revision (tests/servers/matrix_odd.py), and a server behind
+OAuth (tests/servers/auth_server.py)."""
 
 from __future__ import annotations
 
 import json
 import subprocess
+from pathlib import Path
 from typing import Any
+
+import httpx2
 
 from inspector.commands import exitcodes
 from inspector.core.versions import HANDSHAKE_VERSIONS, KNOWN_VERSIONS
@@ -157,3 +161,30 @@ def test_a_legacy_sse_url_answers_only_in_the_sse_columns() -> None:
         assert by_label[f"sse {revision}"]["counts"]["tools"] > 5
     assert all(by_label[f"http {r}"]["status"] == "failed" for r in KNOWN_VERSIONS)
     assert result.returncode == (exitcodes.DIFFERENCES if report["differences"] else exitcodes.OK), result.stderr
+
+
+def test_columns_asked_at_once_log_in_once(tmp_path: Path) -> None:
+    """The columns are asked several at a time; behind OAuth the first one
+    connects alone, so one login (one 401) serves every column."""
+    port = free_port()
+    with serving([PYTHON, str(SERVERS / "auth_server.py"), "--port", str(port)], port):
+        base = f"http://127.0.0.1:{port}"
+        result = run_inspector(
+            "matrix",
+            "--json",
+            "--no-calls",
+            "--url",
+            f"{base}/mcp",
+            "--oauth-browser",
+            "headless",
+            env={"INSPECTOR_CONFIG_DIR": str(tmp_path / "config")},
+            timeout=BOUND,
+        )
+        stats = httpx2.get(f"{base}/_stats").json()
+    report = json.loads(result.stdout)
+    by_label = columns(report)
+    assert list(by_label) == [f"http {r}" for r in KNOWN_VERSIONS] + [f"sse {r}" for r in HANDSHAKE_VERSIONS]
+    for revision in KNOWN_VERSIONS:
+        assert by_label[f"http {revision}"]["status"] == "accepted", by_label[f"http {revision}"]
+    assert (stats["mcp_401"], stats["authorize"], stats["token"]) == (1, 1, 1), stats
+    assert result.returncode in (exitcodes.OK, exitcodes.DIFFERENCES), result.stderr

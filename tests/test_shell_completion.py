@@ -130,6 +130,7 @@ def test_sanitized_bounds_and_filters() -> None:
 def test_a_server_that_never_answers_completes_nothing(inspector_on_path: dict[str, str]) -> None:
     """Completion has its own deadline: a silent server gives no names, not a stuck prompt."""
     env = {**inspector_on_path, "INSPECTOR_COMPLETION_TIMEOUT": "2"}
+    # The server: a process that starts and never reads or writes (it outlives the test's bound).
     silent = [sys.executable, "-c", "import time; time.sleep(600)"]
     assert complete_names(env, *silent) == ""
 

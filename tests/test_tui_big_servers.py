@@ -21,7 +21,7 @@ from inspector.tui.widgets.item_list import ItemList
 from inspector.tui.widgets.schema_form import FieldRow
 
 from .peers import SERVERS
-from .tui_helpers import select, wait_connected, wait_for
+from .tui_helpers import select, settle, wait_connected, wait_for
 
 SIZE = (150, 50)
 SLOW_PAGES = str(SERVERS / "slow_pages.py")
@@ -50,7 +50,7 @@ async def test_the_first_page_shows_before_later_pages_arrive(tmp_path: Path) ->
     async with app.run_test(size=SIZE) as pilot:
         # 41 tools over 4 pages of 11: the first page only, while page 2 is held back.
         await wait_for(pilot, lambda: len(tool_list(app).items) > 0, "the first page in the list")
-        await pilot.pause()
+        await settle(pilot, "the list to draw the first page")
         listed = tool_list(app)
         assert [item.key for item in listed.items] == ["wide_form", *(f"tool_{i:04d}" for i in range(10))]
         assert "tools" not in app.lists  # the listing is not complete yet
@@ -58,7 +58,7 @@ async def test_the_first_page_shows_before_later_pages_arrive(tmp_path: Path) ->
         assert any(f.method == "tools/list" and f.direction == "out" for f in app.traffic)
         release.touch()
         await wait_for(pilot, lambda: "tools" in app.lists, "the whole listing")
-        await pilot.pause()
+        await settle(pilot, "the list to draw the whole listing")
         names = [item.key for item in tool_list(app).items]
         assert len(names) == 41 and names[-1] == "big_json", names
         assert "loading" not in str(tool_list(app).border_subtitle)

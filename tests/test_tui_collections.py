@@ -18,7 +18,7 @@ from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.screens.run_steps import RunStepsScreen
 from inspector.tui.screens.save_step import SaveStepScreen
 
-from .tui_helpers import field_row, fill, focus, select, type_into, wait_connected, wait_for
+from .tui_helpers import field_row, fill, focus, select, settle, type_into, wait_connected, wait_for
 
 SIZE = (150, 50)
 
@@ -105,6 +105,13 @@ async def test_saving_before_any_call_says_so(tmp_path: Path) -> None:
         await wait_connected(pilot, app)
         await select(pilot, app, "tools", "get_json")
         await pilot.press("ctrl+b")
-        await pilot.pause(0.2)
+
+        def answered() -> bool:
+            told = any("call get_json first" in str(n.message) for n in app._notifications)
+            return told or isinstance(app.screen, SaveStepScreen)
+
+        # ctrl+b either opens the save screen or says why not: until one of them.
+        await wait_for(pilot, answered, "ctrl+b to open the save screen or say why not")
+        await settle(pilot, "ctrl+b handled")
         assert not isinstance(app.screen, SaveStepScreen)
         assert any("call get_json first" in str(n.message) for n in app._notifications)

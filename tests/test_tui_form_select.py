@@ -9,6 +9,8 @@ from textual.widgets._select import SelectOverlay
 
 from inspector.tui.widgets.schema_form import FormSelect
 
+from .tui_helpers import settle
+
 
 class OneSelect(App[None]):
     def compose(self) -> ComposeResult:
@@ -22,5 +24,6 @@ async def test_a_select_whose_overlay_is_gone_sets_up_without_a_crash() -> None:
         await select.query_one(SelectOverlay).remove()
         assert not select.query(SelectOverlay)
         select._setup_options_renderables()
-        await pilot.pause()
+        # What the call set off has run (a crash there would stop the app).
+        await settle(pilot, "the options set up")
         assert app.is_running

@@ -96,7 +96,7 @@ async def test_widgets_side_by_side_read_apart(size: tuple[int, int]) -> None:
     async with app.run_test(size=size) as pilot:
         await wait_connected(pilot, app)
         await select(pilot, app, "tools", "register_user")
-        await pilot.pause()
+        await settle(pilot, "the form of register_user drawn")
         text = "\n".join(svg_lines(app))
         assert re.search(r"Tools +Resources +Templates +Prompts +Server +Roots", text), text
         assert re.search(r"Arguments +Input schema +Output schema +Raw", text), text

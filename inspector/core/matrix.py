@@ -16,6 +16,7 @@ outcome or result shape differs.  Nothing here prints: the faces render.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ from .versions import HANDSHAKE_VERSIONS, KNOWN_VERSIONS, era_of
 
 __all__ = [
     "KINDS",
+    "MATRIX_WORKERS",
     "Cell",
     "Column",
     "Matrix",
@@ -234,12 +236,15 @@ async def _call(client: Client, name: str) -> dict[str, Any]:
     return {"outcome": outcome, "content": _content_types(result), "shape": call_shape(result)}
 
 
-async def _fill(column: Column, spec: ServerSpec, connect: ConnectFactory, call_tools: bool) -> None:
+async def _fill(
+    column: Column, spec: ServerSpec, connect: ConnectFactory, call_tools: bool, on_connect: Callable[[], None]
+) -> None:
     pinned = spec.with_overrides(
         transport=column.transport, protocol_version=column.revision, era=column.era, get_stream=False
     )
     try:
         async with connect(pinned) as client:
+            on_connect()
             column.negotiated = client.protocol_version
             column.server_info = dict(client.server_info)
             column.capabilities = dict(client.server_capabilities)
@@ -361,18 +366,66 @@ async def build_matrix(
     call_tools: bool = True,
     ignore: frozenset[str] = frozenset({"lastModified"}),
     on_column: Callable[[Column], None] | None = None,
+    workers: int = 0,
 ) -> Matrix:
-    """Ask the server once per column, one after the other (a stdio server
-    is started afresh for each), and compare.  Members named in `ignore`
-    are not compared (by default `lastModified`, which a server may stamp
-    with its start time)."""
+    """Ask the server once per column (a stdio server is started afresh for
+    each), up to `workers` columns at a time (0: MATRIX_WORKERS), and
+    compare.  Members named in `ignore` are not compared (by default
+    `lastModified`, which a server may stamp with its start time).
+    `on_column` hears of the columns in their order, whichever finished first."""
     columns = columns_for(spec)
-    for column in columns:
-        await _fill(column, spec, connect, call_tools)
-        if on_column is not None:
-            on_column(column)
+    await _fill_all(columns, spec, connect, call_tools, workers or MATRIX_WORKERS, on_column)
     rows = _server_rows(columns)
     for kind in KINDS:
         rows.extend(_rows_for_kind(kind, columns, ignore))
     rows.extend(_call_rows(columns))
     return Matrix(spec.label(), columns, rows)
+
+
+# Columns asked at once: each one mostly waits (a process starting, a tool
+# that takes its time).  Every stdio column at once; a URL's nine columns
+# in two rounds, so a small server is not flooded with sessions.
+MATRIX_WORKERS = 5
+
+
+def _may_log_in(spec: ServerSpec) -> bool:
+    return bool(spec.url) and spec.auth is not None and spec.auth.oauth
+
+
+async def _fill_all(
+    columns: list[Column],
+    spec: ServerSpec,
+    connect: ConnectFactory,
+    call_tools: bool,
+    workers: int,
+    on_column: Callable[[Column], None] | None,
+) -> None:
+    slots = asyncio.Semaphore(max(1, workers))
+    # A server that may ask for a login: the first column connects alone, so
+    # a person logs in once and the other columns use the token it stored.
+    first_connected = asyncio.Event()
+    if not _may_log_in(spec):
+        first_connected.set()
+
+    async def fill(index: int, column: Column) -> None:
+        if index:
+            await first_connected.wait()
+        async with slots:
+            try:
+                await _fill(column, spec, connect, call_tools, first_connected.set)
+            finally:
+                first_connected.set()
+
+    # Started in column order, so the semaphore lets them in in that order.
+    tasks = [asyncio.create_task(fill(index, column)) for index, column in enumerate(columns)]
+    try:
+        for column, task in zip(columns, tasks, strict=True):
+            await task
+            if on_column is not None:
+                on_column(column)
+    finally:
+        # A column that failed outright (or a cancel) stops the others, as
+        # it stopped the columns after it when they were asked in turn.
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
