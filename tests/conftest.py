@@ -9,6 +9,14 @@ import pytest
 from inspector.core import ClientHandlers, ServerRequest, ServerSpec
 
 from .peers import EVERYTHING, NODE, everything_http, require
+from .pilot_patience import be_patient
+
+# Textual's Pilot gives the screen's widgets a fixed 30 s to take in one
+# message each, on every press and pause: a wall-clock assertion that a
+# machine oversubscribed four times over breaks (one layout of a big form
+# costs seconds of CPU there).  Our own waits are bounded by what only a hang
+# reaches; the Pilot's is given the same bound.
+be_patient()
 
 
 class RecordingHandlers(ClientHandlers):
