@@ -74,7 +74,9 @@ async def test_separators_survive_a_reading_of_the_screenshot(size: tuple[int, i
         assert re.search(r"frame #\d+ in response +tools/call", text), text
         # The detail's clock and latency, and the table's columns.
         assert re.search(r"\d\d:\d\d:\d\d\.\d{3} +[\d.]+ ms", text), text
-        assert re.search(r"#\d+ +\d\d:\d\d:\d\d\.\d{3} +← +response +tools/c\S* +\d+ +[\d.]+ms", text), text
+        # A narrow table gives up its clock column first (the latency keeps its unit).
+        clock = r"\d\d:\d\d:\d\d\.\d{3} +" if size[0] >= 200 else ""
+        assert re.search(rf"#\d+ +{clock}← +response +tools/c\S* +\d+ +[\d.]+ms", text), text
         assert not re.search(r"[a-z]Partner", text), text
 
 
