@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static
 
 from inspector.core import ServerSpec
@@ -44,6 +45,14 @@ def label(row: FieldRow) -> str:
     return str(row.query_one(".field-label", Static).render())
 
 
+async def first_form(pilot: Pilot[int], app: InspectorApp) -> ItemList:
+    """Until all the tools are listed and the first one's form is drawn; the tool list."""
+    tools = app.query_one("#tool-list", ItemList)
+    await wait_for(pilot, lambda: len(tools.items) == TOOLS, "the tools listed")
+    await wait_for(pilot, lambda: form_of(app, "tool_00000"), "the first tool's form")
+    return tools
+
+
 async def show(pilot: object, app: InspectorApp, tools: ItemList, index: int) -> None:
     tools.highlight_index(index)
     key = f"tool_{index:05d}"
@@ -53,9 +62,7 @@ async def show(pilot: object, app: InspectorApp, tools: ItemList, index: int) ->
 async def test_a_reused_row_shows_the_new_tools_field_and_none_of_the_old_value() -> None:
     app = InspectorApp(raw_spec())
     async with app.run_test(size=SIZE) as pilot:
-        tools = app.query_one("#tool-list", ItemList)
-        await wait_for(pilot, lambda: len(tools.items) == TOOLS, "the tools listed")
-        await wait_for(pilot, lambda: form_of(app, "tool_00000"), "the first tool's form")
+        tools = await first_form(pilot, app)
         editor = app.query_one(ArgumentsEditor)
         # tool_00000 (customer): type a query, a limit, and pick exact = true.
         query = field_row(app, ("query",)).query_one(Input)
@@ -106,9 +113,7 @@ async def test_a_reused_row_shows_the_new_tools_field_and_none_of_the_old_value(
 async def test_a_burst_of_arrows_shows_the_last_tools_description_in_reused_rows() -> None:
     app = InspectorApp(raw_spec())
     async with app.run_test(size=SIZE) as pilot:
-        tools = app.query_one("#tool-list", ItemList)
-        await wait_for(pilot, lambda: len(tools.items) == TOOLS, "the tools listed")
-        await wait_for(pilot, lambda: form_of(app, "tool_00000"), "the first tool's form")
+        tools = await first_form(pilot, app)
         await focus(pilot, tools.options)
         for count, last in ((7, "tool_00007"), (6, "tool_00013"), (1, "tool_00014")):
             await burst(pilot, *["down"] * count)
