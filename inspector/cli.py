@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from subprocess import Popen
 from typing import TYPE_CHECKING, Any
 
@@ -976,46 +976,38 @@ def _complete_line(parser: argparse.ArgumentParser) -> None:
     argcomplete.autocomplete(parser, always_complete_options=False)
 
 
-def _run_test(args: argparse.Namespace, server_command: list[str]) -> int:
-    from .commands.testing import collection_spec, run_test
+def _spec_of_file(args: argparse.Namespace, server_command: list[str]) -> Callable[[Any], ServerSpec]:
+    """How the server of a collection, load or walkthrough file is chosen:
+    the command line's server wins, so CI can point a file at another build;
+    else the file's `server:`; else what the command line gives by default."""
+    from .commands.testing import collection_spec
 
     named = _names_a_server(args, server_command) or getattr(args, "server", None)
 
-    def spec_for(collection: Any) -> ServerSpec:
-        # The command line's server wins, so CI can point a collection at another build.
-        if named or collection.server is None:
+    def spec_for(document: Any) -> ServerSpec:
+        if named or document is None or document.server is None:
             return spec_from_args(args, server_command)
-        return collection_spec(collection, args)
+        return collection_spec(document, args)
 
-    return run_test(args, spec_for)
+    return spec_for
+
+
+def _run_test(args: argparse.Namespace, server_command: list[str]) -> int:
+    from .commands.testing import run_test
+
+    return run_test(args, _spec_of_file(args, server_command))
 
 
 def _run_load(args: argparse.Namespace, server_command: list[str]) -> int:
     from .commands.load import run_load
-    from .commands.testing import collection_spec
 
-    named = _names_a_server(args, server_command) or getattr(args, "server", None)
-
-    def spec_for(collection: Any) -> ServerSpec:
-        if named or collection is None or collection.server is None:
-            return spec_from_args(args, server_command)
-        return collection_spec(collection, args)
-
-    return run_load(args, spec_for)
+    return run_load(args, _spec_of_file(args, server_command))
 
 
 def _run_demo(args: argparse.Namespace, server_command: list[str]) -> int:
     from .commands.demo import run_demo
-    from .commands.testing import collection_spec
 
-    named = _names_a_server(args, server_command) or getattr(args, "server", None)
-
-    def spec_for(walkthrough: Any) -> ServerSpec:
-        if named or walkthrough.server is None:
-            return spec_from_args(args, server_command)
-        return collection_spec(walkthrough, args)
-
-    return run_demo(args, spec_for)
+    return run_demo(args, _spec_of_file(args, server_command))
 
 
 def _usage_error(exc: Exception) -> int:

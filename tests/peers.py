@@ -80,7 +80,11 @@ def everything_http(mode: str) -> Iterator[str]:
 
 
 def run_inspector(
-    *args: str, env: dict[str, str] | None = None, cwd: Path | str | None = None, timeout: float = 60
+    *args: str,
+    env: dict[str, str] | None = None,
+    cwd: Path | str | None = None,
+    timeout: float = 60,
+    stdin: int | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """`python -m inspector ARGS` as a shell would run it, output captured;
     `env` is added to this process's environment."""
@@ -92,4 +96,5 @@ def run_inspector(
         check=False,
         cwd=cwd,
         env={**os.environ, **(env or {})},
+        stdin=stdin,
     )

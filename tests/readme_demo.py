@@ -8,13 +8,12 @@ from __future__ import annotations
 import html
 import json
 import re
-import shlex
-import subprocess
 from pathlib import Path
 from typing import Any
 
 from inspector.walkthrough import load_walkthrough
 
+from .tmux_session import tmux_running
 from .waiting import eventually_sync
 
 __all__ = ["run_walkthrough"]
@@ -25,39 +24,27 @@ END = "End of the walkthrough."
 def run_walkthrough(path: Path, env: dict[str, str], argv: list[str], name: str) -> None:
     """`argv` (an `inspector demo FILE …` command) in tmux in the folder `path`."""
     walkthrough = load_walkthrough(str(path / argv[2]))
-    status = path / f"{name}.status"
-    script = path / f"{name}.sh"
-    exports = "".join(f"export {key}={shlex.quote(value)}\n" for key, value in env.items() if key.isidentifier())
-    script.write_text(f"{exports}{shlex.join(argv)}\necho $? > {shlex.quote(str(status))}\n")
-    tmux = ["tmux", "-L", name]
-    size = ["-x", "130", "-y", "40"]
-    subprocess.run([*tmux, "new-session", "-d", *size, "-c", str(path), "sh", str(script)], check=True)
     seen: set[str] = set()
-    screen = ""
-    try:
+    with tmux_running(argv, env, path, name, (130, 40)) as run:
 
         def played() -> bool:
-            nonlocal screen
-            shown = subprocess.run([*tmux, "capture-pane", "-p"], capture_output=True, text=True, check=False)
-            screen = shown.stdout
+            screen = run.capture()
             seen.update(step.caption for step in walkthrough.steps if step.caption and step.caption in screen)
-            if status.exists():
+            if run.status.exists():
                 return True
             if walkthrough.name in screen:
                 # The presenter's clicker: on to the next step (a step waiting for its key included).
-                subprocess.run([*tmux, "send-keys", "NPage"], check=False)
+                run.send("NPage", check=False)
             return END in screen
 
         # A generous bound: the TUI starts, the demo server starts, every step types and calls.
         eventually_sync(played, "the walkthrough to play to its end", timeout=240, poll=0.3)
-        assert "Traceback" not in screen, screen
+        assert "Traceback" not in run.screen, run.screen
         if "--quit-at-end" not in argv:
-            assert END in screen, screen
-            subprocess.run([*tmux, "send-keys", "C-q"], check=True)
-        eventually_sync(status.exists, "the program to end")
-        assert status.read_text().strip() == "0", screen
-    finally:
-        subprocess.run([*tmux, "kill-server"], capture_output=True, check=False)
+            assert END in run.screen, run.screen
+            run.send("C-q")
+        eventually_sync(run.status.exists, "the program to end")
+        assert run.status.read_text().strip() == "0", run.screen
     # The captions were on the terminal (a caption shown only between two polls may be missed: most are seen).
     captions = [step.caption for step in walkthrough.steps if step.caption]
     assert len(seen) >= 2, (seen, captions)

@@ -20,6 +20,15 @@ def interruptible() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+def read_pty(fd: int) -> bytes:
+    """The next bytes on the controller side of a pty; b"" once the other
+    side has closed (EOF, or EIO as Linux says it)."""
+    try:
+        return os.read(fd, 65536)
+    except OSError:
+        return b""
+
+
 def _take_terminal() -> None:
     # A session of its own with the pty as its controlling terminal, so that
     # what reads /dev/tty (getpass) reads the pty too.
@@ -59,10 +68,7 @@ def answer_on_terminal(
     while time.monotonic() < deadline:
         ready, _, _ = select.select([controller], [], [], 0.1)
         if ready:
-            try:
-                chunk = os.read(controller, 65536)
-            except OSError:
-                break
+            chunk = read_pty(controller)
             if not chunk:
                 break
             seen += chunk

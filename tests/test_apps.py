@@ -30,6 +30,7 @@ from inspector.core.apps import APP_MIME_TYPE, EXTENSION, app_document, content_
 from .app_view import ViewClient
 from .peers import PYTHON, SERVERS, run_inspector
 from .servers.apps_server import LEGACY_HTML, WEATHER_HTML
+from .terminal import read_pty
 from .waiting import HANG, eventually
 
 SERVER = str(SERVERS / "apps_server.py")
@@ -315,13 +316,7 @@ async def test_on_a_terminal_the_apps_call_waits_for_the_persons_answer(log: Pat
     seen: list[bytes] = []
 
     def read_terminal() -> None:
-        while True:
-            try:
-                chunk = os.read(master, 4096)
-            except OSError:
-                return
-            if not chunk:
-                return
+        while chunk := read_pty(master):
             seen.append(chunk)
 
     threading.Thread(target=read_terminal, daemon=True).start()

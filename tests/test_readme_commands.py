@@ -46,6 +46,7 @@ from inspector.commands import exitcodes
 from .peers import EVERYTHING, NODE, PEERS, PYTHON, ROOT, SERVERS, free_port, require, serving, wait_for_port
 from .readme_demo import run_walkthrough
 from .test_readme_servers import readme_servers_json
+from .tmux_session import tmux_running
 from .waiting import eventually_sync
 
 README = ROOT / "README.md"
@@ -278,31 +279,16 @@ def run_tui(ws: Workspace, argv: list[str]) -> None:
     """In tmux, as a person's terminal: the first screen is drawn (its key bar
     offers Quit), and ctrl+q ends the program with exit 0."""
     name = f"readme-{os.getpid()}-{next(_RUNS)}"
-    status = ws.path / f"{name}.status"
-    script = ws.path / f"{name}.sh"
-    exports = "".join(f"export {key}={shlex.quote(value)}\n" for key, value in ws.env.items() if key.isidentifier())
-    script.write_text(f"{exports}{shlex.join(argv)}\necho $? > {shlex.quote(str(status))}\n")
-    tmux = ["tmux", "-L", name]
-    size = ["-x", "100", "-y", "30"]
-    subprocess.run([*tmux, "new-session", "-d", *size, "-c", str(ws.path), "sh", str(script)], check=True)
-    try:
-        screen = ""
+    with tmux_running(argv, ws.env, ws.path, name, (100, 30)) as run:
 
         def drawn_or_ended() -> bool:
-            nonlocal screen
-            shown = subprocess.run([*tmux, "capture-pane", "-p"], capture_output=True, text=True, check=False)
-            screen = shown.stdout
-            return "Quit" in screen or status.exists()
+            return "Quit" in run.capture() or run.status.exists()
 
         # A generous bound: a fresh TUI imports Textual and starts the demo server first.
         eventually_sync(drawn_or_ended, "the first screen", timeout=90, poll=0.2)
-        assert "Quit" in screen, screen
-        assert "Traceback" not in screen, screen
-        subprocess.run([*tmux, "send-keys", "C-q"], check=True)
-        eventually_sync(status.exists, "the program to end after ctrl+q")
-        assert status.read_text().strip() == "0", screen
-    finally:
-        subprocess.run([*tmux, "kill-server"], capture_output=True, check=False)
+        assert "Quit" in run.screen, run.screen
+        assert "Traceback" not in run.screen, run.screen
+        run.quit_with_ctrl_q()
 
 
 SERVED = re.compile(r"serving the TUI on (http://127\.0\.0\.1:\d+)/([A-Za-z0-9_-]+)/")

@@ -10,12 +10,12 @@ import json
 import os
 import re
 import shlex
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from .peers import PEERS, PYTHON, ROOT, require
+from .tmux_session import tmux_running
 from .waiting import eventually_sync
 
 README = ROOT / "README.md"
@@ -78,22 +78,11 @@ def test_every_server_of_the_command_shows_connected(command: str, tmp_path: Pat
     argv = shlex.split(command)
     names = ["demo", "everything"]
     name = f"servers-{os.getpid()}-{abs(hash(command)) % 10000}"
-    status = tmp_path / "status"
-    exports = "".join(f"export {key}={shlex.quote(value)}\n" for key, value in env.items() if key.isidentifier())
-    (tmp_path / "run.sh").write_text(f"{exports}{shlex.join(argv)}\necho $? > {shlex.quote(str(status))}\n")
-    tmux = ["tmux", "-L", name]
-    subprocess.run(
-        [*tmux, "new-session", "-d", "-x", "140", "-y", "40", "-c", str(tmp_path), "sh", str(tmp_path / "run.sh")],
-        check=True,
-    )
-    try:
-        screen = ""
+    with tmux_running(argv, env, tmp_path, name, (140, 40)) as run:
 
         def all_connected() -> bool:
-            nonlocal screen
-            shown = subprocess.run([*tmux, "capture-pane", "-p"], capture_output=True, text=True, check=False)
-            screen = shown.stdout
-            assert not status.exists(), screen
+            screen = run.capture()
+            assert not run.status.exists(), screen
             listed = [line for line in screen.splitlines() if any(f" {n}" in line for n in names)]
             # The list names each server, and each has its "● connected" line under its name.
             return len(listed) >= len(names) and screen.count("● connected") >= len(names)
@@ -102,11 +91,7 @@ def test_every_server_of_the_command_shows_connected(command: str, tmp_path: Pat
         try:
             eventually_sync(all_connected, "every server connected in the list", timeout=120, poll=0.3)
         except AssertionError as exc:
-            raise AssertionError(f"{exc}\n{screen}") from None
-        assert "Traceback" not in screen, screen
-        assert "▶ 1/2 demo" in screen, screen
-        subprocess.run([*tmux, "send-keys", "C-q"], check=True)
-        eventually_sync(status.exists, "the program to end after ctrl+q")
-        assert status.read_text().strip() == "0", screen
-    finally:
-        subprocess.run([*tmux, "kill-server"], capture_output=True, check=False)
+            raise AssertionError(f"{exc}\n{run.screen}") from None
+        assert "Traceback" not in run.screen, run.screen
+        assert "▶ 1/2 demo" in run.screen, run.screen
+        run.quit_with_ctrl_q()

@@ -24,7 +24,7 @@ from inspector.core.spec import ServerSpec
 from inspector.tui.cast import CastWriter
 
 from .peers import PYTHON, SERVERS
-from .terminal import interruptible
+from .terminal import interruptible, read_pty
 from .waiting import eventually_sync
 
 SECRET = "sk-live-4f9a8b7c6d5e"
@@ -69,10 +69,7 @@ def run_on_terminal(
     def drain() -> None:
         # The terminal must be read, or the TUI blocks on a full pty.
         while select.select([controller], [], [], 0)[0]:
-            try:
-                chunk = os.read(controller, 65536)
-            except OSError:
-                return
+            chunk = read_pty(controller)
             if not chunk:
                 return
             shown.extend(chunk)

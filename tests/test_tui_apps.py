@@ -9,8 +9,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Static
 
 from inspector.core import ServerSpec
@@ -28,13 +30,38 @@ def _own_config_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator
     yield
 
 
+def apps_inspector(log: Path) -> InspectorApp:
+    """The TUI on tests/servers/apps_server.py, which logs what it is asked to `log`."""
+    return InspectorApp(ServerSpec(command=PYTHON, args=[str(SERVERS / "apps_server.py"), str(log)], timeout=30))
+
+
 def header(app: InspectorApp) -> str:
     return str(app.query_one("#tool-header-text", Static).render())
 
 
+def asked(log: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in log.read_text().splitlines()]
+
+
+async def preview_weather(pilot: Pilot[int], app: InspectorApp) -> str:
+    """Once connected, select the weather tool and start its app's preview
+    from the tool list (alt+a); the preview's URL."""
+    from inspector.tui.panes.tools import ToolsPane
+
+    await wait_connected(pilot, app)
+    app.select_item("tools", "weather")
+    await wait_for(pilot, lambda: "app: ui://apps/weather (visibility: model, app)" in header(app), "weather")
+    pane = app.query_one(ToolsPane)
+    app.query_one("#tool-list #options").focus()
+    await pilot.press("alt+a")
+    await wait_for(pilot, lambda: pane.app_url is not None, "the preview's URL")
+    assert pane.app_url is not None
+    return pane.app_url
+
+
 async def test_tool_detail_shows_the_app_without_reading_it(tmp_path: Path) -> None:
     log = tmp_path / "asked.jsonl"
-    app = InspectorApp(ServerSpec(command=PYTHON, args=[str(SERVERS / "apps_server.py"), str(log)], timeout=30))
+    app = apps_inspector(log)
     async with app.run_test(size=(140, 45)) as pilot:
         await wait_connected(pilot, app)
         await wait_for(pilot, lambda: "tools" in app.lists, "the tools listed")
@@ -47,29 +74,19 @@ async def test_tool_detail_shows_the_app_without_reading_it(tmp_path: Path) -> N
         app.select_item("tools", "hostile_ui")
         await wait_for(pilot, lambda: "unknown visibility" in header(app), "the hostile tool's app problem")
         assert "\x1b" not in header(app) and "\x07" not in header(app)
-    asked = [json.loads(line) for line in log.read_text().splitlines()]
-    assert not any(m["method"] == "resources/read" and "ui://" in str(m["params"]) for m in asked)
+    assert not any(m["method"] == "resources/read" and "ui://" in str(m["params"]) for m in asked(log))
 
 
 async def test_preview_from_the_tool_detail_serves_on_loopback_and_logs_app_messages(tmp_path: Path) -> None:
     import aiohttp
 
-    from inspector.tui.panes.tools import ToolsPane
-
     from .servers.apps_server import WEATHER_HTML
 
     log = tmp_path / "asked.jsonl"
-    app = InspectorApp(ServerSpec(command=PYTHON, args=[str(SERVERS / "apps_server.py"), str(log)], timeout=30))
+    app = apps_inspector(log)
     async with app.run_test(size=(140, 45)) as pilot:
-        await wait_connected(pilot, app)
-        app.select_item("tools", "weather")
-        await wait_for(pilot, lambda: "app: ui://apps/weather (visibility: model, app)" in header(app), "weather")
-        pane = app.query_one(ToolsPane)
-        app.query_one("#tool-list #options").focus()
-        await pilot.press("alt+a")
-        await wait_for(pilot, lambda: pane.app_url is not None, "the preview's URL")
-        url = pane.app_url
-        assert url is not None and url.startswith("http://127.0.0.1:")
+        url = await preview_weather(pilot, app)
+        assert url.startswith("http://127.0.0.1:")
         async with aiohttp.ClientSession() as session:
             async with session.get(url + "view") as response:
                 assert response.status == 200 and await response.text() == WEATHER_HTML
@@ -86,17 +103,15 @@ async def test_preview_from_the_tool_detail_serves_on_loopback_and_logs_app_mess
 
 
 def tool_calls(log: Path) -> list[str]:
-    asked = [json.loads(line) for line in log.read_text().splitlines()]
-    return [m["params"]["name"] for m in asked if m["method"] == "tools/call"]
+    return [m["params"]["name"] for m in asked(log) if m["method"] == "tools/call"]
 
 
 async def test_the_preview_renders_the_persons_calls_and_confirms_the_apps_own(tmp_path: Path) -> None:
-    from inspector.tui.panes.tools import ToolsPane
     from inspector.tui.screens.confirm_call import ConfirmCallScreen
     from inspector.tui.widgets.arguments import ArgumentsEditor
 
     log = tmp_path / "asked.jsonl"
-    app = InspectorApp(ServerSpec(command=PYTHON, args=[str(SERVERS / "apps_server.py"), str(log)], timeout=30))
+    app = apps_inspector(log)
 
     async def call_as_the_person(city: str) -> None:
         app.query_one(ArgumentsEditor).form.load_value({"city": city})
@@ -114,15 +129,7 @@ async def test_the_preview_renders_the_persons_calls_and_confirms_the_apps_own(t
         return screen
 
     async with app.run_test(size=(140, 45)) as pilot:
-        await wait_connected(pilot, app)
-        app.select_item("tools", "weather")
-        await wait_for(pilot, lambda: "app: ui://apps/weather (visibility: model, app)" in header(app), "weather")
-        pane = app.query_one(ToolsPane)
-        app.query_one("#tool-list #options").focus()
-        await pilot.press("alt+a")
-        await wait_for(pilot, lambda: pane.app_url is not None, "the preview's URL")
-        assert pane.app_url is not None
-        async with ViewClient.open(pane.app_url) as view:
+        async with ViewClient.open(await preview_weather(pilot, app)) as view:
             await view.handshake()
             await call_as_the_person("Lima")
             assert await view.notification("ui/notifications/tool-input") == {"arguments": {"city": "Lima"}}

@@ -16,6 +16,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import httpx2
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from inspector.core import ServerSpec
@@ -48,6 +49,19 @@ def handoff_app(base: str, tmp_path: Path) -> InspectorApp:
     return InspectorApp(ServerSpec(transport="http", url=f"{base}/mcp", timeout=30.0, auth=config))
 
 
+async def browse_elsewhere(app: InspectorApp, pilot: Pilot[int]) -> tuple[AuthPane, str]:
+    """Once the login waits for its redirect, with the Auth pane shown: the
+    browser on another machine follows the authorization URL; the pane and
+    the URL that browser ended on."""
+    pane = app.query_one(AuthPane)
+    await wait_for(pilot, lambda: pane.waiting, "the login waiting for its redirect", timeout=60)
+    app.action_show_tab("auth")
+    url = pane.authorization_url
+    assert url is not None
+    redirect_uri = dict(parse_qsl(urlsplit(url).query))["redirect_uri"]
+    return pane, await asyncio.to_thread(remote_browser, url, redirect_uri)
+
+
 async def paste(app: InspectorApp, pilot: object, text: str) -> None:
     field = app.query_one("#auth-paste", Input)
     field.focus()
@@ -62,14 +76,8 @@ def note(app: InspectorApp) -> str:
 async def test_the_url_pasted_into_the_auth_pane_completes_the_login(auth_server: str, tmp_path: Path) -> None:
     app = handoff_app(auth_server, tmp_path)
     async with app.run_test(size=(150, 50)) as pilot:
-        pane = app.query_one(AuthPane)
-        await wait_for(pilot, lambda: pane.waiting, "the login waiting for its redirect", timeout=60)
-        app.action_show_tab("auth")
+        pane, landed = await browse_elsewhere(app, pilot)
         await wait_for(pilot, lambda: app.query_one("#auth-paste", Input).display, "the paste field")
-        url = pane.authorization_url
-        assert url is not None
-        redirect_uri = dict(parse_qsl(urlsplit(url).query))["redirect_uri"]
-        landed = await asyncio.to_thread(remote_browser, url, redirect_uri)
 
         # Something else first: refused in the pane, and the login goes on waiting.
         await paste(app, pilot, "http://127.0.0.1:1/elsewhere?code=x&state=y")
@@ -90,13 +98,7 @@ async def test_the_url_pasted_into_the_auth_pane_completes_the_login(auth_server
 async def test_a_pasted_url_with_another_state_fails_the_login(auth_server: str, tmp_path: Path) -> None:
     app = handoff_app(auth_server, tmp_path)
     async with app.run_test(size=(150, 50)) as pilot:
-        pane = app.query_one(AuthPane)
-        await wait_for(pilot, lambda: pane.waiting, "the login waiting for its redirect", timeout=60)
-        app.action_show_tab("auth")
-        url = pane.authorization_url
-        assert url is not None
-        redirect_uri = dict(parse_qsl(urlsplit(url).query))["redirect_uri"]
-        landed = await asyncio.to_thread(remote_browser, url, redirect_uri)
+        pane, landed = await browse_elsewhere(app, pilot)
         await paste(app, pilot, with_query(landed, state="forged"))
         await wait_for(
             pilot,

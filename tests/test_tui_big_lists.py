@@ -60,10 +60,16 @@ def header(app: InspectorApp) -> str:
     return str(app.query_one("#tool-header-text", Static).render())
 
 
-async def listed(pilot: Pilot[int], app: InspectorApp) -> ItemList:
+async def first_form(pilot: Pilot[int], app: InspectorApp, count: int = TOOLS) -> ItemList:
+    """Until `count` tools are listed and the first one's form is drawn; the tool list."""
     tools = app.query_one("#tool-list", ItemList)
-    await wait_for(pilot, lambda: len(tools.items) == TOOLS, "10,000 tools listed")
+    await wait_for(pilot, lambda: len(tools.items) == count, f"{count:,} tools listed")
     await wait_for(pilot, lambda: form_of(app, "tool_00000"), "the first tool's form")
+    return tools
+
+
+async def listed(pilot: Pilot[int], app: InspectorApp) -> ItemList:
+    tools = await first_form(pilot, app)
     await focus(pilot, tools.options)
     return tools
 

@@ -6,20 +6,18 @@ what was typed or picked in the other tool's form."""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from textual.widgets import Input, Select, Static
 
 from inspector.core import ServerSpec
 from inspector.tui.app import InspectorApp
-from inspector.tui.panes.tools import ToolsPane
 from inspector.tui.widgets.arguments import ArgumentsEditor
 from inspector.tui.widgets.item_list import ItemList
 from inspector.tui.widgets.schema_form import FieldRow
 
+from .test_tui_big_lists import RAW_SERVER, first_form, form_of
 from .tui_helpers import burst, field_row, focus, wait_for
 
-RAW_SERVER = Path(__file__).resolve().parent.parent / "bench" / "servers" / "raw_server.py"
 TOOLS = 30
 SIZE = (140, 40)
 
@@ -28,12 +26,6 @@ def raw_spec() -> ServerSpec:
     return ServerSpec(
         transport="stdio", command=sys.executable, args=[str(RAW_SERVER), "--tools", str(TOOLS)], timeout=60
     )
-
-
-def form_of(app: InspectorApp, key: str) -> bool:
-    tool = app.query_one(ToolsPane).tool
-    editor = app.query_one(ArgumentsEditor)
-    return tool is not None and tool.key == key and editor.key == key and not editor.form._rebuild_pending
 
 
 def note(row: FieldRow) -> str:
@@ -53,9 +45,7 @@ async def show(pilot: object, app: InspectorApp, tools: ItemList, index: int) ->
 async def test_a_reused_row_shows_the_new_tools_field_and_none_of_the_old_value() -> None:
     app = InspectorApp(raw_spec())
     async with app.run_test(size=SIZE) as pilot:
-        tools = app.query_one("#tool-list", ItemList)
-        await wait_for(pilot, lambda: len(tools.items) == TOOLS, "the tools listed")
-        await wait_for(pilot, lambda: form_of(app, "tool_00000"), "the first tool's form")
+        tools = await first_form(pilot, app, TOOLS)
         editor = app.query_one(ArgumentsEditor)
         # tool_00000 (customer): type a query, a limit, and pick exact = true.
         query = field_row(app, ("query",)).query_one(Input)
@@ -106,9 +96,7 @@ async def test_a_reused_row_shows_the_new_tools_field_and_none_of_the_old_value(
 async def test_a_burst_of_arrows_shows_the_last_tools_description_in_reused_rows() -> None:
     app = InspectorApp(raw_spec())
     async with app.run_test(size=SIZE) as pilot:
-        tools = app.query_one("#tool-list", ItemList)
-        await wait_for(pilot, lambda: len(tools.items) == TOOLS, "the tools listed")
-        await wait_for(pilot, lambda: form_of(app, "tool_00000"), "the first tool's form")
+        tools = await first_form(pilot, app, TOOLS)
         await focus(pilot, tools.options)
         for count, last in ((7, "tool_00007"), (6, "tool_00013"), (1, "tool_00014")):
             await burst(pilot, *["down"] * count)

@@ -28,7 +28,7 @@ from inspector.tui.widgets.arguments import ArgumentsEditor
 from inspector.tui.widgets.schema_form import FieldRow
 
 from .peers import PYTHON, SERVERS
-from .tui_helpers import TIMEOUT, burst, field_row, focus, quiet, select, settle, wait_connected, wait_for
+from .tui_helpers import TIMEOUT, burst, field_row, focus, on_tool, quiet, select, settle, wait_connected, wait_for
 
 SMALL = (100, 30)
 
@@ -65,6 +65,14 @@ def last_call_arguments(app: InspectorApp) -> object:
     return calls[-1].message["params"]["arguments"]
 
 
+async def add_entity_alice(pilot: Pilot[int], app: InspectorApp) -> None:
+    """In create_entities' form: an entity named alice of type person, with
+    one observation added and still empty (focus in its field)."""
+    form = app.query_one(ArgumentsEditor).form
+    await focus(pilot, form.query(".array-add").first())
+    await burst(pilot, "enter", *"alice", "tab", *"person", "tab", "enter")
+
+
 def count_text(row: FieldRow) -> str:
     """What an array's row says of its items ("2 items, 1 empty (left out)")."""
     return " ".join(str(static.render()) for static in row.query(Static) if "item" in str(static.render()))
@@ -83,13 +91,9 @@ async def test_alt_keys_from_a_terminal_work_inside_an_array_items_text_field() 
     """The memory server's create_entities, typed in a terminal: alt+n in an
     observation's field adds the next observation (no "n" typed into the
     field), alt+up moves it first, alt+x removes one."""
-    app = InspectorApp(hand_shapes())
-    async with app.run_test(size=SMALL) as pilot:
-        await wait_connected(pilot, app)
-        await select(pilot, app, "tools", "create_entities")
-        form = app.query_one(ArgumentsEditor).form
-        await focus(pilot, form.query(".array-add").first())
-        await burst(pilot, "enter", *"alice", "tab", *"person", "tab", "enter", *"likes tea")
+    async with on_tool(hand_shapes(), "create_entities", SMALL) as (app, pilot):
+        await add_entity_alice(pilot, app)
+        await burst(pilot, *"likes tea")
         first = field_row(app, ("entities", 0, "observations", 0)).query_one(Input)
         assert first.value == "likes tea"
         await send_terminal(pilot, "\x1bn")
@@ -111,13 +115,8 @@ async def test_alt_keys_from_a_terminal_work_inside_an_array_items_text_field() 
 async def test_an_arrays_count_follows_what_is_typed_into_its_items() -> None:
     """An item just added is empty (left out); once something is typed into
     it the array's row no longer says so."""
-    app = InspectorApp(hand_shapes())
-    async with app.run_test(size=SMALL) as pilot:
-        await wait_connected(pilot, app)
-        await select(pilot, app, "tools", "create_entities")
-        form = app.query_one(ArgumentsEditor).form
-        await focus(pilot, form.query(".array-add").first())
-        await burst(pilot, "enter", *"alice", "tab", *"person", "tab", "enter")
+    async with on_tool(hand_shapes(), "create_entities", SMALL) as (app, pilot):
+        await add_entity_alice(pilot, app)
         observations = field_row(app, ("entities", 0, "observations"))
         assert "1 empty" in count_text(observations)
         await burst(pilot, *"likes tea")
@@ -129,10 +128,7 @@ async def test_function_keys_switch_panes_from_a_multi_line_text_field() -> None
     """F6 (Server) and F7 (Roots) are also TextArea's own keys (select line,
     select all): in the filesystem server's write_file `content`, they
     still switch the pane, and the text is untouched."""
-    app = InspectorApp(hand_shapes())
-    async with app.run_test(size=SMALL) as pilot:
-        await wait_connected(pilot, app)
-        await select(pilot, app, "tools", "write_file")
+    async with on_tool(hand_shapes(), "write_file", SMALL) as (app, pilot):
         area = field_row(app, ("content",)).query_one(TextArea)
         await focus(pilot, area)
         await burst(pilot, *"hello")
@@ -262,10 +258,7 @@ async def test_read_from_the_palette_selects_the_resource_it_shows() -> None:
 async def test_function_keys_leave_the_panes_under_a_modal_alone() -> None:
     """The panes' keys have priority (for text areas), yet on the call's
     confirmation they switch nothing underneath it."""
-    app = InspectorApp(hand_shapes())
-    async with app.run_test(size=SMALL) as pilot:
-        await wait_connected(pilot, app)
-        await select(pilot, app, "tools", "write_file")
+    async with on_tool(hand_shapes(), "write_file", SMALL) as (app, pilot):
         await burst(pilot, "ctrl+j")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "the confirmation")
         await burst(pilot, "f6", "f7")
@@ -282,10 +275,7 @@ async def test_the_tool_header_shows_when_it_has_focus() -> None:
     seeming to vanish while typed keys go nowhere."""
     from inspector.tui.widgets.item_list import ItemList
 
-    app = InspectorApp(hand_shapes())
-    async with app.run_test(size=SMALL) as pilot:
-        await wait_connected(pilot, app)
-        await select(pilot, app, "tools", "create_entities")
+    async with on_tool(hand_shapes(), "create_entities", SMALL) as (app, pilot):
         header = app.query_one("#tool-header")
         idle = header.styles.border_top
         tools = app.query_one("#tool-list", ItemList)

@@ -11,7 +11,7 @@ from inspector.tui.app import InspectorApp
 from inspector.tui.panes.bottom import BottomPanel
 from inspector.tui.widgets.traffic_table import TrafficTable
 
-from .tui_helpers import burst, field_row, focus, select, wait_connected, wait_for
+from .tui_helpers import burst, field_row, focus, on_tool, select, wait_connected, wait_for
 
 SIZE = (150, 45)
 
@@ -21,10 +21,7 @@ def inside(widget: Widget | None, ancestor: Widget) -> bool:
 
 
 async def test_function_keys_focus_the_list_of_the_pane_they_show() -> None:
-    app = InspectorApp(demo_spec())
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_connected(pilot, app)
-        await select(pilot, app, "tools", "weather_report")
+    async with on_tool(demo_spec(), "weather_report", SIZE) as (app, pilot):
         city = field_row(app, ("city",)).query_one(Input)
         await focus(pilot, city)
         main = app.query_one("#main", TabbedContent)

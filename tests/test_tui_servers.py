@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +49,18 @@ async def wait_all_connected(pilot: Pilot[int], app: InspectorApp, views: list[S
             f"{view.label} connected with its lists",
         )
     await settle(pilot, "the panes to draw the lists")
+
+
+@asynccontextmanager
+async def demo_and_everything() -> AsyncIterator[tuple[InspectorApp, Pilot[int]]]:
+    """One window on the demo server and server-everything (stdio), both connected."""
+    everything = ServerSpec(
+        transport="stdio", command=NODE, args=[str(require(EVERYTHING)), "stdio"], timeout=20, name="everything"
+    )
+    app = InspectorApp([demo_spec(), everything])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_all_connected(pilot, app)
+        yield app, pilot
 
 
 def status_of(view: ServerView) -> str:
@@ -94,12 +108,7 @@ async def call_through_confirmation(
 
 
 async def test_two_servers_in_one_window_each_call_in_its_own_traffic() -> None:
-    everything = ServerSpec(
-        transport="stdio", command=NODE, args=[str(require(EVERYTHING)), "stdio"], timeout=20, name="everything"
-    )
-    app = InspectorApp([demo_spec(), everything])
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_all_connected(pilot, app)
+    async with demo_and_everything() as (app, pilot):
         demo, ts = app.views
         # The list beside the panes: both servers, both connected; the header names the shown one.
         server_list = app.query_one(ServerList)
@@ -236,12 +245,7 @@ async def test_diff_of_two_servers_from_the_palette_is_inspector_diff() -> None:
 
     from .test_tui_palette import choose
 
-    everything = ServerSpec(
-        transport="stdio", command=NODE, args=[str(require(EVERYTHING)), "stdio"], timeout=20, name="everything"
-    )
-    app = InspectorApp([demo_spec(), everything])
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_all_connected(pilot, app)
+    async with demo_and_everything() as (app, pilot):
         await choose(pilot, app, "diff: these two servers: 1 inspector-demo → 2 everything")
         await wait_for(pilot, lambda: isinstance(app.screen, DiffScreen), "the diff screen")
         screen = app.screen

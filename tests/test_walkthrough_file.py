@@ -3,7 +3,6 @@ line) for the ones that make no sense, from the loader and from `inspector demo`
 
 from __future__ import annotations
 
-import os
 import subprocess
 from pathlib import Path
 
@@ -11,13 +10,19 @@ import pytest
 
 from inspector.walkthrough import WalkthroughError, load_walkthrough
 
-from .peers import PYTHON, ROOT
+from .peers import ROOT, run_inspector
 
 
 def write(tmp_path: Path, text: str) -> str:
     path = tmp_path / "walk.yaml"
     path.write_text(text, encoding="utf-8")
     return str(path)
+
+
+def demo(*args: str) -> subprocess.CompletedProcess[str]:
+    """`inspector demo ARGS` with nothing on its input: the 60 s bound is
+    generous, only a hang (a TUI started anyway) reaches it."""
+    return run_inspector("demo", *args, env={"PYTHONPATH": str(ROOT)}, stdin=subprocess.DEVNULL)
 
 
 def test_a_file_is_read_into_steps(tmp_path: Path) -> None:
@@ -113,33 +118,14 @@ def test_a_missing_file_is_named(tmp_path: Path) -> None:
 
 def test_inspector_demo_refuses_a_bad_file_before_starting(tmp_path: Path) -> None:
     path = write(tmp_path, "steps:\n  - caption: hi\n  - call: echo\n    confirm: perhaps\n")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    # A generous bound: only a hang (a TUI started anyway) reaches it.
-    done = subprocess.run(
-        [PYTHON, "-m", "inspector", "demo", path],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
+    done = demo(path)
     assert done.returncode == 2
     assert f"inspector: error: {path}:3: step 2: `confirm:` is yes, no or trust" in done.stderr
 
 
 def test_pace_must_be_a_speed(tmp_path: Path) -> None:
     path = write(tmp_path, "steps:\n  - caption: hi\n")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [PYTHON, "-m", "inspector", "demo", path, "--pace", "0"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
+    done = demo(path, "--pace", "0")
     assert done.returncode == 2
     assert "a speed above 0" in done.stderr
 
@@ -156,15 +142,6 @@ def test_the_readme_shows_the_example_walkthrough_as_it_is() -> None:
 def test_inspector_demo_takes_the_server_the_file_names(tmp_path: Path) -> None:
     # The file's `server:` is read with the collections' forms: one they do not know is refused by name.
     path = write(tmp_path, "server: 'ftp://nowhere'\nsteps:\n  - caption: hi\n")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [PYTHON, "-m", "inspector", "demo", path],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
+    done = demo(path)
     assert done.returncode == 2
     assert f"{path}: server: 'ftp://nowhere' is none of" in done.stderr

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import time
 import unicodedata
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
 from textual import events
@@ -16,6 +17,7 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Input
 
+from inspector.core import ServerSpec
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.schema_form import FieldRow
 
@@ -99,6 +101,17 @@ async def wait_connected(pilot: Pilot[int], app: InspectorApp) -> None:
     await wait_for(pilot, lambda: all(k in app.lists for k in ("resources", "templates", "prompts")), "all lists")
     # The panes draw the lists from messages: until they have all been handled.
     await settle(pilot, "the panes to draw the lists")
+
+
+@asynccontextmanager
+async def on_tool(spec: ServerSpec, tool: str, size: tuple[int, int]) -> AsyncIterator[tuple[InspectorApp, Pilot[int]]]:
+    """The TUI on *spec* in a terminal of *size*, connected, with *tool*
+    selected and its form drawn."""
+    app = InspectorApp(spec)
+    async with app.run_test(size=size) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", tool)
+        yield app, pilot
 
 
 def field_row(app: InspectorApp, path: tuple[object, ...]) -> FieldRow:

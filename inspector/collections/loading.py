@@ -16,7 +16,7 @@ from typing import Any
 
 from .model import KINDS, LIST_KINDS, Collection, CollectionError, Expect, Step
 
-__all__ = ["load_collection", "plain", "yaml_round_trip"]
+__all__ = ["load_collection", "plain", "read_yaml_mapping", "yaml_round_trip"]
 
 _EXPECT_KEYS = ("success", "isError", "error", "values", "exists", "text", "matches", "outputSchema", "maxMs")
 _STEP_KEYS = frozenset({*KINDS, "name", "arguments", "expect", "save"})
@@ -67,22 +67,30 @@ def plain(value: Any, where: str = "") -> Any:
     raise CollectionError(f"{where}: a value JSON cannot carry ({type(value).__name__})")
 
 
-def load_collection(path: str) -> Collection:
+def read_yaml_mapping(path: str, error: type[Exception], what: str) -> tuple[str, Any]:
+    """The text of the YAML file at `path` and its round-trip document, which
+    must be a mapping (`what` is named if not); `error`, naming the file, if
+    it cannot be read or parsed."""
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
     except OSError as exc:
-        raise CollectionError(f"{path}: {exc.strerror or exc}") from exc
+        raise error(f"{path}: {exc.strerror or exc}") from exc
     except UnicodeDecodeError as exc:
-        raise CollectionError(f"{path}: not UTF-8 text ({exc.reason})") from exc
+        raise error(f"{path}: not UTF-8 text ({exc.reason})") from exc
     from ruamel.yaml.error import YAMLError
 
     try:
         document = yaml_round_trip().load(io.StringIO(text))
     except YAMLError as exc:
-        raise CollectionError(f"{path}: not valid YAML: {exc}") from exc
+        raise error(f"{path}: not valid YAML: {exc}") from exc
     if not isinstance(document, Mapping):
-        raise CollectionError(f"{path}: a collection is a mapping with `steps:`")
+        raise error(f"{path}: {what} is a mapping with `steps:`")
+    return text, document
+
+
+def load_collection(path: str) -> Collection:
+    text, document = read_yaml_mapping(path, CollectionError, "a collection")
     unknown = sorted(str(key) for key in document if key not in _TOP_KEYS)
     if unknown:
         raise CollectionError(f"{path}: unknown key(s) {', '.join(unknown)} (known: name, server, steps)")

@@ -69,7 +69,7 @@ def run_demo(args: argparse.Namespace, spec_for: Callable[[Any], ServerSpec]) ->
             return 2
     from ..tui.graphics import detect
     from ..tui.keymap import load_keymap
-    from ..tui.launch import exit_code, start_cast
+    from ..tui.launch import roots_of, run_casting
     from ..walkthrough.demo_app import DemoApp
 
     detect()
@@ -85,21 +85,5 @@ def run_demo(args: argparse.Namespace, spec_for: Callable[[Any], ServerSpec]) ->
     )
     roots = getattr(args, "root", None)
     if roots:
-        from pathlib import Path
-
-        app.handlers.roots = [{"uri": Path(os.path.abspath(r)).as_uri(), "name": Path(r).name or r} for r in roots]
-    cast = None
-    if args.record_cast:
-        try:
-            cast = start_cast(app, args.record_cast)
-        except OSError as exc:
-            print(f"inspector: cannot write the cast {args.record_cast}: {exc.strerror or exc}", file=sys.stderr)
-            return 2
-    try:
-        app.run()
-    finally:
-        if cast is not None:
-            cast.close()
-    if cast is not None and cast.error is not None:
-        print(f"inspector: the cast stopped early: {cast.error.strerror or cast.error}", file=sys.stderr)
-    return exit_code(app)
+        app.handlers.roots = roots_of(roots)
+    return run_casting(app, args.record_cast)

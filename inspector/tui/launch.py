@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from .app import InspectorApp
     from .cast import CastWriter
 
-__all__ = ["run_recording", "run_tui"]
+__all__ = ["roots_of", "run_casting", "run_recording", "run_tui"]
 
 
 def run_tui(spec: ServerSpec | list[ServerSpec], args: argparse.Namespace) -> int:
@@ -38,8 +38,18 @@ def run_tui(spec: ServerSpec | list[ServerSpec], args: argparse.Namespace) -> in
         if answer_timeout:
             view.handlers.answer_timeout = answer_timeout
         if roots:
-            view.handlers.roots = [{"uri": Path(os.path.abspath(r)).as_uri(), "name": Path(r).name or r} for r in roots]
-    cast_path = getattr(args, "record_cast", None)
+            view.handlers.roots = roots_of(roots)
+    return run_casting(app, getattr(args, "record_cast", None))
+
+
+def roots_of(paths: list[str]) -> list[dict[str, str]]:
+    """The roots the client offers for the folders given on the command line."""
+    return [{"uri": Path(os.path.abspath(r)).as_uri(), "name": Path(r).name or r} for r in paths]
+
+
+def run_casting(app: InspectorApp, cast_path: str | None) -> int:
+    """Run `app`; with `cast_path`, what its terminal shows is written there
+    as an asciinema cast.  The process's exit code."""
     if not cast_path:
         app.run()
         return exit_code(app)

@@ -14,11 +14,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..core.safetext import one_line, visible
 from ..core.spec import ServerSpec
+from .screens.report_box import ReportScreen
 
 if TYPE_CHECKING:
     from .app import InspectorApp
@@ -73,16 +73,12 @@ def _open_matrix(app: InspectorApp, spec: ServerSpec) -> None:
     app.push_screen(MatrixScreen(spec))
 
 
-class DiffScreen(ModalScreen[None]):
+class DiffScreen(ReportScreen):
     """`inspector diff` of two servers of the list, shown as it prints it."""
 
     BINDINGS = [Binding("escape", "close_diff", "Close", id="close_diff")]
 
     DEFAULT_CSS = """
-    DiffScreen { align: center middle; }
-    DiffScreen > Vertical {
-        width: 95%; height: 90%; border: thick $primary; background: $surface; padding: 0 1;
-    }
     DiffScreen #diff-status { height: auto; }
     DiffScreen #diff-scroll { height: 1fr; }
     """

@@ -8,12 +8,11 @@ line of the step (ruamel keeps each node's position).
 
 from __future__ import annotations
 
-import io
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Container, Mapping
 from typing import Any
 
-from ..collections.loading import plain, yaml_round_trip
+from ..collections.loading import plain, read_yaml_mapping
 from ..collections.model import CollectionError
 from .model import ACTIONS, CONFIRM_ANSWERS, SELECTS, WAIT_FOR_KEY, WalkStep, Walkthrough, WalkthroughError
 
@@ -24,27 +23,10 @@ _STEP_KEYS = frozenset({*ACTIONS, "arguments", "caption", "pause", "confirm"})
 
 
 def load_walkthrough(path: str) -> Walkthrough:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as exc:
-        raise WalkthroughError(f"{path}: {exc.strerror or exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise WalkthroughError(f"{path}: not UTF-8 text ({exc.reason})") from exc
-    from ruamel.yaml.error import YAMLError
-
-    try:
-        document = yaml_round_trip().load(io.StringIO(text))
-    except YAMLError as exc:
-        raise WalkthroughError(f"{path}: not valid YAML: {exc}") from exc
-    if not isinstance(document, Mapping):
-        raise WalkthroughError(f"{path}: a walkthrough is a mapping with `steps:`")
-    unknown = sorted(str(key) for key in document if key not in _TOP_KEYS)
-    if unknown:
-        raise WalkthroughError(
-            f"{path}:{_line_of_key(document, unknown[0])}: unknown key(s) {', '.join(unknown)} "
-            f"(known: {', '.join(_TOP_KEYS)})"
-        )
+    document = read_yaml_mapping(path, WalkthroughError, "a walkthrough")[1]
+    _refuse_unknown_keys(
+        document, _TOP_KEYS, lambda first: f"{path}:{_line_of_key(document, first)}", f"known: {', '.join(_TOP_KEYS)}"
+    )
     raw_steps = document.get("steps")
     if not isinstance(raw_steps, list) or not raw_steps:
         raise WalkthroughError(f"{path}: `steps:` must be a list of at least one step")
@@ -60,6 +42,15 @@ def load_walkthrough(path: str) -> Walkthrough:
     steps = [_step(n, raw, path, _line_of_item(raw_steps, n)) for n, raw in enumerate(raw_steps)]
     title = str(name) if isinstance(name, str) else os.path.splitext(os.path.basename(path))[0]
     return Walkthrough(path, title, steps, server=server, pause=pause)
+
+
+def _refuse_unknown_keys(
+    mapping: Mapping[Any, Any], known: Container[str], where: Callable[[str], str], hint: str
+) -> None:
+    """WalkthroughError if `mapping` has a key not `known`; `where` places the first of them."""
+    unknown = sorted(str(key) for key in mapping if key not in known)
+    if unknown:
+        raise WalkthroughError(f"{where(unknown[0])}: unknown key(s) {', '.join(unknown)} ({hint})")
 
 
 def _line_of_item(sequence: Any, index: int) -> int:
@@ -89,12 +80,12 @@ def _step(index: int, raw: Any, path: str, line: int) -> WalkStep:
     where = f"{path}:{line}: step {index + 1}" if line else f"{path}: step {index + 1}"
     if not isinstance(raw, Mapping):
         raise WalkthroughError(f"{where}: a step is a mapping such as `call: TOOL` or `caption: TEXT`")
-    unknown = sorted(str(key) for key in raw if key not in _STEP_KEYS)
-    if unknown:
-        raise WalkthroughError(
-            f"{where}: unknown key(s) {', '.join(unknown)} (a step has one of {', '.join(ACTIONS)}, "
-            "and caption, pause, arguments, confirm)"
-        )
+    _refuse_unknown_keys(
+        raw,
+        _STEP_KEYS,
+        lambda _first: where,
+        f"a step has one of {', '.join(ACTIONS)}, and caption, pause, arguments, confirm",
+    )
     actions = [action for action in ACTIONS if action in raw]
     if len(actions) > 1:
         raise WalkthroughError(f"{where}: one action per step, not {' and '.join(actions)}")

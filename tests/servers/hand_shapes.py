@@ -18,16 +18,13 @@ plain string, its allowed values only in the description, at its end.
 
 from __future__ import annotations
 
-import json
 import logging
 import sys
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.tools import Tool
-from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase, FuncMetadata
-from mcp_types import CallToolResult, TextContent
-from pydantic import ConfigDict, Field
+from exact_args import _echo_tool  # the sibling server's echoing tool (run as a script)
+from mcp.server.mcpserver import MCPServer
+from pydantic import Field
 
 CREATE_ENTITIES = {
     "$schema": "http://json-schema.org/draft-07/schema#",
@@ -66,30 +63,6 @@ STYLE_DESCRIPTION = (
     "Provide a value matching the following JSON schema: "
     '{"enum":["terse","verbose","pedantic","friendly"],"type":"string"}'
 )
-
-
-class _AnyArguments(ArgModelBase):
-    """Takes whatever arguments arrive and hands them on whole."""
-
-    model_config = ConfigDict(extra="allow", arbitrary_types_allowed=True)
-
-    def model_dump_one_level(self) -> dict[str, Any]:
-        return {"arguments": dict(self.model_extra or {})}
-
-
-def _echo_tool(name: str, description: str, schema: dict[str, Any]) -> Tool:
-    async def run(arguments: dict[str, Any], ctx: Context[Any, Any]) -> CallToolResult:
-        return CallToolResult(content=[TextContent(type="text", text=json.dumps(arguments, ensure_ascii=False))])
-
-    return Tool(
-        fn=run,
-        name=name,
-        description=description,
-        parameters=schema,
-        fn_metadata=FuncMetadata(arg_model=_AnyArguments),
-        is_async=True,
-        context_kwarg="ctx",
-    )
 
 
 def build() -> MCPServer[Any]:

@@ -8,13 +8,13 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from ...core.matrix import Column, Matrix, build_matrix, columns_for
 from ...core.safetext import one_line
 from ...core.spec import ServerSpec
 from ..safe import plain_line
+from .report_box import ReportScreen
 
 __all__ = ["MatrixScreen"]
 
@@ -22,14 +22,10 @@ _KINDS = ("tools", "resources", "templates", "prompts")
 _MARKS = {"same": "✓", "missing": "—", "differs": "≠", "n/a": "·"}
 
 
-class MatrixScreen(ModalScreen[None]):
+class MatrixScreen(ReportScreen):
     BINDINGS = [Binding("escape", "close_matrix", "Close", id="close_matrix")]
 
     DEFAULT_CSS = """
-    MatrixScreen { align: center middle; }
-    MatrixScreen > Vertical {
-        width: 95%; height: 90%; border: thick $primary; background: $surface; padding: 0 1;
-    }
     MatrixScreen #matrix-status { height: auto; }
     MatrixScreen #matrix-columns { height: auto; max-height: 14; }
     MatrixScreen #matrix-rows { height: 1fr; }

@@ -1,0 +1,18 @@
+"""The frame of a report shown over the panes (the matrix, the diff of two
+servers): a box most of the screen wide, centred, closed with escape."""
+
+from __future__ import annotations
+
+from textual.screen import ModalScreen
+
+__all__ = ["ReportScreen"]
+
+
+class ReportScreen(ModalScreen[None]):
+    # Each report binds escape under its own binding id (a keymap names it).
+    DEFAULT_CSS = """
+    ReportScreen { align: center middle; }
+    ReportScreen > Vertical {
+        width: 95%; height: 90%; border: thick $primary; background: $surface; padding: 0 1;
+    }
+    """
