@@ -25,7 +25,7 @@ SIZE = (150, 45)
 
 REMAP = """
 [keymap]
-toggle_bottom = "f11"
+toggle_bottom = "f13"
 tab_prompts = ["f12", "alt+p"]
 read_template = "alt+r"
 """
@@ -59,7 +59,7 @@ def test_every_binding_has_an_id_a_keymap_can_name() -> None:
 async def test_a_remapped_key_works_the_old_one_does_not_and_help_shows_it(tmp_path: Path) -> None:
     settings = load_keymap(config(tmp_path, "config.toml", REMAP))
     assert settings.problems == []
-    assert settings.keymap == {"toggle_bottom": "f11", "tab_prompts": "f12,alt+p", "read_template": "alt+r"}
+    assert settings.keymap == {"toggle_bottom": "f13", "tab_prompts": "f12,alt+p", "read_template": "alt+r"}
     app = InspectorApp(demo_spec(), keymap=settings)
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot, app)
@@ -72,21 +72,21 @@ async def test_a_remapped_key_works_the_old_one_does_not_and_help_shows_it(tmp_p
         await settle(pilot, "the old keys handled")
         assert panel.display and main.active == "tools"
         # The new ones do what the old ones did.
-        await burst(pilot, "f11")
-        await wait_for(pilot, lambda: not panel.display, "the panel hidden by f11")
+        await burst(pilot, "f13")
+        await wait_for(pilot, lambda: not panel.display, "the panel hidden by f13")
         await burst(pilot, "f12")
         await wait_for(pilot, lambda: main.active == "prompts", "the prompts pane by f12")
         await burst(pilot, "f2", "alt+p")
         await wait_for(pilot, lambda: main.active == "prompts", "the prompts pane by alt+p")
         # The key bar shows the key in force.
         bar = str(app.screen.query_one(KeyBar).render())
-        assert "f11 Panel" in bar and "^t Panel" not in bar, bar
+        assert "f13 Panel" in bar and "^t Panel" not in bar, bar
         # And so does help.
         await burst(pilot, "f1")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), "help")
         rows = help_text(app)
         panel_row = row_of(rows, "Panel (show or hide the bottom panel)")
-        assert "f11" in panel_row and "ctrl+t" not in panel_row, panel_row
+        assert "f13" in panel_row and "ctrl+t" not in panel_row, panel_row
         prompts_row = row_of(rows, "Prompts")
         assert "f12 / alt+p" in prompts_row and "f5" not in prompts_row, prompts_row
         # Untouched bindings keep their keys.
@@ -101,7 +101,7 @@ async def test_a_remapped_key_works_the_old_one_does_not_and_help_shows_it(tmp_p
 
 async def test_an_unknown_id_or_a_bad_key_is_reported_not_a_crash(tmp_path: Path) -> None:
     settings = load_keymap(
-        config(tmp_path, "config.toml", '[keymap]\nno_such_binding = "f11"\nreconnect = 5\ntab_tools = "f12"\n')
+        config(tmp_path, "config.toml", '[keymap]\nno_such_binding = "f13"\nreconnect = 5\ntab_tools = "f12"\n')
     )
     assert settings.keymap == {"tab_tools": "f12"}
     assert len(settings.problems) == 2
@@ -143,9 +143,9 @@ async def test_a_key_taken_from_another_binding_is_reported(tmp_path: Path) -> N
 @pytest.mark.parametrize(
     ("name", "text", "problem"),
     [
-        ("config.toml", "[keymap\nreconnect = 'f11'", "cannot be read"),
-        ("config.yaml", "keymap: [f11", "cannot be read"),
-        ("config.toml", "keymap = 'f11'", "must map binding ids"),
+        ("config.toml", "[keymap\nreconnect = 'f13'", "cannot be read"),
+        ("config.yaml", "keymap: [f13", "cannot be read"),
+        ("config.toml", "keymap = 'f13'", "must map binding ids"),
     ],
 )
 def test_a_broken_file_is_reported(tmp_path: Path, name: str, text: str, problem: str) -> None:
@@ -155,9 +155,9 @@ def test_a_broken_file_is_reported(tmp_path: Path, name: str, text: str, problem
 
 
 def test_yaml_keymap_and_no_file(tmp_path: Path) -> None:
-    settings = load_keymap(config(tmp_path, "config.yaml", "keymap:\n  reconnect: f11\n  help: f1,f12\n"))
+    settings = load_keymap(config(tmp_path, "config.yaml", "keymap:\n  reconnect: f13\n  help: f1,f12\n"))
     assert settings.problems == []
-    assert settings.keymap == {"reconnect": "f11", "help": "f1,f12"}
+    assert settings.keymap == {"reconnect": "f13", "help": "f1,f12"}
     empty = tmp_path / "empty"
     empty.mkdir()
     nothing = load_keymap({"INSPECTOR_CONFIG_DIR": str(empty)})
@@ -178,4 +178,4 @@ def test_the_tui_launch_reads_the_keymap(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.setattr(InspectorApp, "run", run)
     monkeypatch.setattr(launch, "exit_code", lambda app: 0)
     assert launch.run_tui(demo_spec(), build_parser().parse_args([])) == 0
-    assert seen == [{"toggle_bottom": "f11", "tab_prompts": "f12,alt+p", "read_template": "alt+r"}]
+    assert seen == [{"toggle_bottom": "f13", "tab_prompts": "f12,alt+p", "read_template": "alt+r"}]

@@ -90,3 +90,53 @@ async def test_no_skills_tab_for_a_server_without_skills() -> None:
         await wait_connected(pilot, app)
         await settle(pilot)
         assert not tab_shown(app, "skills")
+
+
+async def test_f11_escape_and_the_files_marks_as_a_person_reads_them(tmp_path: Path) -> None:
+    """F11 reaches the tab from anywhere; enter goes into a skill's files and
+    escape back to the skills; each file read is marked with what its check found."""
+    from inspector.tui.panes.skills import file_row
+
+    log = tmp_path / "asked.jsonl"
+    app = InspectorApp(ServerSpec(command=PYTHON, args=[str(SERVERS / "skills_server.py"), str(log)], timeout=30))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_connected(pilot, app)
+        pane = app.query_one(SkillsPane)
+        await wait_for(pilot, lambda: len(pane.entries) == 8, "the skills listed")
+        await pilot.press("f11")
+        await wait_for(pilot, lambda: pane.skill_list.options.has_focus, "focus on the skills list")
+        assert app.query_one("#main", TabbedContent).active == "skills"
+
+        def marks() -> list[str]:
+            entry = pane.current
+            assert entry is not None
+            return [str(file_row(entry, uri, pane.fetched.get((entry.uri, uri))))[:2] for uri in entry.files()]
+
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: pane.file_list.options.has_focus, "focus on the files")
+        assert marks() == ["· ", "· ", "· "]
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "verified" in shown(app, "skill-read-text"), "SKILL.md verified")
+        assert "size and digest and its frontmatter match the entry" in shown(app, "skill-read-text")
+        assert marks() == ["✔ ", "· ", "· "]
+        # escape: back to the skills, down to the tampered one (a page further on).
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: pane.skill_list.options.has_focus, "focus back on the skills")
+        await pilot.press("down", "down", "down")
+        await wait_for(pilot, lambda: pane.current is pane.entries[3], "the tampered skill shown")
+        await pilot.press("enter", "enter")
+        await wait_for(pilot, lambda: "verification failed" in shown(app, "skill-read-text"), "the failure")
+        assert marks() == ["✖ "]
+        assert reads(log) == ["skill://pdf-processing/SKILL.md", "skill://tampered-digest/SKILL.md"]
+
+
+async def test_f11_on_a_server_without_skills_says_why_the_tab_is_empty() -> None:
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_connected(pilot, app)
+        await settle(pilot)
+        assert not tab_shown(app, "skills")
+        await pilot.press("f11")
+        await wait_for(pilot, lambda: tab_shown(app, "skills"), "the Skills tab, asked for")
+        assert "does not declare the io.modelcontextprotocol/skills extension" in shown(app, "skill-entry-text")
+        assert not [f for f in app.traffic if f.method == "skills/list"]

@@ -72,6 +72,7 @@ class InspectorApp(App[int]):
         Binding("f8", "show_tab('tasks')", "Tasks", id="tab_tasks", show=False, priority=True),
         Binding("f9", "show_tab('auth')", "Auth", id="tab_auth", show=False, priority=True),
         Binding("f10", "show_tab('collections')", "Collections", id="tab_collections", show=False, priority=True),
+        Binding("f11,alt+s", "show_tab('skills')", "Skills", id="tab_skills", show=False, priority=True),
         Binding("ctrl+b", "save_call", "Save call as a step", id="save_call", show=False, priority=True),
         # The bottom panel's tabs. Priority: a text field would take the digit.
         Binding("alt+1", "show_bottom('traffic')", "Traffic", id="bottom_traffic", show=False, priority=True),

@@ -22,6 +22,7 @@ from textual.widgets import Static, TabbedContent
 from ...core.errors import InspectorError
 from ...core.problems import Problem
 from ...core.skills import (
+    EXTENSION,
     FetchedFile,
     SkillEntry,
     declares_skills,
@@ -35,7 +36,7 @@ from ..widgets.item_list import FilterList
 if TYPE_CHECKING:
     from ..server_view import ServerView
 
-__all__ = ["SkillsPane", "skill_row"]
+__all__ = ["SkillsPane", "file_row", "skill_row"]
 
 # A file's text shown at most this long (the rest is in the traffic log).
 MAX_SHOWN_CHARS = 64 * 1024
@@ -55,10 +56,19 @@ def _haystack(entry: SkillEntry) -> str:
     return f"{entry.name}\n{entry.uri}\n{entry.description}"
 
 
-def _file_row(entry_and_uri: tuple[SkillEntry, str]) -> Text:
-    entry, uri = entry_and_uri
+def file_row(entry: SkillEntry, uri: str, fetched: FetchedFile | None) -> Text:
+    """A file of the skill: whether it was read and what its check found, its URI, its size."""
+    text = Text(no_wrap=True, overflow="ellipsis")
+    if fetched is None:
+        text.append("· ", style="dim")
+    elif fetched.verified and isinstance(entry.resources, str):
+        text.append("? ", style="bold yellow")  # read, but a dynamic skill has nothing to verify against
+    elif fetched.verified:
+        text.append("✔ ", style="bold green")
+    else:
+        text.append("✖ ", style="bold red")
+    text.append_text(plain_line(uri, 100))
     listed = entry.listed(uri)
-    text = plain_line(uri, 100)
     if listed is not None:
         text.append_text(plain_line(f"  {listed.size} bytes", 30, style="dim"))
     return text
@@ -76,13 +86,18 @@ def problem_text(problem: Problem) -> Text:
     return text
 
 
-def verification_text(fetched: FetchedFile, dynamic: bool) -> Text:
+def verification_text(fetched: FetchedFile, dynamic: bool, skill_md: bool = False) -> Text:
+    # A SKILL.md's frontmatter is compared with the entry's too.
+    frontmatter = " and its frontmatter" if skill_md else ""
     if not fetched.sent:
         text = Text("not read: ", style="bold red")
     elif fetched.verified and dynamic:
-        text = Text(f"read {len(fetched.data or b'')} bytes; not verifiable (the skill is dynamic)", style="yellow")
+        said = f"read {len(fetched.data or b'')} bytes; not verifiable (the skill is dynamic)"
+        text = Text(said + ("; its frontmatter matches the entry" if skill_md else ""), style="yellow")
     elif fetched.verified:
-        text = Text(f"✔ verified: {len(fetched.data or b'')} bytes, size and digest match the entry", style="green")
+        text = Text(
+            f"✔ verified: {len(fetched.data or b'')} bytes, size and digest{frontmatter} match the entry", style="green"
+        )
     else:
         text = Text("✖ verification failed: do not use this content", style="bold red")
     for problem in fetched.problems:
@@ -108,6 +123,8 @@ class SkillsPane(Horizontal):
         self.entries: list[SkillEntry] = []
         self.current: SkillEntry | None = None
         self.fetched: dict[tuple[str, str], FetchedFile] = {}
+        # What the pane says while it shows no skill: why there is none.
+        self.empty_note = Text()
 
     @property
     def inspector(self) -> ServerView:
@@ -123,13 +140,17 @@ class SkillsPane(Horizontal):
             yield VerticalScroll(Static(id="skill-entry-text"), id="skill-entry")
             yield FilterList(
                 "Files (enter reads and verifies)",
-                _file_row,
+                self._file_row,
                 haystack=lambda pair: pair[1],
                 lines=1,
                 placeholder="filter files",
                 id="skill-files",
             )
             yield VerticalScroll(Static(id="skill-read-text"), id="skill-read")
+
+    def _file_row(self, entry_and_uri: tuple[SkillEntry, str]) -> Text:
+        entry, uri = entry_and_uri
+        return file_row(entry, uri, self.fetched.get((entry.uri, uri)))
 
     @property
     def skill_list(self) -> FilterList[SkillEntry]:
@@ -145,7 +166,14 @@ class SkillsPane(Horizontal):
         tabs = self.inspector.query_one("#main", TabbedContent)
         client = self.inspector.client
         if not declares_skills(client):
+            # Shown only when asked for (F11): it says why it is empty.
             tabs.hide_tab("skills")
+            self.entries = []
+            self.empty_note = Text(
+                f"This server does not declare the {EXTENSION} extension: skills/list is not sent.", style="dim"
+            )
+            self.skill_list.set_items([])
+            self.query_one("#skill-entry-text", Static).update(self.empty_note)
             return
         tabs.show_tab("skills")
         try:
@@ -156,6 +184,10 @@ class SkillsPane(Horizontal):
         self.entries = listing.entries
         self.fetched.clear()
         self.skill_list.set_items(listing.entries)
+        # The extension: an empty listing is no proof that the server has no skills.
+        self.empty_note = Text("skills/list listed no skill (the server may still serve skills by URI).", style="dim")
+        if not listing.entries:
+            self.query_one("#skill-entry-text", Static).update(self.empty_note)
         if listing.problems:
             self.inspector.notify_plain("; ".join(listing.problems), title="skills/list", severity="warning")
 
@@ -165,7 +197,7 @@ class SkillsPane(Horizontal):
         self.current = entry
         self.query_one("#skill-read-text", Static).update("")
         if entry is None:
-            self.query_one("#skill-entry-text", Static).update("")
+            self.query_one("#skill-entry-text", Static).update(self.empty_note if not self.entries else "")
             self.file_list.set_items([])
             return
         self.query_one("#skill-entry-text", Static).update(self._entry_text(entry))
@@ -218,7 +250,9 @@ class SkillsPane(Horizontal):
             area.update(plain(f"✖ {exc}", style="bold red"))
             return
         self.fetched[(entry.uri, uri)] = fetched
-        text = verification_text(fetched, isinstance(entry.resources, str))
+        if self.current is entry:
+            self.file_list.refresh_rows()
+        text = verification_text(fetched, isinstance(entry.resources, str), skill_md=uri == entry.uri)
         if fetched.data is not None:
             text.append("\n\n")
             try:

@@ -366,6 +366,13 @@ class FilterList(Vertical, Generic[T]):
         self.remove_class("filtering")
         self._apply_filter(self.highlighted_index)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "clear_filter":
+            # With no filter to clear, escape goes on to the pane (the Skills
+            # pane's files list back to its skills, a form back to its list).
+            return self.has_class("filtering") or bool(self.filter_text)
+        return True
+
     def action_clear_filter(self) -> None:
         filter_input = self.query_one("#filter", Input)
         if self.filter_text:
