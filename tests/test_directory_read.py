@@ -16,6 +16,7 @@ from inspector.commands import exitcodes
 from inspector.core import Client, JsonRpcError, ProtocolError, ServerSpec
 from inspector.tui.app import InspectorApp
 from inspector.tui.panes.resources import DirectoryListing, ResourcesPane, parent_uri
+from inspector.tui.widgets.content_view import BlockView
 
 from .peers import SERVERS, run_inspector
 from .tui_helpers import select, settle, wait_connected, wait_for
@@ -185,6 +186,47 @@ async def test_resources_pane_lists_a_directory_and_descends() -> None:
         await wait_for(pilot, reads, "the file read")
         assert reads()[-1].message["params"]["uri"] == f"{TEMPLATES}/invoice.md"
         await wait_for(pilot, lambda: listing_of(app) is None, "the listing replaced by the file")
+
+
+async def test_the_keys_alone_go_down_read_a_file_and_come_back() -> None:
+    """As a person drives it: enter on a directory puts the keys in its listing,
+    a file read from it offers the way back (its row highlighted again), and
+    escape returns to the resource list."""
+    app = InspectorApp(tree())
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "resources", ROOT)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: listing_of(app) is not None and listing_of(app).has_focus, "the listing focused")  # type: ignore[union-attr]
+        root = listing_of(app)
+        assert root is not None and root.highlighted == 0  # the first child (the root has no parent)
+        await pilot.press("down", "enter")
+
+        def listed(uri: str) -> DirectoryListing | None:
+            shown = listing_of(app)
+            return shown if shown is not None and shown.uri == uri and shown.has_focus else None
+
+        await wait_for(pilot, lambda: listed(TEMPLATES), "the templates listing, focused")
+        templates = listed(TEMPLATES)
+        assert templates is not None and templates.highlighted == 1  # its first child, under `↑ ..`
+        await pilot.press("down", "down", "enter")
+        back = lambda: app.query("#directory-back").first() if app.query("#directory-back") else None  # noqa: E731
+        await wait_for(pilot, lambda: back() is not None and back().has_focus, "the way back, focused")  # type: ignore[union-attr]
+        reads = [f for f in app.traffic if f.direction == "out" and f.method == "resources/read"]
+        assert reads[-1].message["params"]["uri"] == f"{TEMPLATES}/credit-note.md"
+        await wait_for(pilot, lambda: app.query_one("#resource-contents").query(BlockView), "the file shown")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: listed(TEMPLATES), "the templates listing again")
+        again = listed(TEMPLATES)
+        assert again is not None and again.highlighted == 3  # credit-note.md, where the person left
+        # `↑ ..` from templates: the root, with templates highlighted.
+        await pilot.press("home", "enter")
+        await wait_for(pilot, lambda: listed(ROOT), "the root listing")
+        up = listed(ROOT)
+        assert up is not None and up.highlighted == 1
+        await pilot.press("escape")
+        pane = app.query_one(ResourcesPane)
+        await wait_for(pilot, lambda: pane.query_one("#resource-list #options").has_focus, "the resource list")
 
 
 async def test_resources_pane_without_directory_read_reads_the_resource() -> None:

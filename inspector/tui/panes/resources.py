@@ -27,7 +27,7 @@ from ..widgets.item_list import ItemList
 if TYPE_CHECKING:
     from ..server_view import ServerView
 
-__all__ = ["DirectoryListing", "ResourcesPane", "contents_widgets"]
+__all__ = ["BackToDirectory", "DirectoryListing", "ResourcesPane", "contents_widgets"]
 
 
 def contents_widgets(result: Any) -> list[Widget]:
@@ -52,10 +52,11 @@ class DirectoryListing(OptionList):
     (`↑ ..` first, when the URI has a parent, lists that)."""
 
     DEFAULT_CSS = """
-    DirectoryListing { height: auto; max-height: 100%; }
+    DirectoryListing { height: auto; max-height: 100%; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
-    def __init__(self, uri: str, children: list[Item]) -> None:
+    def __init__(self, uri: str, children: list[Item], came_from: str | None = None) -> None:
+        self.uri = uri
         self.entries = children
         self.up = parent_uri(uri)
         options = [Option(_child_prompt(child)) for child in children]
@@ -64,6 +65,13 @@ class DirectoryListing(OptionList):
             up.append_text(plain_line(self.up, 160, style="dim"))
             options.insert(0, Option(up))
         super().__init__(*options, id="directory-listing")
+        # The child the person came back from (a subdirectory, a file read) is highlighted again.
+        offset = 0 if self.up is None else 1
+        keys = [child.key for child in children]
+        if came_from in keys:
+            self.highlighted = keys.index(came_from) + offset
+        elif options:
+            self.highlighted = offset if children else 0
 
     def target(self, index: int) -> tuple[str, bool] | None:
         """(uri, is a directory) of the option at `index`."""
@@ -77,6 +85,22 @@ class DirectoryListing(OptionList):
         return None
 
 
+class BackToDirectory(OptionList):
+    """Above a file read from a directory listing: enter lists that directory again."""
+
+    DEFAULT_CSS = """
+    BackToDirectory, BackToDirectory:focus { height: auto; border: none; text-wrap: nowrap; text-overflow: ellipsis; }
+    """
+
+    def __init__(self, directory: str, file: str) -> None:
+        self.directory = directory
+        self.file = file
+        back = Text("↑ back to ", style="bold cyan")
+        back.append_text(plain_line(directory, 160, style="dim"))
+        super().__init__(Option(back), id="directory-back")
+        self.highlighted = 0
+
+
 def parent_uri(uri: str) -> str | None:
     """The URI one level up (`skill://a/b` -> `skill://a`); None at the top of its scheme."""
     scheme, found, rest = uri.partition("://")
@@ -86,11 +110,10 @@ def parent_uri(uri: str) -> str | None:
 
 
 def _child_prompt(child: Item) -> Text:
+    """One line a child: its name, its type, its URI (what a narrow pane cuts first)."""
     directory = child.data.get("mimeType") == DIRECTORY_MIME
-    text = Text("▸ " if directory else "  ", style="bold cyan" if directory else "")
+    text = Text("▸ " if directory else "  ", style="bold cyan" if directory else "", no_wrap=True, overflow="ellipsis")
     text.append_text(plain_line(child.display_name, 60, style="bold" if directory else ""))
-    text.append("  ")
-    text.append_text(plain_line(child.key, 160, style="dim"))
     mime = child.data.get("mimeType")
     if isinstance(mime, str) and not directory:
         text.append("  ")
@@ -98,6 +121,8 @@ def _child_prompt(child: Item) -> Text:
     for problem in child.problems:
         text.append("  ⚠ ", style="bold red")
         text.append_text(plain_line(problem, 120, style="red"))
+    text.append("  ")
+    text.append_text(plain_line(child.key, 160, style="dim"))
     return text
 
 
@@ -108,6 +133,7 @@ def is_directory(item: Item | None) -> bool:
 class ResourcesPane(Horizontal):
     BINDINGS = [
         Binding("enter", "read", "Read", id="read_resource", show=False),
+        Binding("escape", "to_list", "Back to the list", id="resources_to_list", show=False),
         Binding("ctrl+s", "toggle_subscription", "Subscribe", id="toggle_subscription"),
         Binding("ctrl+g", "reread", "Read again (no cache)", id="reread_resource", show=False),
     ]
@@ -186,23 +212,54 @@ class ResourcesPane(Horizontal):
         if self.current is not None:
             self.read(self.current.key, force=True, directory=is_directory(self.current))
 
+    def action_to_list(self) -> None:
+        self.query_one(ItemList).focus_list()
+
     @on(OptionList.OptionSelected, "#directory-listing")
     def _child_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         listing = event.option_list
         target = listing.target(event.option_index) if isinstance(listing, DirectoryListing) else None
-        if target is not None:
-            self.read(target[0], directory=target[1])
+        if target is None or not isinstance(listing, DirectoryListing):
+            return
+        uri, directory = target
+        if directory:
+            # Up to the parent: the directory left is highlighted there.
+            self.read(uri, directory=True, came_from=listing.uri if uri == listing.up else None)
+        else:
+            self.read(uri, listed_in=listing.uri)
+
+    @on(OptionList.OptionSelected, "#directory-back")
+    def _back_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        back = event.option_list
+        if isinstance(back, BackToDirectory):
+            self.read(back.directory, directory=True, came_from=back.file)
 
     @work(group="read-resource", exclusive=True)
-    async def read(self, uri: str, force: bool = False, directory: bool = False) -> None:
+    async def read(
+        self,
+        uri: str,
+        force: bool = False,
+        directory: bool = False,
+        *,
+        listed_in: str | None = None,
+        came_from: str | None = None,
+    ) -> None:
+        """Read `uri` (list it, for a directory the server lets us list);
+        `listed_in`: the directory listing it was chosen from (a way back is
+        shown above the file); `came_from`: the child to highlight in a listing."""
         area = self.query_one("#resource-contents", VerticalScroll)
         await area.remove_children()
         area.border_title = plain_line(uri, 120)
         client = self.inspector.client
         if directory and client.directory_read:
-            await self._list_directory(area, uri)
+            await self._list_directory(area, uri, came_from)
             return
+        if listed_in is not None:
+            back = BackToDirectory(listed_in, uri)
+            await area.mount(back)
+            back.focus()
         if directory:
             note = f"a directory resource; the server does not declare {DIRECTORY_READ}, so it is read as a resource"
             await area.mount(Static(Text(note, style="dim")))
@@ -228,7 +285,7 @@ class ResourcesPane(Horizontal):
         await area.mount_all(contents_widgets(result))
         self.query_one(ItemList).refresh_rows()
 
-    async def _list_directory(self, area: VerticalScroll, uri: str) -> None:
+    async def _list_directory(self, area: VerticalScroll, uri: str, came_from: str | None = None) -> None:
         """`resources/directory/read`, every page: the children, the problems, how many pages."""
         try:
             listing = await self.inspector.client.read_directory(uri)
@@ -241,7 +298,10 @@ class ResourcesPane(Horizontal):
         await area.mount(Static(Text(summary, style="dim"), id="directory-summary"))
         for problem in listing.problems:
             await area.mount(Static(plain(f"⚠ {problem}", style="red")))
-        await area.mount(DirectoryListing(uri, listing.items))
+        shown = DirectoryListing(uri, listing.items, came_from)
+        await area.mount(shown)
+        # The person asked for the listing: the keys go to it (escape: back to the list).
+        shown.focus()
 
     @work(group="subscribe")
     async def action_toggle_subscription(self) -> None:
