@@ -181,3 +181,41 @@ async def test_the_preview_renders_the_persons_calls_and_confirms_the_apps_own(t
         ]
         assert forwarded == ["weather", "refresh", "weather"]
     assert tool_calls(log) == ["weather", "refresh", "weather"]
+
+
+async def test_the_preview_url_stays_in_view_and_alt_a_again_opens_the_browser(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The URL is kept under the tool's name (a toast goes away), at 100x30
+    too; only a second alt+a sends the browser there, never a console one."""
+    from .waiting import eventually
+
+    browser = tmp_path / "fake-browser"
+    browser.write_text(f'#!/bin/sh\nexec "{PYTHON}" "{SERVERS / "fake_browser.py"}" "$@"\n')
+    browser.chmod(0o755)
+    opened = tmp_path / "opened.txt"
+    monkeypatch.setenv("BROWSER", str(browser))
+    monkeypatch.setenv("FAKE_BROWSER_LOG", str(opened))
+    app = apps_inspector(tmp_path / "asked.jsonl")
+    async with app.run_test(size=(100, 30)) as pilot:
+        url = await preview_weather(pilot, app)
+        await wait_for(pilot, lambda: url in header(app), "the URL in the tool's header")
+        # Under the name, where a short terminal's header still shows it.
+        assert header(app).splitlines()[1].startswith(url)
+        assert not opened.exists()
+        await pilot.press("alt+a")
+        visits = await eventually(lambda: opened.exists() and opened.read_text().splitlines(), "the browser's visit")
+        assert visits[:2] == [url, f"200 {url}"]
+
+        monkeypatch.setenv("BROWSER", "/usr/bin/lynx")
+        await pilot.press("alt+a")
+        await wait_for(
+            pilot,
+            lambda: any("console one (lynx)" in str(n.message) for n in app._notifications),
+            "the console browser refused",
+        )
+        assert len(opened.read_text().splitlines()) == 2
+        # Another tool: no preview of its own, so no URL under its name.
+        app.select_item("tools", "refresh")
+        await wait_for(pilot, lambda: "visibility: app)" in header(app), "the refresh tool")
+        assert url not in header(app)

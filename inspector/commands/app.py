@@ -20,6 +20,7 @@ from typing import Any
 
 from .. import __version__
 from ..core.app_bridge import AppBridge
+from ..core.app_browser import open_in_browser
 from ..core.apps import AppDocument, app_document, content_security_policy, tool_ui
 from ..core.errors import InspectorError, JsonRpcError
 from ..core.items import Item
@@ -76,7 +77,9 @@ async def run_app(ctx: CommandContext) -> int:
     try:
         _announce(ctx, document, url)
         if args.open:
-            _open_browser(url)
+            why_not = await open_in_browser(url)
+            if why_not is not None:
+                print(f"inspector: {why_not}", file=sys.stderr)
         if arguments is not None:
             await _call(ctx, bridge, tool, arguments)
         # Serves until Ctrl-C (or the server connection's end ends the command).
@@ -176,26 +179,3 @@ class _HostSide:
             return False
         text = "The MCP App asks the host to call a tool.\n" + confirmation_text(tool, arguments)
         return await ask_confirmation_async(text)
-
-
-# Browsers that would draw the page in this very terminal.
-CONSOLE_BROWSERS = frozenset({"www-browser", "links", "links2", "elinks", "lynx", "w3m"})
-
-
-def _open_browser(url: str) -> None:
-    import webbrowser
-
-    try:
-        browser = webbrowser.get()
-    except webbrowser.Error:
-        print("inspector: no web browser found; open the URL above yourself", file=sys.stderr)
-        return
-    if getattr(browser, "name", "") in CONSOLE_BROWSERS:
-        # The server's HTML must never run inside the terminal.
-        print(f"inspector: the only browser is a console one ({browser.name}); open the URL elsewhere", file=sys.stderr)
-        return
-    import threading
-
-    # Some browser commands return only when the browser closes: from a
-    # thread of its own, so the preview keeps answering the page meanwhile.
-    threading.Thread(target=browser.open, args=(url,), name="open-browser", daemon=True).start()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from ..core.apps import tool_ui
 from ..core.items import Hint, Item
 from .gaps import hold_gaps
 from .safe import plain_line
@@ -65,6 +66,9 @@ def tool_row(item: Item) -> Text:
     if item.problems:
         text.append("⚠ ", style="bold red")
     text.append_text(plain_line(item.display_name, 80, style="bold" if item.ok else "red"))
+    if "_meta" in item.data and tool_ui(item.data) is not None:
+        # An MCP App: the detail names it, alt+a previews it.
+        text.append("  app", style="magenta")
     text.append("\n")
     if item.title and item.title != item.name:
         # The gap in the name's style: a run of bare spaces reads as nothing in a screenshot's text.

@@ -61,12 +61,20 @@ def icon_line(icon: Any) -> Text:
     return text
 
 
-def tool_header(item: Item) -> Text:
+def tool_header(item: Item, preview_url: str | None = None) -> Text:
+    """The tool's name, hints, app, problems, icons, `_meta` and description;
+    `preview_url`: where its MCP App preview is being served."""
     text = Text()
     text.append_text(plain_line(item.display_name, 80, style="bold"))
     if item.title:
         text.append_text(plain_line(f"  ({item.name})", 60, style="dim"))
     text.append("\n")
+    if preview_url is not None:
+        # Kept in view (a toast goes away), right under the name so that a
+        # short terminal's header shows it too: it may be opened on another machine.
+        # The URL first: on a narrow pane it keeps a line of its own.
+        text.append(preview_url, style="bold magenta")
+        text.append("  the app's preview (alt+a again opens it in your browser)\n", style="dim")
     text.append_text(hint_badges(item.hints(), long=True))
     execution = item.data.get("execution")
     if isinstance(execution, dict) and execution.get("taskSupport"):
@@ -76,7 +84,8 @@ def tool_header(item: Item) -> Text:
         # Shown only: the app is served when the person runs `inspector app TOOL`.
         text.append("\napp: ", style="dim")
         text.append_text(plain_line(ui.summary(), 120, style="magenta"))
-        text.append("  (preview: alt+a, or inspector app TOOL)", style="dim")
+        if preview_url is None:
+            text.append("  (preview: alt+a, or inspector app TOOL)", style="dim")
         for problem in ui.problems:
             text.append("\n⚠ app: ", style="bold red")
             text.append_text(plain_line(problem, 120, style="red"))
@@ -198,7 +207,7 @@ class ToolsPane(Horizontal):
         if self._result_hidden:
             self._result_hidden = False
             view.empty = False
-        self._draw_header(header, tool_header(item))
+        self._draw_header(header, tool_header(item, self.app_url if self.app_tool == item.key else None))
         self._draw_tabs()
         self.query_one(ArgumentsEditor).load_schema(item.input_schema, key=item.key)
         if self.inspector.recording is not None:
@@ -390,6 +399,10 @@ class ToolsPane(Horizontal):
         if tool is None or ui is None or ui.resource_uri is None:
             self.inspector.notify_plain("this tool declares no MCP App (_meta.ui.resourceUri)", severity="warning")
             return
+        if self.app_tool == tool.key and self.app_url is not None:
+            # Its preview runs already: now, and only now, the browser is opened on it.
+            await self._open_preview(self.app_url)
+            return
         try:
             result = await self.inspector.client.read_resource(ui.resource_uri)
             document = app_document(ui.resource_uri, result)
@@ -427,18 +440,39 @@ class ToolsPane(Horizontal):
                 await bridge.set_result(answer)
             elif failed is not None:
                 await bridge.set_cancelled(failed)
-        self.inspector.notify_plain(f"MCP App preview of {document.uri}: {self.app_url} (open it in your browser)")
+        self.inspector.notify_plain(
+            f"MCP App preview of {document.uri}: {self.app_url} (alt+a again opens it in your browser)"
+        )
+        self._redraw_header()
 
-    async def stop_app_preview(self) -> None:
+    async def _open_preview(self, url: str) -> None:
+        from ...core.app_browser import open_in_browser
+
+        why_not = await open_in_browser(url)
+        if why_not is None:
+            self.inspector.notify_plain(f"opening {url} in your browser")
+        else:
+            self.inspector.notify_plain(why_not, severity="warning")
+
+    def _redraw_header(self) -> None:
+        tool = self.tool
+        if tool is not None and self.is_attached:
+            url = self.app_url if self.app_tool == tool.key else None
+            self._draw_header(self.query_one("#tool-header-text", Static), tool_header(tool, url))
+
+    async def stop_app_preview(self, redraw: bool = True) -> None:
         host, bridge = self.app_host, self.app_bridge
+        had = self.app_tool
         self.app_host, self.app_bridge, self.app_tool, self.app_url = None, None, None, None
         if bridge is not None:
             await bridge.close()
         if host is not None:
             await host.close()
+        if had is not None and redraw:
+            self._redraw_header()
 
     async def on_unmount(self) -> None:
-        await self.stop_app_preview()
+        await self.stop_app_preview(redraw=False)
 
     def action_copy_command(self) -> None:
         """The `inspector call …` line that repeats this call, secrets as $VARIABLES."""
