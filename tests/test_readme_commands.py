@@ -3,7 +3,8 @@
 The commands are read from the README's `sh` blocks, so a command added
 there is tested here without anyone remembering to.  Each runs in a
 workspace that holds what the README's examples name: `my_server.py`,
-`server.py`, `v1.py`/`v2.py` (Python SDK servers), `skills_server.py` (ours), `server.js` (the
+`server.py`, `v1.py`/`v2.py` (Python SDK servers), `skills_server.py`,
+`apps_server.py` and `directory_tree.py` (ours), `server.js` (the
 reference TypeScript server), `./server`, `src/`, and the recordings
 `session.jsonl`, `before.jsonl`, `after.jsonl`, and the collection
 `checks.yaml` (the README's own collection block), and `examples/` (the
@@ -166,6 +167,11 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workspace]:
     # The README's skills examples: a server that serves skills (SEP-2640).
     (path / "skills_server.py").write_text(
         f"import runpy\nrunpy.run_path({str(SERVERS / 'skills_server.py')!r}, run_name='__main__')\n"
+    )
+    # The README's directory examples: a server that lists directory resources.
+    (path / "directory_tree.py").write_text(
+        f"import runpy, sys\nsys.path.insert(0, {str(SERVERS)!r})\n"
+        f"runpy.run_path({str(SERVERS / 'directory_tree.py')!r}, run_name='__main__')\n"
     )
     # The README's MCP Apps examples: a server whose tool has a ui:// app.
     (path / "apps_server.py").write_text(
