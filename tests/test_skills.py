@@ -248,3 +248,12 @@ def test_entries_that_break_the_shape_are_findings_not_crashes() -> None:
     assert [p.path for p in entry.problems] == ["resources[0]"]
     assert "digest" in entry.problems[0].message and "size" in entry.problems[0].message
     assert entry.resources is None and not entry.loadable
+
+
+def test_cli_a_skill_the_listing_leaves_out_is_got_by_its_uri(log: Path) -> None:
+    code, _out, err = skills("get", "unlisted-notes")
+    assert code == exitcodes.USAGE and "give the URI of its SKILL.md instead" in err
+    code, out, _err = skills("get", "skill://unlisted-notes/SKILL.md", "--verify", "--json", log=log)
+    assert code == exitcodes.OK, out
+    assert isinstance(out, dict) and out["verification"]["loaded"] is True  # type: ignore[index]
+    assert reads(log) == ["skill://unlisted-notes/SKILL.md"]

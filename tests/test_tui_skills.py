@@ -140,3 +140,44 @@ async def test_f11_on_a_server_without_skills_says_why_the_tab_is_empty() -> Non
         await wait_for(pilot, lambda: tab_shown(app, "skills"), "the Skills tab, asked for")
         assert "does not declare the io.modelcontextprotocol/skills extension" in shown(app, "skill-entry-text")
         assert not [f for f in app.traffic if f.method == "skills/list"]
+
+
+async def test_g_gets_a_skill_as_it_is_now_or_one_the_listing_left_out(tmp_path: Path) -> None:
+    """`g`: skills/get of the highlighted skill (a changed file set forgets what
+    was verified against the listing's entry), or of a SKILL.md URI typed in
+    the filter, for a skill the listing leaves out."""
+    log = tmp_path / "asked.jsonl"
+    app = InspectorApp(ServerSpec(command=PYTHON, args=[str(SERVERS / "skills_server.py"), str(log)], timeout=30))
+
+    def gets() -> list[str]:
+        asked = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+        return [m["params"]["uri"] for m in asked if m["method"] == "skills/get"]
+
+    async with app.run_test(size=(140, 45)) as pilot:
+        await wait_connected(pilot, app)
+        pane = await open_skill(pilot, app, 0)
+        await pilot.press("g")
+        await wait_for(pilot, lambda: "the same files as listed" in shown(app, "skill-entry-text"), "the same entry")
+        assert gets() == ["skill://pdf-processing/SKILL.md"]
+
+        # The support refunds skill gained a file since the listing; its SKILL.md was verified before.
+        pane = await open_skill(pilot, app, 2)
+        support = pane.entries[2]
+        assert "from skills/list" in shown(app, "skill-entry-text")
+        await pilot.press("enter", "enter")
+        await wait_for(pilot, lambda: (support.uri, support.uri) in pane.fetched, "its SKILL.md read")
+        await pilot.press("escape", "g")
+        await wait_for(pilot, lambda: "files changed since the listing" in shown(app, "skill-entry-text"), "changed")
+        assert pane.current is not None and pane.current.files()[-1] == "skill://acme/support/refunds/examples/email.md"
+        assert not [key for key in pane.fetched if key[0] == support.uri]
+
+        # A skill no listing names, got by the URI typed in the filter.
+        await pilot.press("slash", *"skill://unlisted-notes/SKILL.md", "enter")
+        await wait_for(pilot, lambda: pane.skill_list.options.has_focus, "the (empty) filtered list")
+        await pilot.press("g")
+        await wait_for(pilot, lambda: len(pane.entries) == 9, "the skill added")
+        await wait_for(pilot, lambda: "not in skills/list" in shown(app, "skill-entry-text"), "its origin")
+        assert pane.current is pane.entries[8] and pane.current.name == "unlisted-notes"
+        await pilot.press("enter", "enter")
+        await wait_for(pilot, lambda: "verified" in shown(app, "skill-read-text"), "its SKILL.md verified")
+        assert gets()[-1] == "skill://unlisted-notes/SKILL.md"

@@ -11,6 +11,12 @@ Skills, listed two to a page:
   and size are listed for what is served, so only the frontmatter tells).
 - `no-frontmatter`: the SKILL.md has no frontmatter block at all.
 - `daily`: resources "dynamic".
+
+Not in the listing, but served by URI (`skills/get`, `resources/read`):
+- `unlisted-notes`: a skill the listing leaves out (a listing may be partial).
+And `acme/support/refunds` gained a file after the listing was made:
+`skills/get` lists `examples/email.md` too (a stale listing, as the extension
+describes it).
 """
 
 from __future__ import annotations
@@ -59,6 +65,14 @@ FRONTMATTER: dict[str, dict[str, Any]] = {
     "no-frontmatter": {"name": "no-frontmatter", "description": "Has none"},
 }
 DYNAMIC = {"daily"}
+# Served, but skills/list leaves them out.
+UNLISTED: dict[str, dict[str, bytes]] = {
+    "unlisted-notes": {"SKILL.md": skill_md("unlisted-notes", "Notes nobody listed")},
+}
+# Files added after the listing: skills/get and resources/read know them, skills/list does not.
+ADDED: dict[str, dict[str, bytes]] = {
+    "acme/support/refunds": {"examples/email.md": b"Dear customer,\n"},
+}
 
 
 def served_frontmatter(data: bytes) -> dict[str, Any]:
@@ -71,8 +85,14 @@ def digest(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
-def entry(path: str) -> dict[str, Any]:
-    served = FILES[path]
+def served_files(path: str, fresh: bool) -> dict[str, bytes]:
+    """The skill's files: as skills/get and resources/read know them (`fresh`), or as listed."""
+    files = {**FILES.get(path, {}), **UNLISTED.get(path, {})}
+    return {**files, **ADDED.get(path, {})} if fresh else files
+
+
+def entry(path: str, fresh: bool = False) -> dict[str, Any]:
+    served = served_files(path, fresh)
     frontmatter = FRONTMATTER.get(path) or served_frontmatter(served["SKILL.md"])
     resources: Any = "dynamic"
     if path not in DYNAMIC:
@@ -84,8 +104,8 @@ def entry(path: str) -> dict[str, Any]:
 
 
 def read(uri: str) -> dict[str, Any] | None:
-    for path, files in FILES.items():
-        for file_path, data in files.items():
+    for path in [*FILES, *UNLISTED]:
+        for file_path, data in served_files(path, fresh=True).items():
             if uri == f"{ROOT}{path}/{file_path}":
                 if file_path.endswith(".bin"):
                     content = {
@@ -117,9 +137,9 @@ def answer(method: str, params: dict[str, Any]) -> dict[str, Any]:
         return {"result": result}
     if method == "skills/get":
         uri = params.get("uri")
-        for path in FILES:
+        for path in [*FILES, *UNLISTED]:
             if uri == f"{ROOT}{path}/SKILL.md":
-                return {"result": {"skill": entry(path)}}
+                return {"result": {"skill": entry(path, fresh=True)}}
         return {"error": {"code": -32602, "message": f"No skill is served at {uri}"}}
     if method == "resources/read":
         result_or_none = read(str(params.get("uri")))

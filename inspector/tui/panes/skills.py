@@ -26,6 +26,7 @@ from ...core.skills import (
     FetchedFile,
     SkillEntry,
     declares_skills,
+    get_skill,
     list_skills,
     load_skill,
     read_skill_file,
@@ -107,8 +108,18 @@ def verification_text(fetched: FetchedFile, dynamic: bool, skill_md: bool = Fals
     return text
 
 
+def _file_set(entry: SkillEntry) -> object:
+    """What an approval binds to: every listed file's URI and digest ("dynamic" as such)."""
+    if isinstance(entry.resources, list):
+        return frozenset((f.uri, f.digest) for f in entry.resources)
+    return entry.resources
+
+
 class SkillsPane(Horizontal):
-    BINDINGS = [Binding("escape", "to_skills", "Back to the skills", id="skills_to_list", show=False)]
+    BINDINGS = [
+        Binding("escape", "to_skills", "Back to the skills", id="skills_to_list", show=False),
+        Binding("g", "get_skill", "skills/get", id="get_skill"),
+    ]
 
     DEFAULT_CSS = """
     SkillsPane > #skill-list { width: 36%; min-width: 28; }
@@ -123,6 +134,8 @@ class SkillsPane(Horizontal):
         self.entries: list[SkillEntry] = []
         self.current: SkillEntry | None = None
         self.fetched: dict[tuple[str, str], FetchedFile] = {}
+        # SKILL.md URI -> what the last skills/get of it said of the entry shown.
+        self.got: dict[str, str] = {}
         # What the pane says while it shows no skill: why there is none.
         self.empty_note = Text()
 
@@ -183,6 +196,7 @@ class SkillsPane(Horizontal):
             return
         self.entries = listing.entries
         self.fetched.clear()
+        self.got.clear()
         self.skill_list.set_items(listing.entries)
         # The extension: an empty listing is no proof that the server has no skills.
         self.empty_note = Text("skills/list listed no skill (the server may still serve skills by URI).", style="dim")
@@ -208,6 +222,8 @@ class SkillsPane(Horizontal):
         text.append_text(plain_line(entry.name, 80, style="bold"))
         text.append("  ")
         text.append_text(plain_line(entry.uri, 200, style="dim"))
+        got = self.got.get(entry.uri)
+        text.append(f"\n{got}" if got else "\nfrom skills/list (g: skills/get, the entry as it is now)", style="cyan")
         text.append("\nfrontmatter\n", style="bold")
         text.append_text(plain(json.dumps(entry.frontmatter, indent=2, ensure_ascii=False)))
         if isinstance(entry.resources, str):
@@ -264,6 +280,47 @@ class SkillsPane(Horizontal):
                 if len(body) > MAX_SHOWN_CHARS:
                     text.append(f"\n… {len(body) - MAX_SHOWN_CHARS} more characters", style="dim")
         area.update(text)
+
+    @work(group="skill-get", exclusive=True)
+    async def action_get_skill(self) -> None:
+        """`skills/get` for the highlighted skill (its entry as the server has it
+        now), or for the SKILL.md URI typed in the filter (a listing may leave
+        skills out; any skill is reachable by its URI)."""
+        highlighted = self.skill_list.highlighted_item
+        typed = self.skill_list.filter_text.strip()
+        uri = highlighted.uri if highlighted is not None else typed
+        if not uri or (highlighted is None and "://" not in typed):
+            self.inspector.notify_plain(
+                "highlight a skill, or type the URI of a SKILL.md in the filter (/), then g", severity="warning"
+            )
+            return
+        try:
+            entry = await get_skill(self.inspector.client, uri)
+        except InspectorError as exc:
+            self.query_one("#skill-entry-text", Static).update(plain(f"✖ skills/get {uri}: {exc}", style="bold red"))
+            return
+        known = next((i for i, e in enumerate(self.entries) if e.uri == entry.uri), None)
+        if known is None:
+            self.got[entry.uri] = "from skills/get: not in skills/list"
+            self.entries.append(entry)
+        else:
+            before = self.entries[known]
+            if _file_set(before) == _file_set(entry):
+                self.got[entry.uri] = "skills/get: the same files as listed"
+            else:
+                # The extension: a changed set is a changed skill; what was verified against the old entry is not.
+                self.got[entry.uri] = "skills/get: the files changed since the listing; read them again"
+                for key in [k for k in self.fetched if k[0] == entry.uri]:
+                    del self.fetched[key]
+            self.entries[known] = entry
+        if highlighted is None:
+            self.skill_list.reset_filter()
+        self.skill_list.set_items(self.entries)
+        self.skill_list.highlight_index(self.entries.index(entry))
+        self.current = entry
+        self.query_one("#skill-entry-text", Static).update(self._entry_text(entry))
+        self.file_list.set_items([(entry, file) for file in entry.files()])
+        self.skill_list.focus_list()
 
     def action_to_skills(self) -> None:
         self.skill_list.focus_list()
