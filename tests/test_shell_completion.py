@@ -4,6 +4,7 @@ completing subcommands, options and the names a live server offers."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -196,3 +197,33 @@ def test_zsh_runs_the_script_and_gets_names(tmp_path: Path, inspector_on_path: d
     assert set(subcommands) == {"list", "lint"}
     assert subcommands["list"].startswith("list tools")
     assert set(offered("inspector call div")) == {"divide"}
+
+
+def test_zsh_and_fish_complete_names_of_the_server_named_by_url(
+    tmp_path: Path, inspector_on_path: dict[str, str]
+) -> None:
+    """The names of the server the line names (not the demo server's), in the other two shells."""
+    zsh, fish = shutil.which("zsh"), shutil.which("fish")
+    if zsh is None or fish is None:
+        pytest.fail("zsh and fish must be installed (scripts/test.sh installs them)")
+    zsh_script, fish_script = script_file("zsh", tmp_path), script_file("fish", tmp_path)
+
+    def zsh_offers(line: str) -> set[str]:
+        printed = completed([zsh, "-f", "-c", ZSH_DRIVER, "driver", str(zsh_script), line], inspector_on_path)
+        # _describe's "word:description", the word's own colons escaped.
+        return {re.split(r"(?<!\\):", entry, maxsplit=1)[0].replace("\\:", ":") for entry in printed.splitlines()}
+
+    def fish_offers(line: str) -> set[str]:
+        printed = completed(
+            [fish, "--no-config", "-c", f"source {fish_script}; complete --do-complete '{line}'"], inspector_on_path
+        )
+        return {entry.split("\t")[0] for entry in printed.splitlines()}
+
+    port = free_port()
+    with serving([sys.executable, "-m", "inspector", "demo-server", "--http", str(port)], port):
+        url = f"http://127.0.0.1:{port}/mcp"
+        for offers in (zsh_offers, fish_offers):
+            assert offers(f"inspector call --url {url} pla") == {"plan_trip"}, offers
+            assert "greeting" in offers(f"inspector get --url {url} gre"), offers
+            resources = offers(f"inspector read --url {url} demo://rea")
+            assert resources == {"demo://readme"}, (offers, resources)
