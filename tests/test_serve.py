@@ -8,6 +8,7 @@ TUI, run here on the server that `serve` was given.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import re
@@ -215,3 +216,34 @@ def test_a_bad_server_option_is_refused_before_listening(tmp_path: Path) -> None
     )
     assert done.returncode == 2
     assert "serving the TUI" not in done.stdout
+
+
+def listening_on(port: int) -> set[str]:
+    """The addresses a TCP listener on `port` is bound to, from the kernel's
+    own table (/proc/net/tcp and tcp6): what the page URL cannot tell."""
+    found = set()
+    for table, width in (("/proc/net/tcp", 8), ("/proc/net/tcp6", 32)):
+        try:
+            rows = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            local, state = row.split()[1], row.split()[3]
+            address, hex_port = local.split(":")
+            if state != "0A" or int(hex_port, 16) != port:  # 0A: LISTEN
+                continue
+            raw = bytes.fromhex(address)
+            # The kernel writes each 32-bit word in host (little-endian) order.
+            words = b"".join(raw[i : i + 4][::-1] for i in range(0, len(raw), 4))
+            found.add(str(ipaddress.ip_address(words)) if len(address) == width else address)
+    return found
+
+
+def test_by_default_it_listens_on_loopback_only_with_a_fresh_random_token(
+    served: Served, served_command: Served
+) -> None:
+    port = int(served.base.rsplit(":", 1)[1])
+    assert listening_on(port) == {"127.0.0.1"}
+    # 24 bytes from `secrets`, URL-safe: 32 characters, and another for every serve.
+    assert len(served.token) == 32 and len(served_command.token) == 32
+    assert served.token != served_command.token
