@@ -51,6 +51,19 @@ def served_command(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]
         yield serve
 
 
+@pytest.fixture(scope="module")
+def served_two(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """`serve --config FILE`: the file's two servers in one window, per visit."""
+    folder = tmp_path_factory.mktemp("serve-two")
+    entries = {
+        "exact": {"command": PYTHON, "args": [str(SERVERS / "exact_args.py")]},
+        "crashing": {"command": PYTHON, "args": [str(SERVERS / "crashing_later.py")]},
+    }
+    (folder / "servers.json").write_text(json.dumps({"mcpServers": entries}))
+    with start_serve(folder, ["--config", "servers.json"]) as serve:
+        yield serve
+
+
 class start_serve:
     def __init__(self, folder: Path, argv: list[str]) -> None:
         self.folder, self.argv = folder, argv
@@ -177,6 +190,12 @@ async def test_the_served_tui_gets_the_options_and_server_serve_was_given(served
     header = json.loads(lines[0])
     assert (header["version"], header["width"], header["height"]) == (2, 120, 40)
     assert "log_query" in "".join(json.loads(line)[2] for line in lines[1:])
+
+
+async def test_a_visit_opens_every_server_of_the_config_in_one_window(served_two: Served) -> None:
+    seen = await tui_over_websocket(served_two, ["1/2 exact", "servers", "crashing", "log_query"])
+    assert "Traceback" not in seen
+    await eventually(lambda: descendants(served_two.process.pid) == [], "the visit's processes to end", timeout=90)
 
 
 def test_loopback_serving_gives_no_warning(served: Served) -> None:
