@@ -398,3 +398,25 @@ async def test_quit_at_end_does_not_wait_at_the_end(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE):
         await eventually(lambda: app.return_code == 0, "the app to quit at the end", RUN)
     assert app.player.finished
+
+
+def test_the_screenshot_script_writes_the_svg_sequence(tmp_path: Path) -> None:
+    """`scripts/screenshots.py --walkthrough FILE`: the same sequence without a
+    terminal, a `pause: key` step moved past by itself."""
+    import subprocess
+
+    from .peers import PYTHON, ROOT
+
+    walk = write(tmp_path, 'name: script\nsteps:\n  - caption: "Waits for a key."\n    pause: key\n  - tool: echo\n')
+    done = subprocess.run(
+        [PYTHON, str(ROOT / "scripts" / "screenshots.py"), "--walkthrough", str(walk), "--out", str(tmp_path / "svg")],
+        capture_output=True,
+        text=True,
+        timeout=RUN,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    files = sorted((tmp_path / "svg").glob("*.svg"))
+    assert [f.name for f in files] == ["01-caption.svg", "02-tool-echo.svg"]
+    assert "Waits for a key." in svg_text(files[0]) and "step 2 of 2" in svg_text(files[1])
+    assert done.stdout.split() == [str(f) for f in files]
