@@ -930,6 +930,8 @@ def _dispatch(argv: list[str]) -> int:
         return run_diff(args, sides)
     if command == "tui":
         return _run_tui(args, server_command, parser)
+    if command == "serve":
+        return _run_serve(args, server_command, parser)
     try:
         spec = spec_from_args(args, server_command)
     except UsageError as exc:
@@ -939,11 +941,6 @@ def _dispatch(argv: list[str]) -> int:
         from .commands.matrix import run_matrix
 
         return run_matrix(spec, args)
-
-    if command == "serve":
-        from .tui.serving import serve
-
-        return serve(args, server_command)
     process = _early_spawn(spec)
     from .commands.runner import run_command
 
@@ -966,6 +963,21 @@ def _run_tui(args: argparse.Namespace, server_command: list[str], parser: argpar
         if not specs:
             return 0
     return run_tui(specs, args)
+
+
+def _run_serve(args: argparse.Namespace, server_command: list[str], parser: argparse.ArgumentParser) -> int:
+    """Each visit opens what `inspector` with these options would (several
+    servers included); a server option that makes no sense is refused here,
+    before anything listens."""
+    from .tui.servers_args import tui_specs
+    from .tui.serving import serve
+
+    try:
+        tui_specs(args, server_command, spec_from_args)
+    except UsageError as exc:
+        parser.print_usage(sys.stderr)
+        return _usage_error(exc)
+    return serve(args, server_command)
 
 
 def _complete_line(parser: argparse.ArgumentParser) -> None:

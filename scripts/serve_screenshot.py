@@ -3,7 +3,9 @@
     .venv/bin/python scripts/serve_screenshot.py
 
 Starts `inspector serve --port 0` on the demo server, opens its URL (token
-included) in Debian's headless Chromium (`apt-get install chromium`), waits
+included) in Debian's headless Chromium (`apt-get install chromium`, and
+`fonts-symbola` for the symbols the header uses: without a font that has
+them the browser draws empty boxes), waits
 until the TUI has drawn the demo's tools and the page has gone quiet, and
 saves a PNG.  Chromium is driven over its DevTools protocol with aiohttp's
 websocket client (already a dependency of `serve`).  No test needs Chromium;
@@ -144,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     width, height = (int(n) for n in args.size.split("x"))
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
-        raise SystemExit("serve_screenshot: needs Chromium (Debian: apt-get install chromium)")
+        raise SystemExit("serve_screenshot: needs Chromium (Debian: apt-get install chromium fonts-symbola)")
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
@@ -169,6 +171,11 @@ def main(argv: list[str] | None = None) -> int:
                 # Root in a container has no user namespace for the sandbox.
                 *(["--no-sandbox"] if os.geteuid() == 0 else []),
                 "--disable-gpu",
+                # Nothing leaves the machine: no QUIC, no update, sync or background fetches.
+                "--disable-quic",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
                 "--no-first-run",
                 "--hide-scrollbars",
                 f"--user-data-dir={profile}",

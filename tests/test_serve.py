@@ -8,6 +8,7 @@ TUI, run here on the server that `serve` was given.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import re
@@ -47,6 +48,19 @@ def served_command(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]
     """`serve` given a TUI option and a stdio server, as `inspector` would be."""
     argv = ["--record-cast", "visit.cast", "--", PYTHON, str(SERVERS / "exact_args.py")]
     with start_serve(tmp_path_factory.mktemp("serve-cmd"), argv) as serve:
+        yield serve
+
+
+@pytest.fixture(scope="module")
+def served_two(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """`serve --config FILE`: the file's two servers in one window, per visit."""
+    folder = tmp_path_factory.mktemp("serve-two")
+    entries = {
+        "exact": {"command": PYTHON, "args": [str(SERVERS / "exact_args.py")]},
+        "crashing": {"command": PYTHON, "args": [str(SERVERS / "crashing_later.py")]},
+    }
+    (folder / "servers.json").write_text(json.dumps({"mcpServers": entries}))
+    with start_serve(folder, ["--config", "servers.json"]) as serve:
         yield serve
 
 
@@ -178,6 +192,12 @@ async def test_the_served_tui_gets_the_options_and_server_serve_was_given(served
     assert "log_query" in "".join(json.loads(line)[2] for line in lines[1:])
 
 
+async def test_a_visit_opens_every_server_of_the_config_in_one_window(served_two: Served) -> None:
+    seen = await tui_over_websocket(served_two, ["1/2 exact", "servers", "crashing", "log_query"])
+    assert "Traceback" not in seen
+    await eventually(lambda: descendants(served_two.process.pid) == [], "the visit's processes to end", timeout=90)
+
+
 def test_loopback_serving_gives_no_warning(served: Served) -> None:
     errors = (served.log.parent / "serve.err").read_text()
     assert "WARNING" not in errors
@@ -215,3 +235,34 @@ def test_a_bad_server_option_is_refused_before_listening(tmp_path: Path) -> None
     )
     assert done.returncode == 2
     assert "serving the TUI" not in done.stdout
+
+
+def listening_on(port: int) -> set[str]:
+    """The addresses a TCP listener on `port` is bound to, from the kernel's
+    own table (/proc/net/tcp and tcp6): what the page URL cannot tell."""
+    found = set()
+    for table, width in (("/proc/net/tcp", 8), ("/proc/net/tcp6", 32)):
+        try:
+            rows = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            local, state = row.split()[1], row.split()[3]
+            address, hex_port = local.split(":")
+            if state != "0A" or int(hex_port, 16) != port:  # 0A: LISTEN
+                continue
+            raw = bytes.fromhex(address)
+            # The kernel writes each 32-bit word in host (little-endian) order.
+            words = b"".join(raw[i : i + 4][::-1] for i in range(0, len(raw), 4))
+            found.add(str(ipaddress.ip_address(words)) if len(address) == width else address)
+    return found
+
+
+def test_by_default_it_listens_on_loopback_only_with_a_fresh_random_token(
+    served: Served, served_command: Served
+) -> None:
+    port = int(served.base.rsplit(":", 1)[1])
+    assert listening_on(port) == {"127.0.0.1"}
+    # 24 bytes from `secrets`, URL-safe: 32 characters, and another for every serve.
+    assert len(served.token) == 32 and len(served_command.token) == 32
+    assert served.token != served_command.token

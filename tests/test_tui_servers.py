@@ -5,6 +5,8 @@ each with its own connection, traffic, stderr and panes."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -25,6 +27,7 @@ from inspector.tui.servers_args import tui_specs
 from inspector.tui.widgets.arguments import ArgumentsEditor
 from inspector.tui.widgets.result_view import ResultView
 from inspector.tui.widgets.schema_form import FieldRow
+from inspector.tui.widgets.status_bar import StatusBar
 
 from .peers import EVERYTHING, NODE, ROOT, SERVERS, require
 from .tui_helpers import fill, settle, wait_for
@@ -52,13 +55,13 @@ async def wait_all_connected(pilot: Pilot[int], app: InspectorApp, views: list[S
 
 
 @asynccontextmanager
-async def demo_and_everything() -> AsyncIterator[tuple[InspectorApp, Pilot[int]]]:
+async def demo_and_everything(size: tuple[int, int] = SIZE) -> AsyncIterator[tuple[InspectorApp, Pilot[int]]]:
     """One window on the demo server and server-everything (stdio), both connected."""
     everything = ServerSpec(
         transport="stdio", command=NODE, args=[str(require(EVERYTHING)), "stdio"], timeout=20, name="everything"
     )
     app = InspectorApp([demo_spec(), everything])
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         await wait_all_connected(pilot, app)
         yield app, pilot
 
@@ -104,6 +107,11 @@ async def call_through_confirmation(
         await fill(pilot, row_in(view, path), text)
     await pilot.press("ctrl+enter")
     await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), f"the confirmation of {tool}")
+    # The confirmation says whose tool it calls: several servers may have one of that name.
+    screen = app.screen
+    assert isinstance(screen, ConfirmCallScreen)
+    assert screen.server == f"{app.views.index(view) + 1} {view.label}"
+    assert f"on server {screen.server}?" in str(screen.query(Static).first().render())
     await pilot.press("y")
 
 
@@ -332,3 +340,61 @@ async def test_a_server_that_cannot_start_shows_failed_and_takes_no_window() -> 
         await pilot.press("escape")
     # ctrl+n is a binding the help lists and a keymap may move.
     assert "next_server" in binding_ids()
+
+
+def header_text(app: InspectorApp) -> str:
+    return str(app.query_one(StatusBar).render())
+
+
+async def test_server_everything_killed_the_demo_keeps_working_at_a_presenters_size() -> None:
+    """100x30, as a presenter's terminal: a call on each server, then
+    server-everything's process is killed from outside; the demo goes on."""
+    async with demo_and_everything(size=(100, 30)) as (app, pilot):
+        demo, ts = app.views
+        server_list = app.query_one(ServerList)
+        # A narrow terminal: the list gives the panes columns; its border names the key that switches.
+        assert server_list.outer_size.width == 20 and server_list.border_subtitle == "ctrl+n next"
+        # The header starts with the server shown, so its state still fits in 100 columns.
+        assert header_text(app).startswith("▶ 1/2 inspector-demo ") and "● connected" in header_text(app)
+
+        await call_through_confirmation(pilot, app, "echo", {("message",): "before"})
+        await wait_for(pilot, lambda: "OK" in status_of(demo), "the demo's echo")
+        await pilot.press("ctrl+n")
+        await wait_for(pilot, lambda: app.view is ts, "the switch to server-everything")
+        assert header_text(app).startswith("▶ 2/2 everything ") and "● connected" in header_text(app)
+        await call_through_confirmation(pilot, app, "get-sum", {("a",): "2", ("b",): "3"})
+        await wait_for(pilot, lambda: "OK" in status_of(ts), "server-everything's sum")
+
+        assert ts.client.transport is not None
+        pid = ts.client.transport.pid  # type: ignore[attr-defined]
+        demo_pid = demo.client.transport.pid  # type: ignore[union-attr]
+        assert isinstance(pid, int) and pid != demo_pid
+        os.kill(pid, signal.SIGKILL)
+        await wait_for(pilot, lambda: ts.list_state()[0] == "exited", "server-everything shown as exited")
+        await wait_for(pilot, lambda: "exited" in list_text(app), "exited in the server list")
+        assert "✖ disconnected" in header_text(app) and header_text(app).startswith("▶ 2/2 everything ")
+        # The Stderr tab shows the process lifecycle beside its stderr: the kill is there.
+        assert any(f"{pid} was killed by SIGKILL" in f.text() for f in ts.traffic.frames if f.kind == "process")
+        # No modal took the window, and the demo never noticed.
+        assert len(app.screen_stack) == 1 and demo.client.state == "connected"
+        assert not any("SIGKILL" in f.text() for f in demo.traffic.frames)
+
+        await pilot.press("ctrl+n")
+        await wait_for(pilot, lambda: app.view is demo, "the switch back to the demo")
+        await call_through_confirmation(pilot, app, "echo", {("message",): "after"})
+        await wait_for(pilot, lambda: tool_calls(demo) == ["echo", "echo"], "the demo's second echo")
+        await wait_for(pilot, lambda: "OK" in status_of(demo), "the demo's echo after the kill")
+        assert demo.query_one(ResultView).last_result["content"][0]["text"] == "after"
+        assert tool_calls(ts) == ["get-sum"]
+
+        # ctrl+r on the killed one starts it again; the demo's process is the same one.
+        await pilot.press("ctrl+n")
+        await wait_for(pilot, lambda: app.view is ts, "server-everything shown again")
+        await pilot.press("ctrl+r")
+        await wait_for(
+            pilot,
+            lambda: ts.client.state == "connected" and getattr(ts.client.transport, "pid", pid) != pid,
+            "server-everything restarted",
+        )
+        await wait_for(pilot, lambda: list_text(app).count("connected") == 2, "both connected in the list")
+        assert demo.client.transport is not None and demo.client.transport.pid == demo_pid  # type: ignore[attr-defined]

@@ -313,3 +313,110 @@ async def test_a_step_naming_what_the_server_lacks_is_said_and_the_walkthrough_g
         toasts = " ".join(str(note.message) for note in app._notifications)
         assert "no tool 'no_such_tool' in the list" in toasts
         assert "no prompt 'no_such_prompt' in the list" in toasts
+
+
+BACK_AND_END = """\
+name: traffic
+steps:
+  - caption: "First call."
+    call: echo
+    arguments: {message: first}
+    confirm: yes
+  - caption: "Its frame."
+    traffic: tools/call
+  - caption: "Second call."
+    call: echo
+    arguments: {message: second}
+    confirm: yes
+  - caption: "Last."
+"""
+
+
+async def test_a_traffic_step_shows_its_call_large_and_the_same_one_when_shown_again(tmp_path: Path) -> None:
+    from inspector.tui.panes.bottom import BottomPanel, TrafficPane
+
+    walkthrough = load_walkthrough(str(write(tmp_path, BACK_AND_END)))
+    # A presenter's short terminal, where the bottom panel has only a few rows of its own.
+    app = DemoApp(demo_spec(), walkthrough, pace=PACE, manual=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        panel = app.view.query_one(BottomPanel)
+        table = app.view.query_one(TrafficPane).table
+
+        def shown_arguments() -> Any:
+            frame = table.selected_frame
+            return None if frame is None else arguments(frame)
+
+        await at_step(app, 0)
+        await pilot.press("pagedown")
+        await at_step(app, 1)
+        # The step is about the frame: the panel takes most of the rows, the request's JSON in view.
+        await eventually(lambda: panel.outer_size.height >= app.view.outer_size.height * 0.6, "the panel grown")
+        assert panel.has_class("-presenting") and shown_arguments() == {"message": "first"}
+        await pilot.press("pagedown")
+        await at_step(app, 2)
+        # Another step: the panel gives the rows back (open, at its own size on a short terminal).
+        await eventually(lambda: panel.outer_size.height < app.view.outer_size.height * 0.4, "the panel's size back")
+        assert not panel.has_class("-presenting")
+        assert [arguments(f) for f in sent(app, "tools/call")] == [{"message": "first"}, {"message": "second"}]
+        # Back to the traffic step: the frame it showed, not the later call's.
+        await pilot.press("pageup")
+        await at_step(app, 1)
+        await eventually(lambda: shown_arguments() == {"message": "first"}, "the first call's frame again")
+        assert panel.has_class("-presenting")
+
+
+async def test_at_the_end_page_up_goes_back_to_the_last_step(tmp_path: Path) -> None:
+    walkthrough = load_walkthrough(str(write(tmp_path, BACK_AND_END)))
+    app = DemoApp(demo_spec(), walkthrough, pace=PACE, manual=True)
+    async with app.run_test(size=SIZE) as pilot:
+        for index in range(4):
+            await at_step(app, index)
+            await pilot.press("pagedown")
+        await eventually(lambda: app.player.finished, "the end", RUN)
+        end = caption_shown(app)
+        # Only what still works is offered: going back and quitting.
+        assert "End of the walkthrough." in end and "page up step back" in end and "ctrl+q quit" in end
+        assert "page down" not in end
+        await pilot.press("pagedown")  # past the end: nothing to move to
+        await pilot.press("pageup")
+        await at_step(app, 3)
+        assert not app.player.finished and "Last." in caption_shown(app)
+        await pilot.press("pageup")
+        await at_step(app, 2)
+        assert "not sent again" in caption_shown(app)
+        await pilot.press("pagedown")
+        await at_step(app, 3)
+        await pilot.press("pagedown")
+        await eventually(lambda: app.player.finished, "the end again", RUN)
+        assert [index for index, _caption in app.player.history] == [0, 1, 2, 3, 3, 2, 3]
+        assert len(sent(app, "tools/call")) == 2
+
+
+async def test_quit_at_end_does_not_wait_at_the_end(tmp_path: Path) -> None:
+    walkthrough = load_walkthrough(str(write(tmp_path, 'pause: 0\nsteps:\n  - caption: "Only."\n')))
+    app = DemoApp(demo_spec(), walkthrough, pace=PACE, quit_at_end=True)
+    async with app.run_test(size=SIZE):
+        await eventually(lambda: app.return_code == 0, "the app to quit at the end", RUN)
+    assert app.player.finished
+
+
+def test_the_screenshot_script_writes_the_svg_sequence(tmp_path: Path) -> None:
+    """`scripts/screenshots.py --walkthrough FILE`: the same sequence without a
+    terminal, a `pause: key` step moved past by itself."""
+    import subprocess
+
+    from .peers import PYTHON, ROOT
+
+    walk = write(tmp_path, 'name: script\nsteps:\n  - caption: "Waits for a key."\n    pause: key\n  - tool: echo\n')
+    done = subprocess.run(
+        [PYTHON, str(ROOT / "scripts" / "screenshots.py"), "--walkthrough", str(walk), "--out", str(tmp_path / "svg")],
+        capture_output=True,
+        text=True,
+        timeout=RUN,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    files = sorted((tmp_path / "svg").glob("*.svg"))
+    assert [f.name for f in files] == ["01-caption.svg", "02-tool-echo.svg"]
+    assert "Waits for a key." in svg_text(files[0]) and "step 2 of 2" in svg_text(files[1])
+    assert done.stdout.split() == [str(f) for f in files]

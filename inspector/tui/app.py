@@ -42,6 +42,8 @@ if TYPE_CHECKING:
 
 __all__ = ["InspectorApp", "focus_pane", "new_recording_path"]
 
+# Columns from which a terminal counts as wide (see HORIZONTAL_BREAKPOINTS).
+WIDE = 140
 # What the help says of a key Textual reads from a terminal's ESC + digit.
 ESC_ALT = "alt+{0} where the terminal sends it as ESC {0}"
 
@@ -53,6 +55,8 @@ class InspectorApp(App[int]):
     # A short terminal gets a smaller bottom panel and tool header (app.tcss),
     # so a call's result still has rows to show in.
     VERTICAL_BREAKPOINTS = [(0, "-short"), (TALL, "-tall")]
+    # A narrow terminal gets a narrower server list (several servers in the window).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE, "-wide")]
 
     # The key bar shows these first, so they must stay short.
     BINDINGS = [
@@ -305,6 +309,7 @@ class InspectorApp(App[int]):
         apply_keymap(self, self.keymap_settings)
         for problem in self.keymap_settings.problems:
             self.notify_plain(problem, title="keymap", severity="warning")
+        self.query_one(ServerList).show_keys()
         self.view_changed(self.view)
 
     # -- what the views and panes ask of the app (the shown server's) --------------------

@@ -49,6 +49,13 @@ class ServerList(OptionList):
         self.border_title = "servers"
         self._shown: dict[int, str] = {}
 
+    def show_keys(self) -> None:
+        """The key that shows the next server, as the keymap in force has it,
+        where a presenter looks for it (the key bar has no room left)."""
+        from .keymap import key_hint
+
+        self.border_subtitle = f"{key_hint(self.app, 'next_server', ' / ')} next"
+
     def _option(self, number: int, view: ServerView) -> Option:
         shown = getattr(view.app, "view", None) is view if view.is_attached else number == 1
         return Option(server_entry(number, view, shown), id=f"server-{number}")

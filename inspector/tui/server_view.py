@@ -684,7 +684,10 @@ class ServerView(Vertical):
                 self.update_facts()
             answered(bool(answer))
 
-        self.app.push_screen(ConfirmCallScreen(tool, arguments, origin), callback=decided)
+        views = self.inspector.views
+        # With several servers, the confirmation says whose tool it calls.
+        server = f"{views.index(self) + 1} {self.label}" if len(views) > 1 else None
+        self.app.push_screen(ConfirmCallScreen(tool, arguments, origin, server), callback=decided)
 
     async def ask_to_call(self, tool: Item, arguments: dict[str, Any], origin: str) -> bool:
         """`confirm_call` awaited: for a call someone else asks for (an MCP App)."""

@@ -30,9 +30,12 @@ class CaptionOverlay(Static):
     CaptionOverlay.-hidden { display: none; }
     """
 
-    def __init__(self, keys: str = "") -> None:
+    def __init__(self, keys: str = "", end_keys: str = "") -> None:
         super().__init__(id="walkthrough-caption")
         self.keys = keys
+        # The keys that still do something once the walkthrough is over (back, quit).
+        self.end_keys = end_keys
+        self.at_end = False
         self.caption = ""
         self.position_text = ""
         self.paused = False
@@ -54,10 +57,11 @@ class CaptionOverlay(Static):
         height = self.outer_size.height or 4
         self.styles.offset = (0, max(0, self.screen.size.height - height - 1))
 
-    def show_step(self, caption: str, position: str, *, at_top: bool = False) -> None:
+    def show_step(self, caption: str, position: str, *, at_top: bool = False, end: bool = False) -> None:
         self.caption = caption
         self.position_text = position
         self.at_top = at_top
+        self.at_end = end
         self._draw()
 
     def set_paused(self, paused: bool) -> None:
@@ -73,8 +77,9 @@ class CaptionOverlay(Static):
         footer.append(self.position_text)
         if self.paused:
             footer.append("  paused", style="bold yellow")
-        if self.keys:
-            footer.append(f"  ·  {self.keys}")
+        keys = self.end_keys if self.at_end and self.end_keys else self.keys
+        if keys:
+            footer.append(f"  ·  {keys}")
         if self.caption:
             text.append("\n")
         text.append_text(footer)

@@ -68,7 +68,15 @@ class DemoApp(InspectorApp):
         self.quit_at_end = quit_at_end
         self.svgs: list[str] = []
         self.overlay = CaptionOverlay()
-        self.player = Player(self, walkthrough, self.overlay, pace=pace, manual=manual, on_step=self._stepped)
+        self.player = Player(
+            self,
+            walkthrough,
+            self.overlay,
+            pace=pace,
+            manual=manual,
+            on_step=self._stepped,
+            stay_at_end=not quit_at_end,
+        )
 
     def compose(self) -> ComposeResult:
         yield from super().compose()
@@ -101,7 +109,13 @@ class DemoApp(InspectorApp):
 
     async def _play(self) -> None:
         # The keymap is in force once mounted: the caption's hint follows it.
-        self.overlay.keys = " · ".join(f"{keys} {b.description.lower()}" for keys, b in self._keys())
+        from ..tui.keymap import key_hint
+
+        keys = self._keys()
+        self.overlay.keys = " · ".join(f"{names} {b.description.lower()}" for names, b in keys)
+        # At the end only going back and quitting still do something.
+        back = next(f"{names} {b.description.lower()}" for names, b in keys if b.id == "walk_back")
+        self.overlay.end_keys = f"{back} · {key_hint(self, 'quit', ' / ')} quit"
         await self.player.run()
         if self.quit_at_end:
             self.exit(0)

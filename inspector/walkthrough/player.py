@@ -8,8 +8,10 @@ confirmation like any other, and the traffic panel shows the call's frame.
 Moving: "next" ends the current step's pause; "back" goes to the previous
 step and plays it again, except that a step which sent something (call,
 read, get) is never sent twice: on a later visit it shows its item and the
-values it sent, and sends nothing.  Pause stops the clock (and the typing)
-until resumed.
+values it sent, and sends nothing; a traffic step shows the frame it showed
+the first time.  Pause stops the clock (and the typing) until resumed.
+After the last step the walkthrough stays at its end, where "back" still
+goes to the last step (unless it was asked to end there: `stay_at_end`).
 """
 
 from __future__ import annotations
@@ -69,6 +71,7 @@ class Player:
         pace: float = 1.0,
         manual: bool = False,
         on_step: StepHook | None = None,
+        stay_at_end: bool = True,
     ) -> None:
         self.app = app
         self.walkthrough = walkthrough
@@ -76,6 +79,7 @@ class Player:
         self.pace = pace
         self.manual = manual
         self.on_step = on_step
+        self.stay_at_end = stay_at_end
         self.index = 0
         self.paused = False
         self.finished = False
@@ -87,6 +91,8 @@ class Player:
         self.history: list[tuple[int, str]] = []
         self._moves: list[str] = []
         self._signal = asyncio.Event()
+        # Step index -> the frame (seq) its traffic step showed: shown again, it shows that one.
+        self._traffic_shown: dict[int, int] = {}
 
     # -- the presenter's keys ----------------------------------------------------------
 
@@ -105,28 +111,43 @@ class Player:
     async def run(self) -> None:
         await self._until(self._connected)
         steps = self.walkthrough.steps
-        while 0 <= self.index < len(steps):
-            step = steps[self.index]
-            again = self.index in self.visited
-            self._show_caption(step)
-            await self._play(step, again)
-            self.visited.add(self.index)
-            await self._repainted()
-            if self.on_step is not None and not again:
-                await self.on_step(self.index, step)
-            self.waiting = True
-            try:
-                move = await self._wait_after(step)
-            finally:
-                self.waiting = False
-            if move == "back":
-                self.index = max(0, self.index - 1)
-            else:
-                self.index += 1
-        self.finished = True
-        self.overlay.show_step(
-            "End of the walkthrough.", f"{self.walkthrough.name}: {len(steps)} of {len(steps)} steps"
-        )
+        while True:
+            while 0 <= self.index < len(steps):
+                step = steps[self.index]
+                again = self.index in self.visited
+                self._show_caption(step)
+                await self._play(step, again)
+                self.visited.add(self.index)
+                await self._repainted()
+                if self.on_step is not None and not again:
+                    await self.on_step(self.index, step)
+                self.waiting = True
+                try:
+                    move = await self._wait_after(step)
+                finally:
+                    self.waiting = False
+                if move == "back":
+                    self.index = max(0, self.index - 1)
+                else:
+                    self.index += 1
+            self._present_traffic(False)
+            self.finished = True
+            self.overlay.show_step(
+                "End of the walkthrough.", f"{self.walkthrough.name}: {len(steps)} of {len(steps)} steps", end=True
+            )
+            if not self.stay_at_end or not steps:
+                return
+            # The presenter may still go back to the last step (and on from there).
+            while await self._next_move() != "back":
+                pass
+            self.finished = False
+            self.index = len(steps) - 1
+
+    async def _next_move(self) -> str:
+        while not self._moves:
+            self._signal.clear()
+            await self._signal.wait()
+        return self._moves.pop(0)
 
     def _show_caption(self, step: WalkStep) -> None:
         total = len(self.walkthrough.steps)
@@ -138,6 +159,8 @@ class Player:
 
     async def _play(self, step: WalkStep, again: bool) -> None:
         action = step.action
+        # The panel a traffic step grew goes back to its size for any other step.
+        self._present_traffic(action == "traffic")
         if action is None:
             return
         if action in SELECTS:
@@ -151,7 +174,7 @@ class Player:
         elif action == "get":
             await self._get(step, again)
         elif action == "traffic":
-            await self._show_traffic(step.target)
+            await self._show_traffic(step)
 
     # -- waiting -----------------------------------------------------------------------
 
@@ -457,22 +480,36 @@ class Player:
 
     # -- the traffic -------------------------------------------------------------------
 
-    async def _show_traffic(self, method: str) -> None:
+    def _present_traffic(self, on: bool) -> None:
+        """While a traffic step shows, the bottom panel takes most of the rows
+        (app.tcss, `-presenting`): on a short terminal its usual few rows would
+        hold no more than the frame's first lines."""
+        from ..tui.panes.bottom import BottomPanel
+
+        for panel in self.app.view.query(BottomPanel):
+            panel.set_class(on, "-presenting")
+
+    async def _show_traffic(self, step: WalkStep) -> None:
         from ..tui.panes.bottom import BottomPanel, TrafficPane
         from ..tui.widgets.traffic_table import TrafficTable
 
+        method = str(step.target)
         requests = [
             f
             for f in self.app.traffic.frames
             if f.direction == "out" and f.method and f.kind == "request" and (method == "last" or f.method == method)
         ]
         self.app.action_show_bottom("traffic")
-        if not requests:
+        # Shown again after going back: the frame it showed then, not a later call's.
+        shown_before = self._traffic_shown.get(step.index)
+        chosen = next((f for f in requests if f.seq == shown_before), requests[-1] if requests else None)
+        if chosen is None:
             self.app.notify_plain(f"walkthrough: no {method} request in the traffic yet", severity="warning")
             return
+        self._traffic_shown[step.index] = chosen.seq
         table = self.app.query_one(TrafficPane).query_one(TrafficTable)
         self.app.query_one(BottomPanel).sync()
         # The table draws new frames on a short timer; a filter the person typed may hide the frame.
-        if not await self._within(lambda: table.select_seq(requests[-1].seq), FOCUS_PATIENCE):
+        if not await self._within(lambda: table.select_seq(chosen.seq), FOCUS_PATIENCE):
             self.app.notify_plain("walkthrough: the traffic filter hides the request", severity="warning")
         await self._focus(table)

@@ -46,10 +46,14 @@ class ConfirmCallScreen(ModalScreen[bool | str]):
     ConfirmCallScreen Button { margin-right: 1; }
     """
 
-    def __init__(self, tool: Item, arguments: dict[str, Any], origin: str | None = None) -> None:
+    def __init__(
+        self, tool: Item, arguments: dict[str, Any], origin: str | None = None, server: str | None = None
+    ) -> None:
         super().__init__()
         self.tool = tool
         self.arguments = arguments
+        # Which server gets the call, when several share the window ("2 everything").
+        self.server = server
         # Who asks, when it is not the person (e.g. "the MCP App of weather").
         self.origin = origin
         self.can_trust = _read_only(tool)
@@ -63,6 +67,9 @@ class ConfirmCallScreen(ModalScreen[bool | str]):
             title.append_text(plain_line(tool.key, 80, style="bold yellow"))
             if tool.title:
                 title.append_text(plain_line(f"  ({tool.title})", 60, style="dim"))
+            if self.server is not None:
+                title.append(" on server ", style="bold")
+                title.append_text(plain_line(self.server, 40, style="bold reverse"))
             title.append("?")
             yield Static(hold_gaps(title))
             if self.origin is not None:

@@ -58,10 +58,12 @@ class StatusBar(Widget):
     def render(self) -> Text:
         facts = self.facts
         text = Text(no_wrap=True, overflow="ellipsis")
-        text.append("MCP inspector ", style="bold")
         if facts.showing:
-            text.append("│ ", style="dim")
+            # Several servers: which one the panes show comes first, in the
+            # app's title's place (its columns keep the state in view at 100).
             text.append(f"▶ {one_line(facts.showing, 40)} ", style="bold reverse")
+        else:
+            text.append("MCP inspector ", style="bold")
         if facts.server:
             text.append("│ ", style="dim")
             text.append(one_line(facts.server, 40), style="bold")
