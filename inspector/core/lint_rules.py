@@ -12,12 +12,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..forms.paths import Path, format_path
 from ..forms.values import json_type_name, short_json
 from .items import Item
 from .problems import Problem, Rule
+
+if TYPE_CHECKING:
+    from ..forms.refs import RefResolver
 
 __all__ = [
     "LINT_RULES",
@@ -434,17 +437,19 @@ def _declared_names(schema: dict[str, Any]) -> set[str]:
 def _schema_rules(
     root: dict[str, Any], prefix: Path, revision: str | None, subject: str, *, describe: bool
 ) -> list[Problem]:
+    from ..forms.refs import RefResolver
     from ..forms.validation import make_validator
 
     out: list[Problem] = []
     validator: Any = None
+    refs = RefResolver(root)
     for count, (path, schema, how) in enumerate(_subschemas(root, ())):
         if count > _MAX_SCHEMA_NODES:
             break
         where = format_path((*prefix, *path))
         if how != _MEMBER:
             out.extend(_required_rule(schema, where, revision, subject))
-        if describe and how == _PROPERTY and len(path) == 2 and not _has_description(schema, root):
+        if describe and how == _PROPERTY and len(path) == 2 and not _has_description(schema, refs):
             name = path[-1]
             out.append(
                 _problem(
@@ -464,7 +469,7 @@ def _schema_rules(
                 except (TypeError, ValueError, LookupError, AttributeError, RecursionError):
                     validator = False  # an unusable schema is reported by the metaschema check
             if validator:
-                out.extend(_default_rule(validator, schema, where, revision, subject))
+                out.extend(_default_rule(validator, refs.scope_of(schema), schema, where, revision, subject))
     return out
 
 
@@ -498,8 +503,10 @@ def _pattern_rules(schema: dict[str, Any], where: str, revision: str | None, sub
     return out
 
 
-def _has_description(schema: dict[str, Any], root: dict[str, Any], depth: int = 0) -> bool:
+def _has_description(schema: dict[str, Any], refs: RefResolver, scope: Any = None, depth: int = 0) -> bool:
     """A description or a title counts, on the property, its $ref target or any of its variants."""
+    from ..forms.refs import RefError
+
     if depth > 8:
         return False
     for key in ("description", "title"):
@@ -507,17 +514,18 @@ def _has_description(schema: dict[str, Any], root: dict[str, Any], depth: int = 
         if isinstance(text, str) and text.strip():
             return True
     ref = schema.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#/"):
-        target: Any = root
-        for part in ref[2:].split("/"):
-            part = part.replace("~1", "/").replace("~0", "~")
-            target = target.get(part) if isinstance(target, dict) else None
-        if isinstance(target, dict) and _has_description(target, root, depth + 1):
-            return True
+    if isinstance(ref, str):
+        try:
+            target = refs.lookup(ref, refs.scope_of(schema, scope))
+        except RefError:
+            pass  # the $ref check of the schema reports it
+        else:
+            if isinstance(target.schema, dict) and _has_description(target.schema, refs, target.scope, depth + 1):
+                return True
     for key in ("anyOf", "oneOf"):
         variants = schema.get(key)
         if isinstance(variants, list) and any(
-            isinstance(variant, dict) and _has_description(variant, root, depth + 1) for variant in variants
+            isinstance(variant, dict) and _has_description(variant, refs, scope, depth + 1) for variant in variants
         ):
             return True
     return False
@@ -641,13 +649,13 @@ def _bound(value: Any) -> float | None:
 
 
 def _default_rule(
-    validator: Any, schema: dict[str, Any], where: str, revision: str | None, subject: str
+    validator: Any, scope: Any, schema: dict[str, Any], where: str, revision: str | None, subject: str
 ) -> list[Problem]:
     from ..forms.validation import is_valid_against, validate_value
 
     default = schema["default"]
     checked = {k: v for k, v in schema.items() if k != "default"}
-    if is_valid_against(validator, checked, default):
+    if is_valid_against(validator, checked, default, scope):
         return []
     detail = ""
     if "$ref" not in checked:

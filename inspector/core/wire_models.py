@@ -457,11 +457,39 @@ def _old_definitions(revision: str) -> dict[str, Any]:
 
 
 @cache
+def _old_document(revision: str) -> dict[str, Any]:
+    """The revision's definitions as a draft-07 document: what its `$ref`s resolve against."""
+    return {"$schema": "http://json-schema.org/draft-07/schema#", "definitions": _old_definitions(revision)}
+
+
+@cache
+def _old_refs(revision: str) -> Any:
+    from ..forms.refs import RefResolver
+
+    return RefResolver(_old_document(revision))
+
+
+@cache
+def _old_target(revision: str, ref: str) -> Any:
+    """What `ref` points to in the revision's schema (None when nothing): asked of the forms layer's resolver once."""
+    from ..forms.refs import RefError
+
+    try:
+        return _old_refs(revision).resolve(ref)
+    except RefError:
+        return None
+
+
+@cache
 def _old_base(revision: str) -> Any:
-    """A draft-07 validator whose document holds the revision's definitions (what `$ref`s resolve against)."""
+    """A draft-07 validator of the revision's definitions, resolving `$ref`s as the forms layer does."""
     from jsonschema import Draft7Validator
 
-    return Draft7Validator({"definitions": _old_definitions(revision)})
+    from ..forms.refs import document_resolver
+
+    document = _old_document(revision)
+    validator_class: Any = Draft7Validator  # `_resolver` is jsonschema's own keyword, not in its stubs
+    return validator_class(document, _resolver=document_resolver(document))
 
 
 @cache
@@ -479,9 +507,7 @@ def _deref(revision: str, node: Any) -> Any:
         ref = node.get("$ref")
         if not isinstance(ref, str):
             return node
-        if not ref.startswith(_DEF_PREFIX):
-            return None
-        node = _old_definitions(revision).get(ref[len(_DEF_PREFIX) :])
+        node = _old_target(revision, ref)
     return None
 
 

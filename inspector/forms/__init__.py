@@ -18,8 +18,9 @@ Module map: `builder` (schema → nodes), `node_base` / `leaf_nodes` /
 `container_nodes` / `choice_nodes` (the node classes), `assignments` (CLI
 ``key=value``), `validation` (jsonschema wrapper), `schema_keywords` (its
 regex keywords), `schema_regex` (server patterns in bounded time), `limits`
-(depth and ``$ref`` cycles), `elicitation`, `refs` (local ``$ref``), `merge`
-(``allOf``), `text_conversion`, `paths`, `values`.
+(depth and ``$ref`` cycles), `elicitation`, `refs` (the one ``$ref``
+resolver of form, lint and validation), `merge` (``allOf``),
+`text_conversion`, `paths`, `values`.
 """
 
 from .assignments import apply_assignments, format_assignments, parse_assignments

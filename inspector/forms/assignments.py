@@ -209,7 +209,7 @@ def _under(tokens: list[PathToken], prefix: list[PathToken]) -> bool:
 def _fit(union: UnionNode, index: int, group: list[_Assignment]) -> tuple[int, int]:
     """How badly *group* fits alternative *index*: (arguments refused, keys it does not declare)."""
     variant = union.variants[index]
-    scratch = build_detached(variant.schema, root_schema=union.context.schema, path=union.path)
+    scratch = build_detached(variant.schema, root_schema=union.context.schema, path=union.path, scope=variant.scope)
     trial = _Run(group, lenient=False, notes=None)
     refused = undeclared = 0
     for tokens, op, raw in group:

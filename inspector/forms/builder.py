@@ -40,7 +40,7 @@ from .leaf_nodes import (
 from .merge import MergeConflict, merge_schemas
 from .node_base import FormContext, FormNode
 from .paths import Path
-from .refs import RefError, RefResolver
+from .refs import RefError, RefResolver, Target
 from .values import Schema, json_text
 
 __all__ = [
@@ -106,7 +106,8 @@ class _Ctx:
     max_depth: int
     max_nodes: int
     budget: _Budget
-    refs: tuple[str, ...] = field(default=())
+    refs: tuple[int, ...] = field(default=())  # the ``$ref`` targets expanded on the way here, by identity
+    scope: Any = None  # where the last ``$ref`` led (`RefResolver.scope_of`); None: the document's
     depth: int = 0
 
     def deeper(self) -> _Ctx:
@@ -115,8 +116,8 @@ class _Ctx:
     def fresh(self) -> _Ctx:
         return replace(self, budget=_Budget(self.max_nodes))
 
-    def with_ref(self, ref: str) -> _Ctx:
-        return replace(self, refs=(*self.refs, ref))
+    def with_ref(self, target: Target) -> _Ctx:
+        return replace(self, refs=(*self.refs, id(target.schema)), scope=target.scope)
 
 
 def build_form(
@@ -147,10 +148,12 @@ def build_form(
     return node
 
 
-def build_detached(subschema: Schema, *, root_schema: Schema, path: Path = ()) -> FormNode:
+def build_detached(subschema: Schema, *, root_schema: Schema, path: Path = (), scope: Any = None) -> FormNode:
     """A standalone node for *subschema*, a part of *root_schema* (whose ``$ref``s it may use).
 
     Used to convert text for keys that only a free-form schema describes.
+    *scope* is where *subschema* sits (`UnionVariant.scope`) when it is not
+    an object of *root_schema* itself.
     """
     context = FormContext(root_schema)
     ctx = _Ctx(
@@ -160,6 +163,7 @@ def build_detached(subschema: Schema, *, root_schema: Schema, path: Path = ()) -
         max_depth=DEFAULT_MAX_DEPTH,
         max_nodes=DEFAULT_MAX_NODES,
         budget=_Budget(DEFAULT_MAX_NODES),
+        scope=scope,
     )
     node = _build(subschema, path, ctx, required=True, parent=None)
     node.reset()
@@ -171,7 +175,7 @@ def build_detached(subschema: Schema, *, root_schema: Schema, path: Path = ()) -
 
 def _expand(schema: Schema, ctx: _Ctx) -> tuple[dict[str, Any], _Ctx]:
     """Resolve top-level ``$ref`` and merge ``allOf`` until neither is left."""
-    expanded_here: set[str] = set()  # a $ref met twice without a descent is a cycle
+    expanded_here: set[int] = set()  # a $ref target met twice without a descent is a cycle
     for _ in range(64):
         if schema is True:
             return {}, ctx
@@ -183,22 +187,28 @@ def _expand(schema: Schema, ctx: _Ctx) -> tuple[dict[str, Any], _Ctx]:
             ref = schema["$ref"]
             if not isinstance(ref, str):
                 raise _Fallback("$ref is not a string")
-            if ref in expanded_here:
-                raise _Fallback(f"$ref cycle through {ref!r} never reaches a schema; edit this part as JSON")
-            expanded_here.add(ref)
-            if ctx.refs.count(ref) >= ctx.recursion_limit:
-                raise _Fallback(
-                    f"recursive $ref {ref!r} nested more than {ctx.recursion_limit} times; edit this part as JSON"
-                )
             try:
-                target = ctx.resolver.resolve(ref)
+                found = ctx.resolver.lookup(ref, ctx.resolver.scope_of(schema, ctx.scope))
             except RefError as exc:
                 raise _Fallback(exc.reason) from None
-            ctx = ctx.with_ref(ref)
+            target = found.schema
+            if found.meta:
+                raise _Fallback(
+                    f"$ref {ref!r} points into a JSON Schema meta-schema: the value is a schema, edited as JSON"
+                )
+            if target is False:
+                raise _Fallback(f"$ref {ref!r} allows no value (false)")
             if target is True:
                 target = {}
-            elif target is False:
-                raise _Fallback(f"$ref {ref!r} allows no value (false)")
+            else:
+                if id(target) in expanded_here:
+                    raise _Fallback(f"$ref cycle through {ref!r} never reaches a schema; edit this part as JSON")
+                expanded_here.add(id(target))
+                if ctx.refs.count(id(target)) >= ctx.recursion_limit:
+                    raise _Fallback(
+                        f"recursive $ref {ref!r} nested more than {ctx.recursion_limit} times; edit this part as JSON"
+                    )
+                ctx = ctx.with_ref(found)
             siblings = {k: v for k, v in schema.items() if k != "$ref"}
             schema = _merge([siblings, target], "$ref") if siblings else target
             continue
@@ -208,8 +218,9 @@ def _expand(schema: Schema, ctx: _Ctx) -> tuple[dict[str, Any], _Ctx]:
                 raise _Fallback("allOf is not a list")
             base = {k: v for k, v in schema.items() if k != "allOf"}
             expanded: list[Any] = [base]
+            here = ctx.scope  # every member is written where the allOf is, whatever the one before led to
             for member in members:
-                part, ctx = _expand(member, ctx)
+                part, ctx = _expand(member, replace(ctx, scope=here))
                 expanded.append(part)
             schema = _merge(expanded, "allOf")
             continue
@@ -243,6 +254,9 @@ def _build(schema: Schema, path: Path, ctx: _Ctx, *, required: bool, parent: For
             raise _Fallback(f"fields nest more than {ctx.max_depth} levels deep")
         if schema is True or schema == {}:
             return RawJsonNode(schema=info, reason="any JSON value (the schema sets no type)", **common)
+        scope = ctx.resolver.scope_of(schema, ctx.scope)
+        if scope is not ctx.scope:  # an embedded $id: the $refs below resolve against it
+            ctx = replace(ctx, scope=scope)
         expanded, ctx = _expand(schema, ctx)
         info = expanded
         node = _classify(expanded, ctx, common)
@@ -395,8 +409,9 @@ def _variant_title(member: Any, shape: dict[str, Any] | None, index: int) -> str
         if isinstance(member.get("title"), str) and member["title"]:
             return str(member["title"])
         ref = member.get("$ref")
-        if isinstance(ref, str) and "/" in ref:
-            return unquote(ref.rsplit("/", 1)[-1]).replace("~1", "/").replace("~0", "~")
+        if isinstance(ref, str) and "/" in unquote(ref):
+            # The pointer's last key, decoded as `refs` decodes it (percent-decoding first).
+            return unquote(ref).rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
     if shape is not None:
         if isinstance(shape.get("title"), str) and shape["title"]:
             return str(shape["title"])
@@ -441,7 +456,12 @@ def _union(
             built.reset()
             return built
 
-        variants.append(UnionVariant(index=index, title="", schema=combined, shape=shape, factory=make, union=node))
+        # What `combined` is validated in: the member's own scope, or (for the allOf
+        # wrapper, whose members jsonschema enters itself) the union's.
+        scope = ctx.resolver.scope_of(member, ctx.scope) if combined is member else ctx.scope
+        variants.append(
+            UnionVariant(index=index, title="", schema=combined, shape=shape, factory=make, union=node, scope=scope)
+        )
     for variant, title in zip(variants, titles, strict=True):
         variant.title = title if titles.count(title) == 1 else f"{title} ({variant.index + 1})"
     node.variants = tuple(variants)

@@ -16,8 +16,9 @@ class UnionVariant:
 
     ``index``, ``title`` (for a selector: the variant's title, its ``$ref`` name,
     a ``kind: "circle"`` discriminator, its required keys or its type), ``schema``
-    (the alternative combined with the union's shared keywords) and ``node``,
-    built on first use and kept, so switching back and forth keeps what was typed.
+    (the alternative combined with the union's shared keywords), ``scope`` (where
+    its ``$ref``s resolve, see `refs.RefResolver`) and ``node``, built on first
+    use and kept, so switching back and forth keeps what was typed.
     """
 
     def __init__(
@@ -29,10 +30,12 @@ class UnionVariant:
         shape: dict[str, Any] | None,
         factory: NodeFactory,
         union: UnionNode,
+        scope: Any = None,
     ) -> None:
         self.index = index
         self.title = title
         self.schema = schema
+        self.scope = scope
         self.shape = shape
         self._factory = factory
         self._union = union
@@ -134,7 +137,7 @@ class UnionNode(FormNode):
 
     def infer_variant(self, value: JSONValue) -> int | None:
         """The variant *value* belongs to, or None when no variant can hold it."""
-        valid = [v.index for v in self.variants if self.context.is_valid(v.schema, value)]
+        valid = [v.index for v in self.variants if self.context.is_valid(v.schema, value, v.scope)]
         if valid:
             return self.selected if self.selected in valid else valid[0]
         typed = [v for v in self.variants if v.fits_type(value)]
@@ -158,7 +161,7 @@ class UnionNode(FormNode):
                 continue
             if value is UNSET:
                 return UNSET
-            if self.context.is_valid(variant.schema, value):
+            if self.context.is_valid(variant.schema, value, variant.scope):
                 return value
             if not converted:
                 first, converted = value, True

@@ -26,35 +26,38 @@ def apply_defaults(requested_schema: Schema, content: dict[str, Any] | None = No
     """
     resolver = RefResolver(requested_schema)
     result = copy.deepcopy(content) if content else {}
-    return _fill(requested_schema, result, resolver, 0)
+    return _fill(requested_schema, None, result, resolver, 0)
 
 
-def _resolve(schema: Any, resolver: RefResolver) -> dict[str, Any]:
+def _resolve(schema: Any, scope: Any, resolver: RefResolver) -> tuple[dict[str, Any], Any]:
+    """*schema* with its top-level ``$ref``s followed (siblings win), and the scope it ends in."""
     for _ in range(32):
         if not isinstance(schema, dict):
-            return {}
+            return {}, scope
         ref = schema.get("$ref")
         if not isinstance(ref, str):
-            return schema
+            return schema, scope
         try:
-            target = resolver.resolve(ref)
+            target = resolver.lookup(ref, resolver.scope_of(schema, scope))
         except RefError:
-            return schema
+            return schema, scope
+        scope = target.scope
         siblings = {k: v for k, v in schema.items() if k != "$ref"}
-        schema = {**target, **siblings} if isinstance(target, dict) else siblings
-    return {}
+        schema = {**target.schema, **siblings} if isinstance(target.schema, dict) else siblings
+    return {}, scope
 
 
-def _fill(schema: Any, content: dict[str, Any], resolver: RefResolver, depth: int) -> dict[str, Any]:
+def _fill(schema: Any, scope: Any, content: dict[str, Any], resolver: RefResolver, depth: int) -> dict[str, Any]:
     if depth > 32:
         return content
-    props = _resolve(schema, resolver).get("properties")
+    resolved, scope = _resolve(schema, scope, resolver)
+    props = resolved.get("properties")
     if not isinstance(props, dict):
         return content
     for key, prop in props.items():
-        sub = _resolve(prop, resolver)
+        sub, sub_scope = _resolve(prop, scope, resolver)
         if key not in content and "default" in sub:
             content[key] = copy.deepcopy(sub["default"])
         if isinstance(content.get(key), dict):
-            content[key] = _fill(sub, content[key], resolver, depth + 1)
+            content[key] = _fill(sub, sub_scope, content[key], resolver, depth + 1)
     return content

@@ -57,26 +57,29 @@ def _subschemas(root: dict[str, Any]) -> list[tuple[Path, dict[str, Any]]]:
     return out
 
 
-def _in_place(node: dict[str, Any], resolver: RefResolver) -> list[Any]:
-    """The schemas *node* applies to the same place in the value (no descent into it)."""
-    out: list[Any] = []
+def _in_place(node: dict[str, Any], scope: Any, resolver: RefResolver) -> list[tuple[dict[str, Any], Any]]:
+    """The schemas *node* applies to the same place in the value (no descent into it), each
+    with the scope it is reached in (*scope*: the one *node* was reached in, None for the document's)."""
+    out: list[tuple[Any, Any]] = []
     ref = node.get("$ref")
     if isinstance(ref, str):
         try:
-            out.append(resolver.resolve(ref))
+            target = resolver.lookup(ref, resolver.scope_of(node, scope))
         except RefError:
             pass  # reported by the $ref check
+        else:
+            out.append((target.schema, target.scope))
     for word in ("allOf", "anyOf", "oneOf"):
         members = node.get(word)
         if isinstance(members, list):
-            out.extend(members)
+            out.extend((member, scope) for member in members)
     for word in ("not", "if", "then", "else"):
         if word in node:
-            out.append(node[word])
+            out.append((node[word], scope))
     dependent = node.get("dependentSchemas")
     if isinstance(dependent, dict):
-        out.extend(dependent.values())
-    return [member for member in out if isinstance(member, dict)]
+        out.extend((member, scope) for member in dependent.values())
+    return [(member, where) for member, where in out if isinstance(member, dict)]
 
 
 def ref_cycles(root: Any) -> list[tuple[Path, str]]:
@@ -97,14 +100,14 @@ def ref_cycles(root: Any) -> list[tuple[Path, str]]:
         if id(start) in state:
             continue
         trail: list[dict[str, Any]] = [start]
-        pending: list[list[Any]] = [_in_place(start, resolver)]
+        pending: list[list[tuple[dict[str, Any], Any]]] = [_in_place(start, None, resolver)]
         state[id(start)] = 1
         while trail:
             if not pending[-1]:
                 state[id(trail.pop())] = 2
                 pending.pop()
                 continue
-            target = pending[-1].pop()
+            target, scope = pending[-1].pop()
             mark = state.get(id(target))
             if mark == 1:
                 loop = trail[next(i for i, n in enumerate(trail) if n is target) :]
@@ -122,5 +125,5 @@ def ref_cycles(root: Any) -> list[tuple[Path, str]]:
             elif mark is None and len(state) < _MAX_NODES:
                 state[id(target)] = 1
                 trail.append(target)
-                pending.append(_in_place(target, resolver))
+                pending.append(_in_place(target, scope, resolver))
     return found

@@ -61,11 +61,11 @@ class FormContext:
         self.prefill_defaults = prefill_defaults
         self._validator: Any = None
 
-    def is_valid(self, subschema: Schema, value: JSONValue) -> bool:
-        """Whether *value* matches *subschema* (``$ref`` resolved against the whole schema)."""
+    def is_valid(self, subschema: Schema, value: JSONValue, scope: Any = None) -> bool:
+        """Whether *value* matches *subschema* (``$ref`` resolved in *scope*, by default the whole schema's)."""
         if self._validator is None:
             self._validator = make_validator(self.schema)
-        return is_valid_against(self._validator, subschema, value)
+        return is_valid_against(self._validator, subschema, value, scope)
 
 
 NodeFactory = Callable[[Path, "FormNode | None"], "FormNode"]

@@ -1,9 +1,10 @@
 """Validate values against schemas, and schemas against their meta-schema.
 
 Built on ``jsonschema``.  The dialect comes from ``$schema`` (2020-12 when
-absent, per SEP-2106), ``format`` is checked, and ``$ref`` is never fetched
-from the network (SEP-2106: no automatic remote dereferencing), so an
-external reference shows up as a violation instead of a request.
+absent, per SEP-2106), ``format`` is checked, and ``$ref`` is resolved by
+`refs` (what the form and lint use too), which never fetches from the network
+(SEP-2106: no automatic remote dereferencing), so an external reference shows
+up as a violation, in the same words as in the form, instead of a request.
 
 Messages are rewritten for people ("must be at least 1", "required property
 is missing") and never embed a whole (possibly huge, untrusted) value.
@@ -14,6 +15,7 @@ reported *at that property's path*, so a form can show them next to the field.
 from __future__ import annotations
 
 import datetime
+import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -27,7 +29,7 @@ import referencing.exceptions
 from .dialects import dialect_of
 from .limits import MAX_SCHEMA_DEPTH, nested_deeper_than, ref_cycles
 from .paths import Path, format_path
-from .refs import RefError, RefResolver
+from .refs import RefError, RefResolver, document_resolver
 from .schema_keywords import UncheckedError, additional_keys, format_checker_for, safe_validator_class
 from .schema_regex import MATCH_TIMEOUT, regex_budget
 from .values import JSONValue, Schema, json_type_name, short_json
@@ -126,9 +128,10 @@ def make_validator(schema: Schema) -> Any:
     """A jsonschema validator for *schema*: its dialect, format checking, no remote ``$ref``,
     server-supplied regular expressions applied in bounded time (`schema_regex`)."""
     cls = safe_validator_class(dialect_of(schema).validator_class)
-    # An explicit, empty registry: unresolvable references fail instead of
-    # being fetched over the network.
-    return cls(_without_false_subschemas(schema), format_checker=_FORMAT_CHECKER, registry=referencing.Registry())
+    document = _without_false_subschemas(schema)
+    # The resolver of `refs` (the one the form and lint use), which retrieves
+    # nothing: an external reference fails instead of being fetched.
+    return cls(document, format_checker=_FORMAT_CHECKER, _resolver=document_resolver(document))
 
 
 # Keywords whose value is one subschema, or a map / list of subschemas.  (Not
@@ -186,7 +189,8 @@ def validate_value(schema: Schema, value: JSONValue) -> list[Violation]:
     except RecursionError:
         return [Violation((), _TOO_DEEP_TO_CHECK, "schema")]
     except _SCHEMA_FAILURES as exc:
-        return [Violation((), f"the schema cannot be used for validation: {_exc_text(exc)}", "schema")]
+        why = _ref_failure(schema, exc) or _exc_text(exc)
+        return [Violation((), f"the schema cannot be used for validation: {why}", "schema")]
     out: list[Violation] = []
     for error in errors:
         out.extend(_violations_from(error))
@@ -206,11 +210,13 @@ def _unusable(schema: Schema) -> str | None:
     return None
 
 
-def is_valid_against(validator: Any, subschema: Schema, value: JSONValue) -> bool:
-    """Whether *value* is valid against *subschema*, resolving ``$ref`` against the validator's root."""
+def is_valid_against(validator: Any, subschema: Schema, value: JSONValue, scope: Any = None) -> bool:
+    """Whether *value* is valid against *subschema*, resolving ``$ref`` in *scope*
+    (`RefResolver.scope_of` the subschema), or against the validator's root."""
+    changes = {"schema": subschema} if scope is None else {"schema": subschema, "_resolver": scope}
     try:
         with regex_budget(VALIDATION_BUDGET):
-            return bool(validator.evolve(schema=subschema).is_valid(value))
+            return bool(validator.evolve(**changes).is_valid(value))
     except _SCHEMA_FAILURES:
         return False
 
@@ -364,26 +370,62 @@ def _meta_message(error: Any) -> str:
 
 
 def _check_refs(schema: dict[str, Any]) -> list[Violation]:
+    return [violation for violation, _ in _bad_refs(schema)]
+
+
+def _bad_refs(schema: dict[str, Any]) -> list[tuple[Violation, dict[str, Any]]]:
+    """Each ``$ref`` that does not resolve, with the object it is written in."""
     resolver = RefResolver(schema)
-    out: list[Violation] = []
-    for path, ref in _iter_refs(schema, ()):
+    out: list[tuple[Violation, dict[str, Any]]] = []
+    for path, holder in _iter_refs(schema, ()):
+        ref = holder["$ref"]
         if not isinstance(ref, str):
-            out.append(Violation(path, "$ref must be a string", "$ref"))
+            out.append((Violation(path, "$ref must be a string", "$ref"), holder))
             continue
         try:
-            resolver.resolve(ref)
+            resolver.resolve(ref, where=holder)
         except RefError as exc:
-            out.append(Violation(path, exc.reason, "$ref"))
+            out.append((Violation(path, exc.reason, "$ref"), holder))
     return out
 
 
-def _iter_refs(node: Any, path: Path, depth: int = 0) -> Iterator[tuple[Path, Any]]:
+def _ref_failure(schema: Schema, exc: BaseException) -> str | None:
+    """Why the ``$ref`` jsonschema could not follow fails, in the words of `refs` (the form and lint say the same)."""
+    if not isinstance(schema, dict):
+        return None
+    ref = _ref_being_followed(exc)
+    if ref is None:
+        return None
+    for violation, holder in _bad_refs(schema):
+        if holder["$ref"] == ref:
+            return violation.message
+    return None
+
+
+def _ref_being_followed(exc: BaseException) -> Any:
+    """The reference referencing's resolver was looking up when *exc* (or the error it wraps) was raised."""
+    seen: BaseException | None = exc
+    for _ in range(4):  # jsonschema wraps referencing's errors once
+        if seen is None:
+            break
+        tb = seen.__traceback__
+        while tb is not None:
+            code = tb.tb_frame.f_code
+            if code.co_name == "lookup" and f"{os.sep}referencing{os.sep}" in code.co_filename:
+                return tb.tb_frame.f_locals.get("ref")  # as written, a string or not
+            tb = tb.tb_next
+        seen = seen.__cause__
+    return None
+
+
+def _iter_refs(node: Any, path: Path, depth: int = 0) -> Iterator[tuple[Path, dict[str, Any]]]:
+    """(path of each ``$ref``, the object it is written in)."""
     if depth > 200:
         return
     if isinstance(node, dict):
         for key, value in node.items():
             if key == "$ref":
-                yield (*path, key), value
+                yield (*path, key), node
             elif key in ("enum", "const", "default", "examples", "example"):
                 continue  # instance data, not schemas
             else:
