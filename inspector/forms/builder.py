@@ -186,16 +186,14 @@ def _expand(schema: Schema, ctx: _Ctx) -> tuple[dict[str, Any], _Ctx]:
         if "$ref" in schema:
             ref = schema["$ref"]
             if not isinstance(ref, str):
-                raise _Fallback("$ref is not a string")
+                raise _Fallback("$ref must be a string")
             try:
                 found = ctx.resolver.lookup(ref, ctx.resolver.scope_of(schema, ctx.scope))
             except RefError as exc:
                 raise _Fallback(exc.reason) from None
             target = found.schema
             if found.meta:
-                raise _Fallback(
-                    f"$ref {ref!r} points into a JSON Schema meta-schema: the value is a schema, edited as JSON"
-                )
+                raise _Fallback(f"$ref {ref!r} points into a JSON Schema meta-schema (the value is a schema)")
             if target is False:
                 raise _Fallback(f"$ref {ref!r} allows no value (false)")
             if target is True:

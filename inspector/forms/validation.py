@@ -389,12 +389,15 @@ def _bad_refs(schema: dict[str, Any]) -> list[tuple[Violation, dict[str, Any]]]:
     return out
 
 
+_MISSING = object()
+
+
 def _ref_failure(schema: Schema, exc: BaseException) -> str | None:
     """Why the ``$ref`` jsonschema could not follow fails, in the words of `refs` (the form and lint say the same)."""
     if not isinstance(schema, dict):
         return None
     ref = _ref_being_followed(exc)
-    if ref is None:
+    if ref is _MISSING:
         return None
     for violation, holder in _bad_refs(schema):
         if holder["$ref"] == ref:
@@ -403,7 +406,9 @@ def _ref_failure(schema: Schema, exc: BaseException) -> str | None:
 
 
 def _ref_being_followed(exc: BaseException) -> Any:
-    """The reference referencing's resolver was looking up when *exc* (or the error it wraps) was raised."""
+    """The ``$ref`` (as written) jsonschema was following, innermost first, when *exc* (or the error it wraps) was
+    raised: a lookup by referencing, or jsonschema descending into what it found; `_MISSING` when none."""
+    found: Any = _MISSING
     seen: BaseException | None = exc
     for _ in range(4):  # jsonschema wraps referencing's errors once
         if seen is None:
@@ -411,11 +416,18 @@ def _ref_being_followed(exc: BaseException) -> Any:
         tb = seen.__traceback__
         while tb is not None:
             code = tb.tb_frame.f_code
-            if code.co_name == "lookup" and f"{os.sep}referencing{os.sep}" in code.co_filename:
-                return tb.tb_frame.f_locals.get("ref")  # as written, a string or not
+            # referencing's lookup(ref), jsonschema's $ref keyword (ref) and its _validate_reference(ref).
+            if (code.co_name == "lookup" and _in_package(code.co_filename, "referencing")) or (
+                code.co_name in ("ref", "_validate_reference") and _in_package(code.co_filename, "jsonschema")
+            ):
+                found = tb.tb_frame.f_locals.get("ref", _MISSING)
             tb = tb.tb_next
         seen = seen.__cause__
-    return None
+    return found
+
+
+def _in_package(filename: str, package: str) -> bool:
+    return f"{os.sep}{package}{os.sep}" in filename
 
 
 def _iter_refs(node: Any, path: Path, depth: int = 0) -> Iterator[tuple[Path, dict[str, Any]]]:

@@ -1,6 +1,6 @@
 """A stdio MCP server whose tool schemas attack the client that reads them.
 
-    python tests/servers/hostile_schemas.py [--depth N]
+    python tests/servers/hostile_schemas.py [--depth N] [--remote-ref URL]
 
 Standard library only (JSON Lines over stdio, the handshake era), because
 the official SDK builds schemas from type hints and would refuse these.
@@ -18,6 +18,19 @@ pattern makes expensive to check.
     deep            properties nested --depth levels (default 80)
     cycle           "$ref" a → b → a, never reaching a schema
     tuple           draft-04 tuple form: "items": [{"type": "number"}, {"type": "string"}]
+
+`$ref`s that a resolver can get wrong (the form, lint and validation must
+agree on each; tests/test_forms_refs.py):
+
+    ref_escaped_key   a key with "/" and "~" in it, "#/$defs/a~1b~0c"
+    ref_percent       "#/$defs/sp%20ace" (a space), and "#/$defs/a%2Fb", which
+                      names nothing: percent-decoding comes before the split
+    ref_id_anchor     a $ref inside an embedded "$id" resolves there, not at
+                      the root (whose "Count" is a string); a $ref to that
+                      "$id" by its absolute URI; a "$anchor"
+    ref_missing       "#/$defs/Nope" beside a plain string property
+    ref_remote        an absolute URL (--remote-ref URL), never fetched
+    ref_meta          the JSON Schema 2020-12 meta-schema (bundled, not fetched)
 """
 
 from __future__ import annotations
@@ -76,6 +89,75 @@ TUPLE = {
     },
 }
 
+REF_ESCAPED_KEY = {
+    "type": "object",
+    "$defs": {"a/b~c": {"type": "integer", "minimum": 1, "description": "a count, under a key with / and ~"}},
+    "properties": {"n": {"$ref": "#/$defs/a~1b~0c"}},
+}
+REF_PERCENT = {
+    "type": "object",
+    "$defs": {
+        "sp ace": {"type": "integer", "minimum": 1, "description": "a count, under a key with a space"},
+        "a/b": {"type": "boolean", "description": "a flag, under a key with a slash"},
+    },
+    "properties": {"n": {"$ref": "#/$defs/sp%20ace"}, "flag": {"$ref": "#/$defs/a%2Fb"}},
+}
+REF_ID_ANCHOR = {
+    "$id": "https://tools.example/ref.json",
+    "type": "object",
+    "$defs": {
+        "Count": {"type": "string", "description": "the root's Count, which the item's $ref does not mean"},
+        "Item": {
+            "$id": "sub/item.json",
+            "description": "an item, a resource of its own",
+            "type": "object",
+            "$defs": {"Count": {"type": "integer", "minimum": 1, "description": "the item's Count"}},
+            "properties": {"count": {"$ref": "#/$defs/Count"}},
+            "required": ["count"],
+        },
+        "Label": {"$anchor": "label", "type": "string", "minLength": 2, "description": "a label, by its anchor"},
+    },
+    "properties": {
+        "item": {"$ref": "sub/item.json"},
+        "again": {"$ref": "https://tools.example/sub/item.json#/$defs/Count"},
+        "label": {"$ref": "#label"},
+    },
+    "required": ["item"],
+}
+REF_MISSING = {
+    "type": "object",
+    "properties": {
+        "x": {"$ref": "#/$defs/Nope", "description": "points at nothing"},
+        "note": {"type": "string", "description": "a plain string"},
+    },
+}
+REMOTE_REF = "https://schemas.example/never.json"
+META_REF = "https://json-schema.org/draft/2020-12/schema"
+REF_META = {
+    "type": "object",
+    "properties": {"schema": {"$ref": META_REF, "description": "a JSON Schema"}},
+}
+
+
+def ref_remote(url: str) -> dict[str, Any]:
+    """A schema whose property `x` is a `$ref` to *url* (a client must not fetch it)."""
+    return {
+        "type": "object",
+        "properties": {
+            "x": {"$ref": url, "description": "somewhere else"},
+            "note": {"type": "string", "description": "a plain string"},
+        },
+    }
+
+
+REF_TOOLS: list[dict[str, Any]] = [
+    {"name": "ref_escaped_key", "description": "A $ref to a key with / and ~.", "inputSchema": REF_ESCAPED_KEY},
+    {"name": "ref_percent", "description": "Percent-encoded $refs.", "inputSchema": REF_PERCENT},
+    {"name": "ref_id_anchor", "description": "$refs through $id and $anchor.", "inputSchema": REF_ID_ANCHOR},
+    {"name": "ref_missing", "description": "A $ref to nothing.", "inputSchema": REF_MISSING},
+    {"name": "ref_meta", "description": "A $ref to the meta-schema.", "inputSchema": REF_META},
+]
+
 TOOLS: list[dict[str, Any]] = [
     _text_tool("evil_pattern", "A catastrophic-backtracking pattern.", {"type": "string", "pattern": "^(a+)+$"}),
     _text_tool("backreference", "A pattern with a backreference.", {"type": "string", "pattern": r"^(a+)+\1$"}),
@@ -114,6 +196,7 @@ TOOLS: list[dict[str, Any]] = [
     },
     {"name": "cycle", "description": "A $ref cycle.", "inputSchema": CYCLE},
     {"name": "tuple", "description": "A draft-04 tuple array.", "inputSchema": TUPLE},
+    *REF_TOOLS,
 ]
 
 
@@ -126,11 +209,12 @@ def answer(message_id: Any, result: Any) -> None:
     send_line(json.dumps({"jsonrpc": "2.0", "id": message_id, "result": result}))
 
 
-def tools_list(message_id: Any, depth: int) -> None:
+def tools_list(message_id: Any, depth: int, remote_ref: str) -> None:
     deep_tool = (
         '{"name": "deep", "description": "Nested objects.", "inputSchema": ' + deep_json(deep_schema(depth)) + "}"
     )
-    listed = ", ".join([*(json.dumps(tool) for tool in TOOLS), deep_tool])
+    remote = {"name": "ref_remote", "description": "A $ref to a URL.", "inputSchema": ref_remote(remote_ref)}
+    listed = ", ".join([*(json.dumps(tool) for tool in [*TOOLS, remote]), deep_tool])
     send_line('{"jsonrpc": "2.0", "id": ' + json.dumps(message_id) + ', "result": {"tools": [' + listed + "]}}")
 
 
@@ -148,6 +232,7 @@ def call(message_id: Any, params: dict[str, Any]) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--depth", type=int, default=80)
+    parser.add_argument("--remote-ref", default=REMOTE_REF, help="the URL ref_remote's $ref names")
     options = parser.parse_args()
     for line in sys.stdin:
         try:
@@ -169,7 +254,7 @@ def main() -> int:
                 },
             )
         elif method == "tools/list":
-            tools_list(message_id, options.depth)
+            tools_list(message_id, options.depth, options.remote_ref)
         elif method == "tools/call":
             call(message_id, params)
         elif method == "ping":
