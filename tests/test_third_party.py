@@ -1,0 +1,74 @@
+"""The TUI and the scripting commands against third-party reference servers
+(server-filesystem, server-sequential-thinking: npm peers), for what a person
+found using them by hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.widgets import Input, TabbedContent
+
+from inspector.core import ServerSpec
+from inspector.tui.app import InspectorApp
+from inspector.tui.screens.confirm_call import ConfirmCallScreen
+from inspector.tui.widgets.result_view import ResultView
+
+from .peers import FILESYSTEM, NODE, require
+from .tui_helpers import select, type_into, wait_connected, wait_for
+
+SMALL = (100, 30)
+
+
+def filesystem(folder: Path) -> ServerSpec:
+    return ServerSpec(transport="stdio", command=NODE, args=[str(require(FILESYSTEM)), str(folder)], timeout=30)
+
+
+def result_text(app: InspectorApp) -> str:
+    result = app.query_one(ResultView).last_result
+    return "\n".join(block.get("text", "") for block in (result or {}).get("content", []))
+
+
+async def call_and_read(pilot: Any, app: InspectorApp, tool: str) -> str:
+    """Select *tool*, call it through the confirmation, and return its text."""
+    await select(pilot, app, "tools", tool)
+    before = app.query_one(ResultView).last_result
+    await pilot.press("ctrl+j")
+    await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "the confirmation")
+    await pilot.press("y")
+    await wait_for(pilot, lambda: app.query_one(ResultView).last_result not in (None, before), f"{tool}'s result")
+    return result_text(app)
+
+
+async def test_the_tui_offers_no_roots_nobody_gave(tmp_path: Path) -> None:
+    """server-filesystem serves the client's roots instead of the folders on
+    its command line once the client offers any: the TUI offered its working
+    directory unasked, and the folder the person named was refused."""
+    named, added = tmp_path / "named", tmp_path / "added"
+    named.mkdir()
+    added.mkdir()
+    app = InspectorApp(filesystem(named))
+    async with app.run_test(size=SMALL) as pilot:
+        await wait_connected(pilot, app)
+        assert str(named) in await call_and_read(pilot, app, "list_allowed_directories")
+        assert app.handlers.roots == []
+
+        # A root the person adds is offered, and the server switches to it.
+        await pilot.press("f7")
+        await wait_for(pilot, lambda: app.query_one("#main", TabbedContent).active == "roots", "the Roots tab")
+        await type_into(pilot, app.query_one("#root-input", Input), str(added))
+        asked = roots_asked(app)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: roots_asked(app) > asked, "the server asking for the roots again")
+        await wait_for(pilot, lambda: "Updated allowed directories" in stderr_text(app), "the server switching")
+        await pilot.press("f2")
+        shown = await call_and_read(pilot, app, "list_allowed_directories")
+        assert str(added) in shown and str(named) not in shown
+
+
+def roots_asked(app: InspectorApp) -> int:
+    return len([f for f in app.traffic if f.method == "roots/list" and f.direction == "in" and f.kind == "request"])
+
+
+def stderr_text(app: InspectorApp) -> str:
+    return "\n".join(str(f.raw) for f in app.traffic if f.kind == "stderr")
