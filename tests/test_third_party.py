@@ -4,6 +4,7 @@ found using them by hand."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from inspector.tui.app import InspectorApp
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.widgets.result_view import ResultView
 
-from .peers import FILESYSTEM, NODE, require
+from .peers import FILESYSTEM, NODE, SEQUENTIAL_THINKING, require, run_inspector
 from .tui_helpers import select, type_into, wait_connected, wait_for
 
 SMALL = (100, 30)
@@ -72,3 +73,22 @@ def roots_asked(app: InspectorApp) -> int:
 
 def stderr_text(app: InspectorApp) -> str:
     return "\n".join(str(f.raw) for f in app.traffic if f.kind == "stderr")
+
+
+def sent_arguments(record: Path) -> Any:
+    frames = [json.loads(line) for line in record.read_text().splitlines()]
+    calls = [f for f in frames if f.get("method") == "tools/call" and f.get("dir") == "out"]
+    return json.loads(calls[-1]["raw"])["params"]["arguments"]
+
+
+def test_a_union_with_a_string_keeps_the_text_as_typed(tmp_path: Path) -> None:
+    """sequentialthinking's `nextThoughtNeeded` is `type: ["boolean", "string"]`:
+    `yes` or `1` went out as `true`, hiding what the server does with them."""
+    record = tmp_path / "call.jsonl"
+    server = ["--", NODE, str(require(SEQUENTIAL_THINKING))]
+    base = ["call", "sequentialthinking", "thought=t", "thoughtNumber=1", "totalThoughts=1", "--yes"]
+    for typed, sent in (("yes", "yes"), ("1", "1"), ("true", True), ("false", False)):
+        done = run_inspector(*base, f"nextThoughtNeeded={typed}", "--record", str(record), *server)
+        assert sent_arguments(record)["nextThoughtNeeded"] == sent, (typed, done.stderr)
+        # The server takes booleans and "true"/"false" only: "yes" is its error to show.
+        assert (done.returncode == 0) == isinstance(sent, bool), (typed, done.stdout, done.stderr)
