@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from textual.widgets import Input, TabbedContent
+from textual.widgets import Input, Static, TabbedContent
 
-from inspector.core import ServerSpec
+from inspector.core import ServerSpec, demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.widgets.result_view import ResultView
@@ -92,3 +92,20 @@ def test_a_union_with_a_string_keeps_the_text_as_typed(tmp_path: Path) -> None:
         assert sent_arguments(record)["nextThoughtNeeded"] == sent, (typed, done.stderr)
         # The server takes booleans and "true"/"false" only: "yes" is its error to show.
         assert (done.returncode == 0) == isinstance(sent, bool), (typed, done.stdout, done.stderr)
+
+
+async def test_the_server_pane_names_what_opened_the_connection(tmp_path: Path) -> None:
+    """A stateless-era server answers server/discover, not initialize: the
+    Server pane called its answer the initialize result."""
+    for spec, era, opening in (
+        (filesystem(tmp_path), "legacy", "initialize result"),
+        (demo_spec(), "modern", "server/discover result"),
+    ):
+        app = InspectorApp(spec)
+        async with app.run_test(size=SMALL) as pilot:
+            await wait_connected(pilot, app)
+            assert app.client.era == era
+            await pilot.press("f6")
+            await wait_for(pilot, lambda: app.query_one("#main", TabbedContent).active == "server", "the tab")  # noqa: B023
+            shown = str(app.query_one("#server-raw", Static).render())
+            assert shown.startswith(opening + "\n"), shown[:80]
