@@ -16,7 +16,7 @@ from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.widgets.result_view import ResultView
 
 from .peers import FILESYSTEM, NODE, SEQUENTIAL_THINKING, require, run_inspector
-from .tui_helpers import select, type_into, wait_connected, wait_for
+from .tui_helpers import field_row, on_tool, select, type_into, wait_connected, wait_for
 
 SMALL = (100, 30)
 
@@ -109,3 +109,15 @@ async def test_the_server_pane_names_what_opened_the_connection(tmp_path: Path) 
             await wait_for(pilot, lambda: app.query_one("#main", TabbedContent).active == "server", "the tab")  # noqa: B023
             shown = str(app.query_one("#server-raw", Static).render())
             assert shown.startswith(opening + "\n"), shown[:80]
+
+
+def sequential_thinking() -> ServerSpec:
+    return ServerSpec(transport="stdio", command=NODE, args=[str(require(SEQUENTIAL_THINKING))], timeout=30)
+
+
+async def test_the_safe_integer_limit_is_not_shown_as_a_bound() -> None:
+    """Zod bounds every integer by 2^53 - 1: the fields read
+    "1 … 9007199254740991" where the bound that matters is "≥ 1"."""
+    async with on_tool(sequential_thinking(), "sequentialthinking", SMALL) as (app, _pilot):
+        for path in (("thoughtNumber",), ("totalThoughts",)):
+            assert field_row(app, path).query_one(Input).placeholder == "integer ≥ 1"
