@@ -121,3 +121,17 @@ async def test_the_safe_integer_limit_is_not_shown_as_a_bound() -> None:
     async with on_tool(sequential_thinking(), "sequentialthinking", SMALL) as (app, _pilot):
         for path in (("thoughtNumber",), ("totalThoughts",)):
             assert field_row(app, path).query_one(Input).placeholder == "integer ≥ 1"
+
+
+def test_tool_help_names_types_and_nested_paths(tmp_path: Path) -> None:
+    """`call TOOL --help` said `(union)` for `type: ["boolean", "string"]`,
+    `(enum)` without the values, `(array)` for edit_file's edits without the
+    fields a `key=value` path reaches into."""
+    thinking = run_inspector("call", "sequentialthinking", "--help", "--", NODE, str(require(SEQUENTIAL_THINKING)))
+    assert thinking.returncode == 0, thinking.stderr
+    assert "  nextThoughtNeeded*  (boolean or string)" in thinking.stdout
+    assert "  thoughtNumber*  (integer ≥ 1)" in thinking.stdout
+    files = run_inspector("call", "edit_file", "--help", "--", NODE, str(require(FILESYSTEM)), str(tmp_path))
+    assert files.returncode == 0, files.stderr
+    assert "  edits*  (array of object)" in files.stdout
+    assert "  edits[N].oldText*  (string)" in files.stdout and "  edits[N].newText*  (string)" in files.stdout

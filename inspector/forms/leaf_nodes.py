@@ -185,17 +185,20 @@ class NumberNode(FormNode):
         for example in self.examples:
             if isinstance(example, int | float) and not isinstance(example, bool):
                 return number_text(example)
+        return self.bounds_text
+
+    @property
+    def bounds_text(self) -> str:
+        """The bounds as a person reads them (``1 … 10``, ``integer ≥ 1``), or ""."""
         low = _domain_bound(self.minimum if self.minimum is not None else self.exclusive_minimum)
         high = _domain_bound(self.maximum if self.maximum is not None else self.exclusive_maximum)
         if low is not None and high is not None:
             return f"{number_text(low)} … {number_text(high)}"
         if low is not None:
-            return f"{self._kind_name} {'>' if self.minimum is None else '≥'} {number_text(low)}"
+            return f"{self.kind} {'>' if self.minimum is None else '≥'} {number_text(low)}"
         if high is not None:
-            return f"{self._kind_name} {'<' if self.maximum is None else '≤'} {number_text(high)}"
+            return f"{self.kind} {'<' if self.maximum is None else '≤'} {number_text(high)}"
         return ""
-
-    _kind_name = "number"
 
     def _parse(self, text: str) -> int | float:
         return parse_number(text)
@@ -240,7 +243,6 @@ class IntegerNode(NumberNode):
     """A whole-number field; text must be an integer (``"3.0"`` and ``"1e3"`` are accepted)."""
 
     kind = NodeKind.INTEGER
-    _kind_name = "integer"
 
     def _parse(self, text: str) -> int | float:
         return parse_integer(text)
