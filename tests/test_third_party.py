@@ -135,3 +135,20 @@ def test_tool_help_names_types_and_nested_paths(tmp_path: Path) -> None:
     assert files.returncode == 0, files.stderr
     assert "  edits*  (array of object)" in files.stdout
     assert "  edits[N].oldText*  (string)" in files.stdout and "  edits[N].newText*  (string)" in files.stdout
+
+
+async def test_another_tools_result_gives_the_form_its_rows(tmp_path: Path) -> None:
+    """At 100x30 the result of the last call kept half the column when another
+    tool was selected, leaving edit_file's form five rows."""
+    app = InspectorApp(filesystem(tmp_path))
+    async with app.run_test(size=SMALL) as pilot:
+        await wait_connected(pilot, app)
+        await call_and_read(pilot, app, "list_allowed_directories")
+        result = app.query_one(ResultView)
+        full = result.outer_size.height
+        assert full > 3
+        await select(pilot, app, "tools", "edit_file")
+        await wait_for(pilot, lambda: result.outer_size.height == 3, "the other tool's result folded")
+        assert "list_allowed_directories" in str(result.border_title)
+        await select(pilot, app, "tools", "list_allowed_directories")
+        await wait_for(pilot, lambda: result.outer_size.height == full, "its own result shown whole again")
