@@ -40,12 +40,14 @@ def test_alt_keys_are_read_at_once() -> None:
     assert keys_of(AltKeyParser(), "\x1bn\x1bn\x1bn") == ["alt+n"] * 3
     assert keys_of(AltKeyParser(), "\x1bx\x1b[1;3A") == ["alt+x", "alt+up"]
     assert keys_of(AltKeyParser(), "\x1bN") == ["alt+shift+n"]
+    # Textual reads ESC 1 as macOS's option+1 character, which a text field types.
+    assert keys_of(XTermParser(), "\x1b1") == ["inverted_exclamation_mark"]
+    assert keys_of(AltKeyParser(), "\x1b1\x1b5") == ["alt+1", "alt+5"]
 
 
 def test_longer_sequences_and_textuals_own_pairs_are_untouched() -> None:
     parser = AltKeyParser
     assert keys_of(parser(), "\x1b[A\x1bOB") == ["up", "down"]  # CSI, SS3
-    assert keys_of(parser(), "\x1b1") == ["inverted_exclamation_mark"]  # the app binds it as alt+1
     assert keys_of(parser(), "\x1bb") == ["ctrl+left"]
     assert keys_of(parser(), "\x1b") == ["escape"]
     assert keys_of(parser(), "\x1b\x1b") == ["escape", "escape"]
@@ -89,7 +91,8 @@ def wait_screen(run: TmuxRun, text: str) -> str:
 @pytest.mark.timeout(300)
 def test_alt_n_typed_at_full_speed_in_a_terminal(tmp_path: Path) -> None:
     """server-filesystem's read_multiple_files in tmux at 100x30: `a`, alt+n,
-    `b`, alt+n, `c` sent at once gave the items "a^nb" and "c"."""
+    `b`, alt+n, `c` sent at once gave the items "a^nb" and "c"; alt+1 in a
+    field typed ¡."""
     served = tmp_path / "served"
     served.mkdir()
     argv = [PYTHON, "-m", "inspector", "--", NODE, str(require(FILESYSTEM)), str(served)]
@@ -107,7 +110,10 @@ def test_alt_n_typed_at_full_speed_in_a_terminal(tmp_path: Path) -> None:
         screen = wait_screen(run, "Call tool read_multiple_files")
         assert '"a",' in screen and '"b",' in screen and '"c"' in screen, screen
         assert "^n" not in screen, screen
-        run.send("n")
+        # Back in the field of `c`: alt+1 opens Traffic instead of typing ¡.
+        subprocess_keys(run, "n", "M-1")
+        screen = wait_screen(run, "filter: words")
+        assert "¡" not in screen, screen
         run.quit_with_ctrl_q()
 
 

@@ -8,7 +8,10 @@ it as text with ESC shown as `^`: `^n` lands in the focused field instead of
 a new array item.  No longer sequence starts with ESC and a printable
 character other than the introducers below, so this parser reads such a
 pair as the alt key there and then, as Textual itself already does for the
-pairs it maps (ESC 1 is `¡`, ESC b is ctrl+left).
+pairs it maps (ESC b is ctrl+left, kept).  ESC and a digit is alt and the
+digit too: Textual reads it as the character macOS's option+digit types
+(ESC 1 as `¡`), which a text field then took in place of alt+1…5 (a Mac's
+option+1 sends `¡` itself, never ESC 1).
 
 Textual builds its parser inside the driver's input thread from the driver
 module's own name `XTermParser`, with no hook to choose another; `install`
@@ -38,7 +41,7 @@ class AltKeyParser(XTermParser):
         if (
             len(sequence) == 2
             and sequence[0] == ESC
-            and sequence not in ANSI_SEQUENCES_KEYS
+            and (sequence not in ANSI_SEQUENCES_KEYS or sequence[1].isdigit())
             and sequence[1] not in INTRODUCERS
             and sequence[1].isprintable()
         ):
