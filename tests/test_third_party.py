@@ -14,6 +14,7 @@ from inspector.core import ServerSpec, demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.widgets.result_view import ResultView
+from inspector.tui.widgets.status_bar import StatusBar
 
 from .peers import FILESYSTEM, NODE, SEQUENTIAL_THINKING, require, run_inspector
 from .tui_helpers import field_row, on_tool, select, type_into, wait_connected, wait_for
@@ -152,3 +153,22 @@ async def test_another_tools_result_gives_the_form_its_rows(tmp_path: Path) -> N
         assert "list_allowed_directories" in str(result.border_title)
         await select(pilot, app, "tools", "list_allowed_directories")
         await wait_for(pilot, lambda: result.outer_size.height == full, "its own result shown whole again")
+
+
+async def test_the_header_keeps_its_facts_in_view_beside_a_long_name() -> None:
+    """At 100 columns "sequential-thinking-server 2026.8.31" pushed the
+    header's last facts off screen: the calls in flight, and which tools
+    are called without a confirmation."""
+    async with on_tool(sequential_thinking(), "sequentialthinking", SMALL) as (app, pilot):
+        for path, text in ((("thought",), "t"), (("thoughtNumber",), "1"), (("totalThoughts",), "1")):
+            await type_into(pilot, field_row(app, path).query_one(Input), text)
+        await pilot.press("ctrl+j")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "the confirmation")
+        await pilot.press("a")  # read-only: call, and stop asking this session
+        await wait_for(pilot, lambda: app.facts.trusted_tools == ("sequentialthinking",), "the tool trusted")
+        header = app.query_one(StatusBar)
+        shown = header.render()
+        assert shown.cell_len <= header.content_size.width, shown.plain
+        assert "in flight" in shown.plain and "no-confirm: sequentialthinking" in shown.plain
+        # The name gave way: cut, and the "MCP inspector" before it dropped.
+        assert shown.plain.startswith("sequential-th"), shown.plain
