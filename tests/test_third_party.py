@@ -8,11 +8,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from textual.widgets import Input, Static, TabbedContent
+from textual.widgets import Button, Input, Static, TabbedContent
 
 from inspector.core import ServerSpec, demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
+from inspector.tui.widgets.arguments import ArgumentsEditor
 from inspector.tui.widgets.result_view import ResultView
 from inspector.tui.widgets.status_bar import StatusBar
 
@@ -172,3 +173,24 @@ async def test_the_header_keeps_its_facts_in_view_beside_a_long_name() -> None:
         assert "in flight" in shown.plain and "no-confirm: sequentialthinking" in shown.plain
         # The name gave way: cut, and the "MCP inspector" before it dropped.
         assert shown.plain.startswith("sequential-th"), shown.plain
+
+
+async def test_the_confirmations_buttons_stay_on_a_short_screen(tmp_path: Path) -> None:
+    """At 100x30 read_multiple_files with twelve paths made the confirmation
+    taller than the screen: its Call and Cancel buttons were cut off."""
+    paths = [str(tmp_path / f"file-{n}.txt") for n in range(12)]
+    async with on_tool(filesystem(tmp_path), "read_multiple_files", SMALL) as (app, pilot):
+        app.query_one(ArgumentsEditor).form.load_value({"paths": paths})
+        await pilot.press("ctrl+j")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "the confirmation")
+        screen = app.screen
+
+        def on_screen(button_id: str) -> bool:
+            button = screen.query_one(f"#{button_id}", Button)
+            x, y = button.region.center
+            return button.region.bottom <= screen.size.height and screen.get_widget_at(int(x), int(y))[0] is button
+
+        await wait_for(pilot, lambda: on_screen("yes") and on_screen("no"), "both buttons on screen")
+        args = screen.query_one("#confirm-args")
+        assert args.max_scroll_y > 0, "the arguments scroll within their box"
+        await pilot.press("n")
