@@ -531,7 +531,8 @@ class Client:
             listing.problems.append(f"the server does not declare the {capability!r} capability")
             return listing
         cached = self.cache.get(kind) if not refresh else None
-        if cached is not None:
+        # The cache holds read results too; a list kind's entry is a ListResult.
+        if cached is not None and isinstance(cached.value, ListResult):
             listing = replace(cached.value, from_cache=True, age=cached.age)
             self.traffic.event(
                 "local",

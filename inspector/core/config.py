@@ -239,9 +239,8 @@ def _servers(data: dict[str, Any]) -> dict[str, Any]:
             return section
     # VS Code user settings nest it: {"mcp": {"servers": {...}}}
     nested = data.get("mcp")
-    if isinstance(nested, dict) and isinstance(nested.get("servers"), dict):
-        return nested["servers"]
-    return {}
+    servers = nested.get("servers") if isinstance(nested, dict) else None
+    return servers if isinstance(servers, dict) else {}
 
 
 def claude_code_projects(data: dict[str, Any], cwd: str) -> dict[str, Any]:

@@ -307,7 +307,8 @@ class Frame:
         return self.raw.decode("utf-8", errors="replace")
 
 
-Observer = Callable[[Frame], None]
+# Told of each new frame; what it returns is not looked at.
+Observer = Callable[[Frame], object]
 # Rewrites a new frame in place before anyone sees it (secrets masked); it
 # must replace, never mutate, the frame's message and meta: the session
 # still acts on the objects it handed over.

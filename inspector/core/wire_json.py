@@ -276,7 +276,8 @@ def dumps(value: Any) -> str:
     module = _DECODED.msgspec
     if module is not None and not _DECODED.divergent:
         try:
-            return module.json.format(_DECODED.encoder.encode(value), indent=0).decode()
+            spaced: bytes = module.json.format(_DECODED.encoder.encode(value), indent=0)
+            return spaced.decode()
         except (TypeError, ValueError, OverflowError, module.EncodeError):
             pass  # a lone surrogate, a type msgspec does not write: the standard library's text
     return _stdlib_dumps(value)

@@ -19,6 +19,7 @@ from typing import Any
 import jsonschema
 import jsonschema.validators
 from jsonschema.exceptions import ValidationError
+from jsonschema.protocols import Validator
 
 from .schema_regex import PatternNotChecked, is_valid_pattern, pattern_search
 
@@ -187,7 +188,7 @@ def _is_regex(value: object) -> bool:
     return not isinstance(value, str) or is_valid_pattern(value)
 
 
-def format_checker_for(base: Any) -> Any:
+def format_checker_for(base: jsonschema.FormatChecker) -> jsonschema.FormatChecker:
     """A copy of the format checker *base* whose ``regex`` format compiles with `schema_regex`."""
     checker = jsonschema.FormatChecker(formats=())
     checker.checkers = dict(base.checkers)
@@ -197,7 +198,12 @@ def format_checker_for(base: Any) -> Any:
 
 
 @functools.cache
-def safe_validator_class(cls: Any) -> Any:
+def safe_validator_class(cls: type[Validator]) -> type[Validator]:
     """*cls* (a jsonschema validator class) with its regex keywords replaced."""
     replaced = {word: function for word, function in _REPLACED.items() if word in cls.VALIDATORS}
-    return jsonschema.validators.extend(cls, validators=replaced, format_checker=format_checker_for(cls.FORMAT_CHECKER))
+    checker = format_checker_for(cls.FORMAT_CHECKER)
+    # types-jsonschema leaves extend() unannotated; it returns a validator class.
+    extended: type[Validator] = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+        cls, validators=replaced, format_checker=checker
+    )
+    return extended

@@ -410,7 +410,7 @@ async def _end_sessions(http: httpx2.AsyncClient, url: str, session_ids: list[st
 
 def session_for(spec: ServerSpec) -> OAuthSession | None:
     """The spec's OAuth session (created on first use), or None for no auth handling."""
-    config = getattr(spec, "auth", None)
+    config = spec.auth
     if config is None or not spec.url:
         return None
     if config.session is None or config.session.server_url != server_key(spec.url):
