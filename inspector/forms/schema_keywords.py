@@ -22,6 +22,7 @@ from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 
 from .schema_regex import PatternNotChecked, is_valid_pattern, pattern_search
+from .values import JSONObject
 
 __all__ = ["UncheckedError", "format_checker_for", "safe_validator_class"]
 
@@ -79,7 +80,7 @@ def _pattern_properties(validator: Any, patterns: Any, instance: Any, schema: An
                 yield from validator.descend(value, subschema, path=key, schema_path=pattern)
 
 
-def additional_keys(schema: dict[str, Any], instance: dict[str, Any]) -> list[str]:
+def additional_keys(schema: JSONObject, instance: JSONObject) -> list[str]:
     """Keys of *instance* that neither ``properties`` nor ``patternProperties`` covers.
 
     A key whose pattern could not be applied counts as covered: that pattern
@@ -129,7 +130,7 @@ def _unevaluated_properties(validator: Any, rest: Any, instance: Any, schema: An
 _MAX_EVALUATION_DEPTH = 50
 
 
-def _evaluated_keys(validator: Any, instance: dict[str, Any], schema: Any, depth: int) -> set[str]:
+def _evaluated_keys(validator: Any, instance: JSONObject, schema: Any, depth: int) -> set[str]:
     """The keys of *instance* that *schema* evaluates in place (JSON Schema 2019-09 §7.7.1 annotations)."""
     if not isinstance(schema, dict) or depth > _MAX_EVALUATION_DEPTH:
         return set()
