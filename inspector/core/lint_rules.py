@@ -12,12 +12,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..forms.paths import Path, format_path
 from ..forms.values import json_type_name, short_json
 from .items import Item
 from .problems import Problem, Rule
+
+if TYPE_CHECKING:
+    from ..forms.values import JSONObject
+
 
 __all__ = [
     "LINT_RULES",
@@ -387,9 +391,7 @@ def check_tools(items: list[Item], revision: str | None) -> list[Problem]:
 _PROPERTY, _MEMBER, _OTHER = "property", "member", "other"
 
 
-def _subschemas(
-    schema: Any, path: Path, how: str = _OTHER, depth: int = 0
-) -> Iterator[tuple[Path, dict[str, Any], str]]:
+def _subschemas(schema: Any, path: Path, how: str = _OTHER, depth: int = 0) -> Iterator[tuple[Path, JSONObject, str]]:
     """(path, subschema, how it is reached) for the schema and every subschema under it.
 
     Combinator members are marked: ``anyOf: [{required: [a]}, {required: [b]}]``
@@ -417,7 +419,7 @@ def _subschemas(
                 yield from _subschemas(sub, (*path, key, index), _MEMBER, depth + 1)
 
 
-def _declared_names(schema: dict[str, Any]) -> set[str]:
+def _declared_names(schema: JSONObject) -> set[str]:
     names: set[str] = set()
     props = schema.get("properties")
     if isinstance(props, dict):
@@ -432,7 +434,7 @@ def _declared_names(schema: dict[str, Any]) -> set[str]:
 
 
 def _schema_rules(
-    root: dict[str, Any], prefix: Path, revision: str | None, subject: str, *, describe: bool
+    root: JSONObject, prefix: Path, revision: str | None, subject: str, *, describe: bool
 ) -> list[Problem]:
     from ..forms.validation import make_validator
 
@@ -468,7 +470,7 @@ def _schema_rules(
     return out
 
 
-def _pattern_rules(schema: dict[str, Any], where: str, revision: str | None, subject: str) -> list[Problem]:
+def _pattern_rules(schema: JSONObject, where: str, revision: str | None, subject: str) -> list[Problem]:
     from ..forms.schema_regex import compile_pattern, reason_is_invalid
 
     found: list[tuple[str, str]] = []
@@ -498,7 +500,7 @@ def _pattern_rules(schema: dict[str, Any], where: str, revision: str | None, sub
     return out
 
 
-def _has_description(schema: dict[str, Any], root: dict[str, Any], depth: int = 0) -> bool:
+def _has_description(schema: JSONObject, root: JSONObject, depth: int = 0) -> bool:
     """A description or a title counts, on the property, its $ref target or any of its variants."""
     if depth > 8:
         return False
@@ -523,7 +525,7 @@ def _has_description(schema: dict[str, Any], root: dict[str, Any], depth: int = 
     return False
 
 
-def _required_rule(schema: dict[str, Any], where: str, revision: str | None, subject: str) -> list[Problem]:
+def _required_rule(schema: JSONObject, where: str, revision: str | None, subject: str) -> list[Problem]:
     required = schema.get("required")
     if not isinstance(required, list) or not required:
         return []
@@ -554,7 +556,7 @@ _TYPE_OK = {
 }
 
 
-def _types(schema: dict[str, Any]) -> list[str] | None:
+def _types(schema: JSONObject) -> list[str] | None:
     declared = schema.get("type")
     if isinstance(declared, str) and declared in _TYPE_OK:
         return [declared]
@@ -576,7 +578,7 @@ _BOUNDS = (
 )
 
 
-def _type_rules(schema: dict[str, Any], where: str, revision: str | None, subject: str) -> list[Problem]:
+def _type_rules(schema: JSONObject, where: str, revision: str | None, subject: str) -> list[Problem]:
     out: list[Problem] = []
     types = _types(schema)
     enum = schema.get("enum")
@@ -640,9 +642,7 @@ def _bound(value: Any) -> float | None:
     return None
 
 
-def _default_rule(
-    validator: Any, schema: dict[str, Any], where: str, revision: str | None, subject: str
-) -> list[Problem]:
+def _default_rule(validator: Any, schema: JSONObject, where: str, revision: str | None, subject: str) -> list[Problem]:
     from ..forms.validation import is_valid_against, validate_value
 
     default = schema["default"]
@@ -665,7 +665,7 @@ def _default_rule(
     ]
 
 
-def _form_rules(schema: dict[str, Any], revision: str | None, subject: str) -> list[Problem]:
+def _form_rules(schema: JSONObject, revision: str | None, subject: str) -> list[Problem]:
     """What the inspector's form cannot show: raw-JSON fallbacks and keywords checked but not shown."""
     from ..forms import ArrayNode, ExtrasNode, RawJsonNode, UnionNode, build_form
 

@@ -12,12 +12,12 @@ import copy
 from typing import Any
 
 from .refs import RefError, RefResolver
-from .values import Schema
+from .values import JSONObject, Schema
 
 __all__ = ["apply_defaults"]
 
 
-def apply_defaults(requested_schema: Schema, content: dict[str, Any] | None = None) -> dict[str, Any]:
+def apply_defaults(requested_schema: Schema, content: JSONObject | None = None) -> JSONObject:
     """*content* (or ``{}``) with every missing property that has a ``default`` filled in.
 
     Values already in *content* win.  Local ``$ref``s are followed, and nested
@@ -29,7 +29,7 @@ def apply_defaults(requested_schema: Schema, content: dict[str, Any] | None = No
     return _fill(requested_schema, result, resolver, 0)
 
 
-def _resolve(schema: Any, resolver: RefResolver) -> dict[str, Any]:
+def _resolve(schema: Any, resolver: RefResolver) -> JSONObject:
     for _ in range(32):
         if not isinstance(schema, dict):
             return {}
@@ -45,7 +45,7 @@ def _resolve(schema: Any, resolver: RefResolver) -> dict[str, Any]:
     return {}
 
 
-def _fill(schema: Any, content: dict[str, Any], resolver: RefResolver, depth: int) -> dict[str, Any]:
+def _fill(schema: Any, content: JSONObject, resolver: RefResolver, depth: int) -> JSONObject:
     if depth > 32:
         return content
     props = _resolve(schema, resolver).get("properties")

@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
+from .values import JSONObject
+
 __all__ = ["RefError", "RefResolver"]
 
 
@@ -31,8 +33,8 @@ class RefResolver:
         self.root = root
         base = root.get("$id") if isinstance(root, dict) else None
         self.base = urldefrag(base)[0] if isinstance(base, str) else ""
-        self._anchors: dict[str, Any] = {}
-        self._ids: dict[str, Any] = {}
+        self._anchors: JSONObject = {}
+        self._ids: JSONObject = {}
         self._index(root, 0)
 
     def _index(self, node: Any, depth: int) -> None:

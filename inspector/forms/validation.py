@@ -30,7 +30,7 @@ from .paths import Path, format_path
 from .refs import RefError, RefResolver
 from .schema_keywords import UncheckedError, additional_keys, format_checker_for, safe_validator_class
 from .schema_regex import MATCH_TIMEOUT, regex_budget
-from .values import JSONValue, Schema, json_type_name, short_json
+from .values import JSONObject, JSONValue, Schema, json_type_name, short_json
 
 __all__ = [
     "Violation",
@@ -136,7 +136,7 @@ def make_validator(schema: Schema) -> Any:
 _ONE_SCHEMA = ("not", "if", "then", "else", "contains", "propertyNames")
 _SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 _SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
-_NO_VALUE: dict[str, Any] = {"not": {}}
+_NO_VALUE: JSONObject = {"not": {}}
 
 
 def _without_false_subschemas(schema: Any, depth: int = 0) -> Any:
@@ -363,7 +363,7 @@ def _meta_message(error: Any) -> str:
 # -- $ref checks -------------------------------------------------------------
 
 
-def _check_refs(schema: dict[str, Any]) -> list[Violation]:
+def _check_refs(schema: JSONObject) -> list[Violation]:
     resolver = RefResolver(schema)
     out: list[Violation] = []
     for path, ref in _iter_refs(schema, ()):
