@@ -7,6 +7,7 @@ import inspect
 import os
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual import events
@@ -54,7 +55,7 @@ def test_longer_sequences_and_textuals_own_pairs_are_untouched() -> None:
 
 
 def test_install_rebinds_only_the_drivers_parser_name() -> None:
-    saved = linux_driver.XTermParser, web_driver.XTermParser
+    saved = linux_driver.XTermParser, web_driver.XTermParser  # type: ignore[attr-defined]
     try:
         linux_driver.XTermParser = XTermParser  # type: ignore[attr-defined]
         web_driver.XTermParser = XTermParser  # type: ignore[attr-defined]
@@ -68,7 +69,7 @@ def test_install_rebinds_only_the_drivers_parser_name() -> None:
 @pytest.mark.parametrize("module", [linux_driver, web_driver], ids=["linux", "web"])
 def test_the_private_textual_names_are_where_terminal_keys_expects(module: object) -> None:
     """The driver's input thread builds its parser from the module's own name."""
-    driver = next(c for c in vars(module).values() if inspect.isclass(c) and "run_input_thread" in vars(c))
+    driver: Any = next(c for c in vars(module).values() if inspect.isclass(c) and "run_input_thread" in vars(c))
     assert "XTermParser(" in inspect.getsource(driver.run_input_thread)
     parameters = list(inspect.signature(XTermParser._sequence_to_key_events).parameters)
     assert parameters == ["self", "sequence", "alt"]
