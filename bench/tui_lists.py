@@ -28,6 +28,7 @@ import statistics
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from pathlib import Path
 
 from textual import events
@@ -123,7 +124,11 @@ async def empty_keypress(count: int = 40) -> tuple[float, float]:
         frames = []
         for _ in range(count):
             expected = app.count + 1
-            frames.append(await drawn(app, "down", lambda expected=expected: app.count == expected))
+
+            def counted(expected: int = expected) -> bool:
+                return app.count == expected
+
+            frames.append(await drawn(app, "down", counted))
             await pilot._wait_for_screen()
         return under_pilot, statistics.median(frames)
 
@@ -172,12 +177,16 @@ async def measure(tools: int) -> dict[str, list[float]]:
         rows = tool_list.options
         for _ in range(DOWNS):
             expected = ((rows.highlighted or 0) + 1) % len(rows.rows)
+
+            def highlighted(expected: int = expected) -> bool:
+                return rows.highlighted == expected
+
             figures.setdefault("down arrow, key to the frame drawn (no Pilot)", []).append(
-                await drawn(app, "down", lambda expected=expected: rows.highlighted == expected)
+                await drawn(app, "down", highlighted)
             )
             # The detail is built after the key (ANNOUNCE_AFTER): let it finish before the next.
             key = tool_list.shown[expected].key
-            await wait_until(pilot, lambda key=key: form_of(app, key), "the detail")
+            await wait_until(pilot, partial(form_of, app, key), "the detail")
             await pilot._wait_for_screen()
         await wait_until(pilot, lambda: form_of(app, tool_list.highlighted_item.key), "the detail after the arrows")  # type: ignore[union-attr]
         # Down arrow to the detail and form of the new tool drawn.
@@ -185,7 +194,7 @@ async def measure(tools: int) -> dict[str, list[float]]:
             started, cpu = time.perf_counter(), time.process_time()
             await pilot.press("down")
             key = tool_list.highlighted_item.key  # type: ignore[union-attr]
-            await wait_until(pilot, lambda key=key: form_of(app, key), "the detail")
+            await wait_until(pilot, partial(form_of, app, key), "the detail")
             await pilot._wait_for_screen()
             figures.setdefault("down arrow, to the detail and form drawn", []).append(time.perf_counter() - started)
             CPU.setdefault("down arrow, to the detail and form drawn", []).append(time.process_time() - cpu)
@@ -195,8 +204,12 @@ async def measure(tools: int) -> dict[str, list[float]]:
         await series("filter: backspace", ["backspace"] * 2)
         for key in QUERY[-2:]:
             query = tool_list.filter_text + key
+
+            def filtered(query: str = query) -> bool:
+                return tool_list.filter_text == query
+
             figures.setdefault("filter: a key typed, key to the frame drawn (no Pilot)", []).append(
-                await drawn(app, key, lambda query=query: tool_list.filter_text == query)
+                await drawn(app, key, filtered)
             )
             await pilot._wait_for_screen()
         assert tool_list.border_title == f"Tools ({len(tool_list.shown)}/{tools})", tool_list.border_title
@@ -214,12 +227,12 @@ def summary(tools: int, figures: dict[str, list[float]], empty: float, empty_fra
         if name != "empty":
             report(f"CPU {name} p50", statistics.median(values) * 1000, "ms", empty_cpu * 1000, "empty app CPU")
     for name, values in figures.items():
-        p50 = statistics.median(values)
+        median = statistics.median(values)
         base, base_name = (empty_frame, "empty app, key to frame") if "no Pilot" in name else (empty, "empty app")
-        report(f"{name} p50", p50 * 1000, "ms", base * 1000, base_name)
+        report(f"{name} p50", median * 1000, "ms", base * 1000, base_name)
         print(
             f"      max {max(values) * 1000:.1f} ms over {len(values)} keys;"
-            f" over the {base_name}: {(p50 - base) * 1000:+.1f} ms",
+            f" over the {base_name}: {(median - base) * 1000:+.1f} ms",
             flush=True,
         )
 

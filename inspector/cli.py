@@ -836,6 +836,19 @@ def _silence_stdout() -> None:
         os.close(devnull)
 
 
+def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """Parse *argv*, taking `key=value` arguments after options too
+    (`call echo --yes message=hi`): argparse ends a positional list at the
+    first option and would refuse what follows it."""
+    args, extra = parser.parse_known_args(argv)
+    if extra and isinstance(getattr(args, "assignments", None), list):
+        args.assignments += [arg for arg in extra if not arg.startswith("-")]
+        extra = [arg for arg in extra if arg.startswith("-")]
+    if extra:
+        parser.error("unrecognized arguments: " + " ".join(extra))
+    return args
+
+
 def _dispatch(argv: list[str]) -> int:
     if argv[:1] == ["--version"]:
         print(f"inspector {__version__}")
@@ -844,7 +857,7 @@ def _dispatch(argv: list[str]) -> int:
     parser = build_parser()
     if "_ARGCOMPLETE" in os.environ:
         _complete_line(parser)
-    args = parser.parse_args(own)
+    args = _parse(parser, own)
     if args.completion:
         from .commands.completion import completion_script
 

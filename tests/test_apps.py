@@ -211,8 +211,8 @@ async def test_preview_serves_behind_its_token(log: Path) -> None:
         status, _headers, page = await asyncio.to_thread(fetch, url)
         assert status == 200
         assert b'sandbox="allow-scripts"' in page and b"postMessage" in page and b'"socket"' in page
-        status, headers, view = await asyncio.to_thread(fetch, url + "view")
-        assert status == 200 and view.decode() == WEATHER_HTML
+        status, headers, page = await asyncio.to_thread(fetch, url + "view")
+        assert status == 200 and page.decode() == WEATHER_HTML
         assert "connect-src https://api.example.test" in headers["Content-Security-Policy"]
         assert "sandbox allow-scripts" in headers["Content-Security-Policy"]
 

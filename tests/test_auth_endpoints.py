@@ -72,6 +72,7 @@ async def refused(spec: ServerSpec, error: type[Exception]) -> str:
 
 
 def test_https_or_loopback() -> None:
+    host: str | None
     for host in ("127.0.0.1", "127.8.9.10", "::1", "[::1]", "localhost", "LOCALHOST", "app.localhost"):
         assert is_loopback(host), host
     for host in ("auth.invalid", "10.0.0.1", "0.0.0.0", "localhost.example.com", "", None):

@@ -153,12 +153,13 @@ async def test_the_auth_pane_shows_the_token_exchange(xaa_server: str, tmp_path:
     from inspector.core.auth import AuthConfig, TokenStore
 
     control(xaa_server)
+    token = id_token(xaa_server)
     config = AuthConfig(
         store=TokenStore(tmp_path),
         grant="enterprise",
         client_id="xaa-client",
         client_secret="xaa-secret-9d2e",
-        id_token=id_token(xaa_server),
+        id_token=token,
         idp_issuer=f"{xaa_server}/idp",
         idp_client_id="idp-client",
         timeout=30.0,
@@ -183,4 +184,4 @@ async def test_the_auth_pane_shows_the_token_exchange(xaa_server: str, tmp_path:
         await pane.open(exchange, "the exchange's detail")
         assert "token exchange at the enterprise identity provider" in pane.text("#auth-step-info")
         http = pane.rendered("#auth-step-http")
-        assert "urn:ietf:params:oauth:token-type:id-jag" in http and config.id_token not in http
+        assert "urn:ietf:params:oauth:token-type:id-jag" in http and token not in http

@@ -102,6 +102,20 @@ def test_roots_are_offered_when_given() -> None:
     assert "file:///tmp" in text and "file:///usr" in text
 
 
+def test_key_value_arguments_may_follow_options() -> None:
+    """`call get-sum --yes a=2 b=3`, as a shell user writes it: argparse ended
+    the key=value list at the first option and refused the rest."""
+    result = run("call", "get-sum", "a=2", "--yes", "b=3", *EVERYTHING_ARGS)
+    assert result.returncode == exitcodes.OK, result.stderr
+    assert "The sum of 2 and 3 is 5" in result.stdout
+    result = run("get", "args-prompt", "--json", "city=Paris", *EVERYTHING_ARGS)
+    assert result.returncode == exitcodes.OK, result.stderr
+    assert "Paris" in result.stdout
+    # An unknown option is still refused, naming it.
+    refused = run("call", "get-sum", "--yes", "--bogus", "a=2", "b=3", *EVERYTHING_ARGS)
+    assert refused.returncode == exitcodes.USAGE and "--bogus" in refused.stderr
+
+
 def test_an_incomplete_list_prints_what_it_has_and_fails() -> None:
     """A list cut short (here by --max-pages on an endless server) still prints
     the pages that worked, says where to carry on, and exits non-zero."""

@@ -55,7 +55,8 @@ def scenarios(run: str) -> list[str]:
     return names or [f"!no scenarios listed: {listing[-500:]}"]
 
 
-CASES = [pytest.param(run, name, id=f"{run}:{name}") for run in RUNS for name in scenarios(run)]
+SCENARIOS = {run: scenarios(run) for run in RUNS}
+CASES = [pytest.param(run, name, id=f"{run}:{name}") for run, names in SCENARIOS.items() for name in names]
 
 
 # The one scenario allowed to stay in a baseline: 0.1.16's fixture breaks RFC 8414 §3.3
@@ -71,7 +72,7 @@ def test_baselines_hold_only_the_allowed_exception() -> None:
 
 def test_every_run_has_its_core_scenarios() -> None:
     for run in RUNS:
-        names = {case.values[1] for case in CASES if case.values[0] == run}
+        names = set(SCENARIOS[run])
         assert {"tools_call", "sse-retry"} <= names or {"tools_call", "request-metadata"} <= names, (run, names)
 
 
@@ -85,7 +86,7 @@ def test_conformance_scenario(run: str, scenario: str, tmp_path: Path) -> None:
 
 # The harness lists extension scenarios only off the spec timeline; forced,
 # the skills scenarios also run against our client in the stateless era.
-SKILLS_CASES = [case.values[1] for case in CASES if case.values[0] == "0.2.0" and "sep-2640-" in case.values[1]]
+SKILLS_CASES = [name for name in SCENARIOS["0.2.0"] if "sep-2640-" in name]
 
 
 @pytest.mark.timeout(SCENARIO_LIMIT_MS // 1000 + 120)

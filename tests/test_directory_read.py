@@ -14,6 +14,7 @@ from textual.pilot import Pilot
 
 from inspector.commands import exitcodes
 from inspector.core import Client, JsonRpcError, ProtocolError, ServerSpec
+from inspector.core.traffic import Frame
 from inspector.tui.app import InspectorApp
 from inspector.tui.panes.resources import DirectoryListing, ResourcesPane, parent_uri
 from inspector.tui.widgets.content_view import BlockView
@@ -182,7 +183,10 @@ async def test_resources_pane_lists_a_directory_and_descends() -> None:
         listing = listing_of(app)
         assert listing is not None
         await open_entry(pilot, listing, 1)
-        reads = lambda: [f for f in app.traffic if f.direction == "out" and f.method == "resources/read"]  # noqa: E731
+
+        def reads() -> list[Frame]:
+            return [f for f in app.traffic if f.direction == "out" and f.method == "resources/read"]
+
         await wait_for(pilot, reads, "the file read")
         assert reads()[-1].message["params"]["uri"] == f"{TEMPLATES}/invoice.md"
         await wait_for(pilot, lambda: listing_of(app) is None, "the listing replaced by the file")
@@ -210,8 +214,12 @@ async def test_the_keys_alone_go_down_read_a_file_and_come_back() -> None:
         templates = listed(TEMPLATES)
         assert templates is not None and templates.highlighted == 1  # its first child, under `↑ ..`
         await pilot.press("down", "down", "enter")
-        back = lambda: app.query("#directory-back").first() if app.query("#directory-back") else None  # noqa: E731
-        await wait_for(pilot, lambda: back() is not None and back().has_focus, "the way back, focused")  # type: ignore[union-attr]
+
+        def back_focused() -> bool:
+            back = app.query("#directory-back")
+            return bool(back) and back.first().has_focus
+
+        await wait_for(pilot, back_focused, "the way back, focused")
         reads = [f for f in app.traffic if f.direction == "out" and f.method == "resources/read"]
         assert reads[-1].message["params"]["uri"] == f"{TEMPLATES}/credit-note.md"
         await wait_for(pilot, lambda: app.query_one("#resource-contents").query(BlockView), "the file shown")

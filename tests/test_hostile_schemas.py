@@ -18,7 +18,7 @@ import pytest
 
 from inspector.commands import exitcodes
 from inspector.core.validation import check_structured_content
-from inspector.forms import RawJsonNode, build_form, check_schema, parse_assignments, validate_value
+from inspector.forms import JSONValue, RawJsonNode, build_form, check_schema, parse_assignments, validate_value
 
 from .peers import SERVERS, run_inspector
 from .servers.hostile_schemas import CYCLE, EVIL_TEXT, HUGE_REGEX, SLOW_TEXT, TOOLS, TUPLE, deep_schema
@@ -146,7 +146,7 @@ def test_a_schema_5000_levels_deep_builds_validates_and_converts() -> None:
     assert [v.message for v in form.validate()] == [violations[0].message]
     # key=value reaches below the form's depth, into the raw JSON part.
     path = ".".join(["x"] * 40)
-    value = parse_assignments(schema, [f"{path}=deep"])
+    value: JSONValue = parse_assignments(schema, [f"{path}=deep"])
     for _ in range(40):
         value = value["x"]
     assert value == "deep"

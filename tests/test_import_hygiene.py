@@ -12,7 +12,8 @@ UI_MODULES = ("textual", "rich")
 def loaded_after(code: str) -> list[str]:
     probe = code + "\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True).stdout
-    return json.loads(out.strip().splitlines()[-1])
+    modules: list[str] = json.loads(out.strip().splitlines()[-1])
+    return modules
 
 
 def test_core_imports_no_ui() -> None:

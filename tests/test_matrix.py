@@ -42,7 +42,7 @@ def columns(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 def row(report: dict[str, Any], section: str, key: str) -> dict[str, Any]:
-    found = [r for r in report["rows"] if r["section"] == section and r["key"] == key]
+    found: list[dict[str, Any]] = [r for r in report["rows"] if r["section"] == section and r["key"] == key]
     assert len(found) == 1, f"no single row {section} {key}"
     return found[0]
 

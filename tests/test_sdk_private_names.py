@@ -107,7 +107,7 @@ def test_perform_authorization_is_the_coroutine_the_flow_awaits(provider_class: 
 
 
 @pytest.mark.parametrize("ours", [ObservedJwtBearerProvider, ObservedEnterpriseProvider], ids=lambda c: c.__name__)
-def test_our_overrides_match_the_sdks_signature(ours: type) -> None:
+def test_our_overrides_match_the_sdks_signature(ours: type[OAuthClientProvider]) -> None:
     assert "_perform_authorization" in vars(ours), f"{ours.__name__} no longer overrides _perform_authorization"
     theirs = inspect.signature(OAuthClientProvider._perform_authorization)
     mine = inspect.signature(ours._perform_authorization)

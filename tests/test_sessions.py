@@ -115,7 +115,11 @@ async def test_a_recording_offers_no_composer(tmp_path: Path) -> None:
         said = toasts(app)
         for count, key in enumerate(("n", "r"), 1):
             await pilot.press(key)
-            await wait_for(pilot, lambda count=count: len(said) >= count, f"{key}: the refusal")
+
+            def refused(count: int = count) -> bool:
+                return len(said) >= count
+
+            await wait_for(pilot, refused, f"{key}: the refusal")
             assert "this is a recording" in said[-1]
             assert not isinstance(app.screen, ComposerScreen), f"{key}: a recording has nobody to send to"
 

@@ -20,19 +20,20 @@ from inspector.core.skills import (
     parse_frontmatter,
     read_skill_file,
 )
+from inspector.forms import JSONValue
 
 from .peers import PYTHON, SERVERS, run_inspector
 
 SERVER = str(SERVERS / "skills_server.py")
 
 
-def asked(log: Path) -> list[dict[str, object]]:
+def asked(log: Path) -> list[dict[str, JSONValue]]:
     """Every request and notification the server received, in order."""
     return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
 
 
-def reads(log: Path) -> list[object]:
-    return [m["params"]["uri"] for m in asked(log) if m["method"] == "resources/read"]  # type: ignore[index]
+def reads(log: Path) -> list[JSONValue]:
+    return [m["params"]["uri"] for m in asked(log) if m["method"] == "resources/read"]
 
 
 @pytest.fixture
@@ -60,7 +61,7 @@ async def test_listing_follows_every_page_and_reads_no_file(client: Client, log:
         "skill://acme/support/refunds/SKILL.md",
     ]
     assert len(listing.entries) == 8
-    cursors = [m["params"].get("cursor") for m in asked(log) if m["method"] == "skills/list"]  # type: ignore[union-attr]
+    cursors = [m["params"].get("cursor") for m in asked(log) if m["method"] == "skills/list"]
     assert cursors == [None, "2", "4", "6"]
     assert [e.uri for e in listing.named("refunds")] == [
         "skill://acme/billing/refunds/SKILL.md",
@@ -158,11 +159,11 @@ def test_frontmatter_parsing_refuses_what_is_not_a_mapping() -> None:
 # -- the CLI ---------------------------------------------------------------------------
 
 
-def skills(*args: str, log: Path | None = None) -> tuple[int, dict[str, object] | str, str]:
+def skills(*args: str, log: Path | None = None) -> tuple[int, dict[str, JSONValue] | str, str]:
     server = ["--", PYTHON, SERVER, *([str(log)] if log else [])]
     result = run_inspector("skills", *args, *server)
     try:
-        out: dict[str, object] | str = json.loads(result.stdout)
+        out: dict[str, JSONValue] | str = json.loads(result.stdout)
     except ValueError:
         out = result.stdout
     return result.returncode, out, result.stderr
@@ -223,7 +224,7 @@ def test_cli_same_name_twice_is_a_usage_error_naming_both() -> None:
     assert "skill://acme/billing/refunds/SKILL.md" in err and "skill://acme/support/refunds/SKILL.md" in err
     code, out, _err = skills("get", "skill://acme/support/refunds/SKILL.md", "--json")
     assert code == exitcodes.OK and isinstance(out, dict)
-    assert out["skill"]["frontmatter"]["description"] == "Answer refund questions"  # type: ignore[index]
+    assert out["skill"]["frontmatter"]["description"] == "Answer refund questions"
 
 
 def test_cli_refuses_a_server_without_skills() -> None:
@@ -255,5 +256,5 @@ def test_cli_a_skill_the_listing_leaves_out_is_got_by_its_uri(log: Path) -> None
     assert code == exitcodes.USAGE and "give the URI of its SKILL.md instead" in err
     code, out, _err = skills("get", "skill://unlisted-notes/SKILL.md", "--verify", "--json", log=log)
     assert code == exitcodes.OK, out
-    assert isinstance(out, dict) and out["verification"]["loaded"] is True  # type: ignore[index]
+    assert isinstance(out, dict) and out["verification"]["loaded"] is True
     assert reads(log) == ["skill://unlisted-notes/SKILL.md"]

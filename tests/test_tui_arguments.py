@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from textual import events
 from textual.pilot import Pilot
+from textual.widget import Widget
 from textual.widgets import Input, Static, TextArea
 
 from inspector.core import demo_spec
@@ -246,7 +247,7 @@ async def test_switching_prompt_clears_the_previous_messages() -> None:
         assert [f.argument for f in pane.query(CompletingField)]
 
 
-async def escape_to_list(pilot: Pilot[int], app: InspectorApp, kind: str, key: str, pane_type: type) -> None:
+async def escape_to_list(pilot: Pilot[int], app: InspectorApp, kind: str, key: str, pane_type: type[Widget]) -> None:
     """Type into the first field of the item's form, escape: focus is on the
     list again, with the item still highlighted and the text kept."""
     await select(pilot, app, kind, key)

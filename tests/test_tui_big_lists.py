@@ -5,6 +5,7 @@ burst of arrow keys ending on the form of the last tool moved to."""
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 from textual.pilot import Pilot
@@ -124,7 +125,7 @@ async def test_the_detail_follows_the_highlight_keys() -> None:
             ("home", "tool_00000"),
         ):
             await pilot.press(key)
-            await wait_for(pilot, lambda expected=expected: form_of(app, expected), f"{key}: the detail of {expected}")
+            await wait_for(pilot, partial(form_of, app, expected), f"{key}: the detail of {expected}")
             assert tools.highlighted_item is not None and tools.highlighted_item.key == expected
             assert expected in header(app)
         # A page down moves by the rows in view (two lines each) and keeps the row in view.

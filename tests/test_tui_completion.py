@@ -4,6 +4,7 @@ accept, escape closes it."""
 
 from __future__ import annotations
 
+from textual.widget import Widget
 from textual.widgets import Input
 
 from inspector.core import demo_spec
@@ -57,7 +58,8 @@ async def test_dropdown_choose_accept_and_close() -> None:
         await burst(pilot, "escape")
         assert not field.dropdown_open and app.focused is editor
         await burst(pilot, "escape")
-        assert app.focused is app.query_one(PromptsPane).query_one(ItemList).options
+        prompts: Widget = app.query_one(PromptsPane).query_one(ItemList).options
+        assert app.focused is prompts
 
         # Down on a closed field opens the dropdown with what the server suggests.
         await focus(pilot, _field(app, "focus").query_one(Input))

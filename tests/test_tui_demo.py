@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from rich.text import Text
+from textual._compositor import LayoutUpdate
 from textual.widgets import Button, Input, Select, Static
 
 from inspector.core import ServerSpec, demo_spec
@@ -183,7 +184,9 @@ async def test_connection_error_screen_shows_stderr_and_retries() -> None:
 
 
 def _rendered(app: InspectorApp) -> str:
-    return "\n".join(str(line) for line in app.screen._compositor.render_update(full=True).strips)  # type: ignore[attr-defined]
+    update = app.screen._compositor.render_update(full=True)
+    assert isinstance(update, LayoutUpdate)  # what a full update is
+    return "\n".join(str(line) for line in update.strips)
 
 
 async def test_hostile_text_is_inert() -> None:

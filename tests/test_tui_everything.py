@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from textual.widgets import Input, Static, TabbedContent, TextArea
+from textual.widgets import Checkbox, Input, Static, TabbedContent, TextArea
 
 from inspector.core import ServerSpec
 from inspector.tui.app import InspectorApp
@@ -189,7 +189,7 @@ async def test_task_tool_runs_as_a_task_and_shows_in_the_tasks_pane(app: Inspect
         app.select_item("tools", "simulate-research-query")
         # The form is rebuilt a moment after the selection; under load, more than a moment.
         await wait_for(pilot, lambda: any(r.node.path == ("topic",) for r in app.query(FieldRow)), "the topic field")
-        checkbox = app.query_one("#as-task")
+        checkbox = app.query_one("#as-task", Checkbox)
         assert checkbox.display and checkbox.value and checkbox.disabled  # taskSupport: required
         await fill(pilot, field_row(app, ("topic",)), "otters")
         await pilot.press("ctrl+enter")

@@ -6,6 +6,7 @@ what was typed or picked in the other tool's form."""
 from __future__ import annotations
 
 import sys
+from functools import partial
 
 from textual.widgets import Input, Select, Static
 
@@ -100,7 +101,7 @@ async def test_a_burst_of_arrows_shows_the_last_tools_description_in_reused_rows
         await focus(pilot, tools.options)
         for count, last in ((7, "tool_00007"), (6, "tool_00013"), (1, "tool_00014")):
             await burst(pilot, *["down"] * count)
-            await wait_for(pilot, lambda last=last: form_of(app, last), f"the form of {last}")
+            await wait_for(pilot, partial(form_of, app, last), f"the form of {last}")
             index = int(last[-5:])
             subject = ("customer", "invoice", "ticket", "shipment", "article", "sensor")[index % 6]
             assert f"{subject} records" in note(field_row(app, ("query",)))

@@ -3,6 +3,7 @@ problems written on the node they are about, and server text inert."""
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import App, ComposeResult
 
 from inspector.tui.widgets.json_tree import MAX_CHILDREN, JsonTree
@@ -56,5 +57,6 @@ async def test_the_tree_of_a_value() -> None:
         # Keys and values from the server are text, never markup.
         hostile = tree.node_at(("[bold red]key[/]",))
         assert hostile is not None
+        assert isinstance(hostile.label, Text)
         assert str(hostile.label) == '[bold red]key[/]: "[link=https://evil.example]v[/link]"'
         assert not [span for span in hostile.label.spans if "link" in str(span.style)]

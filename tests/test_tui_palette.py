@@ -87,7 +87,7 @@ async def test_every_binding_of_the_app_is_in_the_palette_with_its_key() -> None
         )
         shown = options(app)
         titles = [entry.splitlines()[0] for entry in shown]
-        firsts = {}
+        firsts: dict[str, Binding] = {}
         for binding in bindings:
             firsts.setdefault(binding.action, binding)
         for binding in firsts.values():

@@ -9,9 +9,10 @@ from textual.widgets import Input, TabbedContent
 from inspector.core import demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.panes.bottom import BottomPanel
+from inspector.tui.widgets.item_list import ItemList
 from inspector.tui.widgets.traffic_table import TrafficTable
 
-from .tui_helpers import burst, field_row, focus, on_tool, select, wait_connected, wait_for
+from .tui_helpers import burst, field_row, focus, focus_in, on_tool, select, wait_connected, wait_for
 
 SIZE = (150, 45)
 
@@ -33,8 +34,12 @@ async def test_function_keys_focus_the_list_of_the_pane_they_show() -> None:
         ):
             await burst(pilot, key)
             assert main.active == tab
-            options = app.query_one(list_id).options  # type: ignore[attr-defined]
-            await wait_for(pilot, lambda options=options: app.focused is options, f"focus on the {tab} list")
+            options = app.query_one(list_id, ItemList).options
+
+            def on_list(options: Widget = options) -> bool:
+                return app.focused is options
+
+            await wait_for(pilot, on_list, f"focus on the {tab} list")
         # Pressed again on the pane already shown, from its form: back to the list.
         await focus(pilot, city)
         await burst(pilot, "f2")
@@ -85,7 +90,7 @@ async def test_each_bottom_tab_has_a_key_that_opens_the_panel_and_focuses_it() -
         for key, tab in (("alt+4", "problems"), ("alt+5", "latency")):
             await burst(pilot, key)
             assert bottom.active == tab
-            await wait_for(pilot, lambda tab=tab: inside(app.focused, bottom.get_pane(tab)), f"focus in {tab}")
+            await focus_in(pilot, bottom.get_pane(tab), f"focus in {tab}")
 
 
 async def test_alt_digit_sent_as_escape_and_digit_opens_the_tab_outside_text_fields() -> None:
@@ -97,11 +102,15 @@ async def test_alt_digit_sent_as_escape_and_digit_opens_the_tab_outside_text_fie
         await wait_connected(pilot, app)
         panel = app.query_one(BottomPanel)
         bottom = panel.query_one("#bottom-tabs", TabbedContent)
-        await focus(pilot, app.query_one("#tool-list").options)  # type: ignore[attr-defined]
+        await focus(pilot, app.query_one("#tool-list", ItemList).options)
         keys = (("pound_sign", "logs"), ("trade_mark_sign", "stderr"), ("inverted_exclamation_mark", "traffic"))
         for key, tab in keys:
             await burst(pilot, key)
-            await wait_for(pilot, lambda tab=tab: bottom.active == tab, f"the {tab} tab")
+
+            def shown(tab: str = tab) -> bool:
+                return bottom.active == tab
+
+            await wait_for(pilot, shown, f"the {tab} tab")
         await select(pilot, app, "tools", "weather_report")
         city = field_row(app, ("city",)).query_one(Input)
         await focus(pilot, city)

@@ -5,6 +5,7 @@ accepted elicitation form.  Against the embedded demo server."""
 from __future__ import annotations
 
 import asyncio
+import webbrowser
 from collections.abc import Callable
 from typing import Any
 
@@ -46,7 +47,7 @@ def never_open_a_browser(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         opened.append(url)
         return True
 
-    monkeypatch.setattr(elicitation_module.webbrowser, "open", fake_open)
+    monkeypatch.setattr(webbrowser, "open", fake_open)  # the module the screen opens URLs with
     return opened
 
 

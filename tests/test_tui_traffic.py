@@ -99,10 +99,14 @@ async def test_tail_is_followed_across_tab_switches_and_resizes() -> None:
         assert table.cursor == len(table.rows) - 1
         assert_cursor_on_screen(table)
         panel = app.query_one(BottomPanel)
+        heights = []
         for delta in (-4, 10):
             panel.resize_by(delta)
             await settle(pilot, "the table laid out at its new size")
             assert_cursor_on_screen(table)
+            heights.append(panel.outer_size.height)
+        # Each resize starts from the height the one before left.
+        assert heights[1] == heights[0] + 10
 
 
 async def test_moving_up_stops_following_and_end_resumes() -> None:

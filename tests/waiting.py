@@ -6,16 +6,18 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 T = TypeVar("T")
+# What a condition gives while it does not hold yet (its first truthy value is returned).
+NotYet = Literal[False] | None
 
 # Far above what anything here should take, even on an oversubscribed machine.
 HANG = 60.0
 POLL = 0.02
 
 
-async def eventually(condition: Callable[[], T], what: str, timeout: float = HANG) -> T:
+async def eventually(condition: Callable[[], T | NotYet], what: str, timeout: float = HANG) -> T:
     """The condition's first truthy value; AssertionError after `timeout`."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
@@ -29,7 +31,7 @@ async def eventually(condition: Callable[[], T], what: str, timeout: float = HAN
         await asyncio.sleep(POLL)
 
 
-def eventually_sync(condition: Callable[[], T], what: str, timeout: float = HANG, poll: float = POLL) -> T:
+def eventually_sync(condition: Callable[[], T | NotYet], what: str, timeout: float = HANG, poll: float = POLL) -> T:
     """`eventually` for a test without an event loop (watching a subprocess
     or a file it writes, which offer nothing to block on); `poll` is longer
     for a condition that is costly to ask (one that runs a command)."""

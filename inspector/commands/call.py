@@ -87,7 +87,9 @@ def check_arguments(tool: Item, arguments: dict[str, Any]) -> None:
 
 
 def tool_help_lines(tool: Item) -> list[str]:
-    """`inspector call TOOL --help`: the tool's arguments, with types and defaults."""
+    """`inspector call TOOL --help`: the tool's arguments, with types and defaults;
+    an object's own fields follow it by their `key=value` paths (`order.customer`,
+    `order.items[N].sku`), so nested arguments can be written without the schema."""
     from ..forms import ObjectNode, build_form
 
     lines = [f"usage: inspector call {tool.key} [key=value ...] [--args JSON] [--with-defaults] [--no-validate]"]
@@ -98,16 +100,76 @@ def tool_help_lines(tool: Item) -> list[str]:
     explained = "arguments (* required; a default is what the server does without it, sent only with --with-defaults):"
     lines += ["", explained if fields else "arguments: (none)"]
     for key, node in fields.items():
-        kind = str(node.kind) if node.kind != "nullable" else f"{getattr(node, 'inner', node).kind} or null"
-        head = f"  {key}{'*' if node.required else ''}  ({kind})"
-        if node.default_text is not None:
-            head += f"  default {node.default_text}"
-        lines.append(head)
-        if node.description:
-            lines += ["      " + line for line in node.description.strip().splitlines()]
+        lines += _field_help(key, node, depth=0)
     if tool.output_schema is not None:
         lines += ["", "structuredContent is checked against the tool's outputSchema (--strict: a violation fails)."]
     return lines
+
+
+# How deep `call TOOL --help` follows nested objects (a recursive $ref goes on forever).
+_HELP_DEPTH = 3
+
+
+def _field_help(path: str, node: Any, depth: int) -> list[str]:
+    from ..forms import ObjectNode
+
+    head = f"  {path}{'*' if node.required else ''}  ({_kind_text(node)})"
+    if node.default_text is not None:
+        head += f"  default {node.default_text}"
+    lines = [head]
+    if node.description:
+        lines += ["      " + line for line in node.description.strip().splitlines()]
+    if depth >= _HELP_DEPTH:
+        return lines
+    inner = _non_null(node)
+    item = _item_of(inner)
+    if item is not None:
+        inner = _non_null(item)
+        path += "[N]"
+    if isinstance(inner, ObjectNode):
+        for key, child in inner.fields.items():
+            lines += _field_help(f"{path}.{key}", child, depth + 1)
+    return lines
+
+
+def _item_of(node: Any) -> Any:
+    """An array's item node (a sample the help throws away), or None."""
+    from ..forms import ArrayNode
+
+    if not isinstance(node, ArrayNode) or not node.can_add:
+        return None
+    item = node.add()
+    node.remove(0)
+    return item
+
+
+def _non_null(node: Any) -> Any:
+    return node.inner if node.kind == "nullable" else node
+
+
+def _kind_text(node: Any) -> str:
+    """A field's type as a person writes it: `integer or null`, `boolean or
+    string`, `one of small, medium, large`, `integer ≥ 1`."""
+    from ..forms import NumberNode
+    from ..forms.values import json_text
+
+    kind = str(node.kind)
+    if kind == "nullable":
+        inner = _kind_text(node.inner)
+        return f"{inner}, or null" if "," in inner else f"{inner} or null"
+    if kind == "union":
+        return " or ".join(variant.title for variant in node.variants) or kind
+    if kind in ("enum", "multi-select"):
+        values = [o.value if isinstance(o.value, str) else json_text(o.value) for o in node.options]
+        shown = ", ".join(values[:10]) + (f", … ({len(values)} in all)" if len(values) > 10 else "")
+        return f"{'one' if kind == 'enum' else 'any'} of {shown}"
+    item = _item_of(node)
+    if item is not None:
+        return f"array of {_kind_text(item)}"
+    if isinstance(node, NumberNode) and node.bounds_text:
+        bounds = node.bounds_text
+        return bounds if bounds.startswith(kind) else f"{kind} {bounds}"
+    return kind
 
 
 TASK_TTL_MS = 10 * 60 * 1000

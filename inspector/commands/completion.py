@@ -48,9 +48,10 @@ MAX_PAGES = 20
 
 
 def completion_script(shell: str) -> str:
-    import argcomplete
+    # Where argcomplete defines it: its package re-exports the name implicitly.
+    from argcomplete.shell_integration import shellcode
 
-    return str(argcomplete.shellcode(["inspector"], shell=shell))
+    return shellcode(["inspector"], shell=shell)
 
 
 def deadline() -> float:

@@ -35,6 +35,7 @@ from .errors import INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND, InspectorE
 from .traffic import classify
 
 if TYPE_CHECKING:
+    from ..forms.values import JSONObject
     from .client import Client
     from .items import Item
 
@@ -69,7 +70,7 @@ Shower = Callable[[str, Any, str], None]
 class AppView(Protocol):
     """One view (the app's document in its frame), as the transport reaches it."""
 
-    async def post(self, message: dict[str, Any]) -> None:
+    async def post(self, message: JSONObject) -> None:
         """Deliver a JSON-RPC message into the view."""
 
     async def reload(self) -> None:
@@ -86,11 +87,11 @@ class _ViewState:
     pending: dict[str, asyncio.Future[Any]] = field(default_factory=dict)
 
 
-def host_capabilities(ui_meta: dict[str, Any]) -> dict[str, Any]:
+def host_capabilities(ui_meta: JSONObject) -> JSONObject:
     """What the preview offers a view: proxied tools and resource reads, logging,
     and the sandbox it really applies (the CSP origins the resource declared)."""
     csp = ui_meta.get("csp") if isinstance(ui_meta, dict) else None
-    sandbox: dict[str, Any] = {"permissions": {}}
+    sandbox: JSONObject = {"permissions": {}}
     if isinstance(csp, dict):
         from .apps import declared_origins
 
@@ -111,12 +112,12 @@ class AppBridge:
     def __init__(
         self,
         client: Client,
-        tool: dict[str, Any],
+        tool: JSONObject,
         *,
         host_version: str,
         find_tool: Callable[[str], Item | None],
         confirm: CallConfirmer,
-        ui_meta: dict[str, Any] | None = None,
+        ui_meta: JSONObject | None = None,
         show: Shower | None = None,
         notify: Callable[[str], None] | None = None,
     ) -> None:
@@ -129,7 +130,7 @@ class AppBridge:
         self.show = show
         self.notify = notify or (lambda _text: None)
         # The call the views render: its arguments, then its result (or why there is none).
-        self.arguments: dict[str, Any] | None = None
+        self.arguments: JSONObject | None = None
         self.result: Any = None
         self.cancelled: str | None = None
         # The latest ui/update-model-context of a view (each one replaces the last).
@@ -141,7 +142,7 @@ class AppBridge:
 
     # -- the call the views render -----------------------------------------------------
 
-    async def new_call(self, arguments: dict[str, Any]) -> None:
+    async def new_call(self, arguments: JSONObject) -> None:
         """The tool is called (again) with these arguments: views that showed
         another call are torn down and reloaded (tool-input goes once per view)."""
         stale = [view for view, state in self._views.items() if state.sent_input]
@@ -260,7 +261,7 @@ class AppBridge:
         try:
             result = await self._result_for(state, method, params)
         except JsonRpcError as exc:
-            reply: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "error": exc.to_dict()}
+            reply: JSONObject = {"jsonrpc": "2.0", "id": request_id, "error": exc.to_dict()}
         except InspectorError as exc:
             reply = {"jsonrpc": "2.0", "id": request_id, "error": {"code": INTERNAL_ERROR, "message": str(exc)}}
         else:
@@ -299,7 +300,7 @@ class AppBridge:
             return {"mode": "inline"}
         raise JsonRpcError(METHOD_NOT_FOUND, f"the inspector's app host does not handle {method}")
 
-    def _initialize_result(self) -> dict[str, Any]:
+    def _initialize_result(self) -> JSONObject:
         context = {
             "toolInfo": {"tool": self.tool},
             "displayMode": "inline",
@@ -314,7 +315,7 @@ class AppBridge:
             "hostContext": context,
         }
 
-    async def _forward_call(self, params: dict[str, Any]) -> Any:
+    async def _forward_call(self, params: JSONObject) -> Any:
         name = params.get("name")
         arguments = params.get("arguments", {})
         if not isinstance(name, str):
@@ -342,7 +343,7 @@ class AppBridge:
 
     # -- sending -------------------------------------------------------------------------
 
-    async def _post(self, view: AppView, message: dict[str, Any]) -> None:
+    async def _post(self, view: AppView, message: JSONObject) -> None:
         self._record(HOST_TO_APP, message, json.dumps(message, ensure_ascii=False))
         await view.post(message)
 
@@ -352,7 +353,7 @@ class AppBridge:
             self.show(direction, message, raw)
 
 
-def _notification(method: str, params: Any) -> dict[str, Any]:
+def _notification(method: str, params: Any) -> JSONObject:
     return {"jsonrpc": "2.0", "method": method, "params": params}
 
 

@@ -17,11 +17,15 @@ import contextlib
 import hmac
 import json
 import secrets
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from aiohttp import WSMsgType, web
 
 from .apps import AppDocument, content_security_policy
+
+if TYPE_CHECKING:
+    from ..forms.values import JSONObject
+
 
 __all__ = ["MAX_APP_MESSAGE", "AppHost", "ViewReceiver"]
 
@@ -84,13 +88,13 @@ class _SocketView:
         self.socket = socket
         self._lock = asyncio.Lock()
 
-    async def post(self, message: dict[str, Any]) -> None:
+    async def post(self, message: JSONObject) -> None:
         await self._send({"post": message})
 
     async def reload(self) -> None:
         await self._send({"reload": True})
 
-    async def _send(self, envelope: dict[str, Any]) -> None:
+    async def _send(self, envelope: JSONObject) -> None:
         async with self._lock:
             # A page that went away takes nothing more.
             with contextlib.suppress(ConnectionError, RuntimeError):

@@ -12,7 +12,11 @@ from __future__ import annotations
 import base64
 import binascii
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..forms.values import JSONObject
+
 
 __all__ = [
     "APPS_PROTOCOL_VERSION",
@@ -37,7 +41,7 @@ DEFAULT_VISIBILITY = ("model", "app")
 _DEPRECATED_KEY = "ui/resourceUri"
 
 
-def client_declaration() -> dict[str, Any]:
+def client_declaration() -> JSONObject:
     """The extension's settings a host sends in capabilities.extensions."""
     return {"mimeTypes": [APP_MIME_TYPE]}
 
@@ -52,8 +56,8 @@ class ToolUi:
     deprecated_key: bool = False
     problems: list[str] = field(default_factory=list)
 
-    def to_dict(self) -> dict[str, Any]:
-        value: dict[str, Any] = {"resourceUri": self.resource_uri, "visibility": self.visibility}
+    def to_dict(self) -> JSONObject:
+        value: JSONObject = {"resourceUri": self.resource_uri, "visibility": self.visibility}
         if not self.visibility_given:
             value["visibilityDefaulted"] = True
         if self.deprecated_key:
@@ -121,7 +125,7 @@ class AppDocument:
     uri: str
     html: str
     mime_type: str | None
-    ui_meta: dict[str, Any]
+    ui_meta: JSONObject
     problems: list[str] = field(default_factory=list)
 
 
@@ -155,7 +159,7 @@ def app_document(uri: str, result: Any) -> AppDocument:
     return AppDocument(entry.get("uri") or uri, html, mime if isinstance(mime, str) else None, ui or {}, problems)
 
 
-def _origins(csp: dict[str, Any], key: str) -> list[str]:
+def _origins(csp: JSONObject, key: str) -> list[str]:
     value = csp.get(key)
     if not isinstance(value, list):
         return []
@@ -166,12 +170,12 @@ def _origins(csp: dict[str, Any], key: str) -> list[str]:
 CSP_KEYS = ("connectDomains", "resourceDomains", "frameDomains", "baseUriDomains")
 
 
-def declared_origins(csp: dict[str, Any]) -> dict[str, list[str]]:
+def declared_origins(csp: JSONObject) -> dict[str, list[str]]:
     """The origins of a resource's `_meta.ui.csp` the preview lets through, by key."""
     return {key: origins for key in CSP_KEYS if (origins := _origins(csp, key))}
 
 
-def content_security_policy(ui_meta: dict[str, Any]) -> str:
+def content_security_policy(ui_meta: JSONObject) -> str:
     """The CSP a host must put on the view: the extension's restrictive
     default, opened only to the origins the resource declares."""
     csp = ui_meta.get("csp") if isinstance(ui_meta, dict) else None

@@ -16,7 +16,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..forms.values import JSONObject
+
 
 __all__ = [
     "MAX_CARD_BYTES",
@@ -56,7 +60,7 @@ class Remote:
 
 @dataclass
 class Card:
-    raw: dict[str, Any]
+    raw: JSONObject
 
     def _text(self, key: str) -> str | None:
         value = self.raw.get(key)
@@ -118,7 +122,7 @@ class Difference:
     live: Any
     note: str = ""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"what": self.what, "card": self.card, "live": self.live, **({"note": self.note} if self.note else {})}
 
 
@@ -126,7 +130,7 @@ class Difference:
 class LiveView:
     """What a connection showed: enough to compare, nothing that needs it open."""
 
-    server_info: dict[str, Any]
+    server_info: JSONObject
     transport: str
     url: str | None
     tools: list[str] | None = None
@@ -194,7 +198,7 @@ def schema_problems(card: Card) -> list[str]:
     return problems
 
 
-def _name_matches(card: Card, info: dict[str, Any]) -> bool:
+def _name_matches(card: Card, info: JSONObject) -> bool:
     live_name = info.get("name")
     if not isinstance(live_name, str) or card.name is None:
         return False

@@ -9,7 +9,7 @@ import contextlib
 from collections.abc import Callable
 from dataclasses import replace
 from subprocess import Popen
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from .cache import CacheEntry, ResultCache, cache_hint, duration_text
@@ -37,6 +37,10 @@ from .tasks import TaskInfo, TaskTracker
 from .traffic import Frame, TrafficLog
 from .transports.base import Transport
 from .versions import HANDSHAKE_VERSIONS, KNOWN_VERSIONS, MODERN_VERSIONS
+
+if TYPE_CHECKING:
+    from ..forms.values import JSONObject
+
 
 __all__ = ["CAPABILITY_OF_KIND", "CLIENT_INFO", "Client", "make_transport"]
 
@@ -127,7 +131,7 @@ class Client:
         *,
         handlers: ClientHandlers | None = None,
         traffic: TrafficLog | None = None,
-        client_info: dict[str, Any] | None = None,
+        client_info: JSONObject | None = None,
         process: Popen[bytes] | None = None,
     ) -> None:
         self.spec = spec
@@ -174,11 +178,11 @@ class Client:
     # -- facts about the server ------------------------------------------------------
 
     @property
-    def server_info(self) -> dict[str, Any]:
+    def server_info(self) -> JSONObject:
         return self.era_impl.server_info if self.era_impl is not None else {}
 
     @property
-    def server_capabilities(self) -> dict[str, Any]:
+    def server_capabilities(self) -> JSONObject:
         return self.era_impl.capabilities if self.era_impl is not None else {}
 
     @property
@@ -186,7 +190,7 @@ class Client:
         return self.era_impl.instructions if self.era_impl is not None else None
 
     @property
-    def initialize_result(self) -> dict[str, Any]:
+    def initialize_result(self) -> JSONObject:
         """What opened the connection: the initialize result, or the discover result."""
         return self.era_impl.result if self.era_impl is not None else {}
 
@@ -226,7 +230,7 @@ class Client:
 
     # -- connecting ------------------------------------------------------------------
 
-    async def connect(self) -> dict[str, Any]:
+    async def connect(self) -> JSONObject:
         self._set_state("connecting", self.spec.label())
         try:
             result = await self._connect_with_fallback()
@@ -241,7 +245,7 @@ class Client:
         self._set_state("connected", None)
         return result
 
-    async def _connect_with_fallback(self) -> dict[str, Any]:
+    async def _connect_with_fallback(self) -> JSONObject:
         try:
             return await self._connect_once(None)
         except TransportFallback as fallback:
@@ -270,7 +274,7 @@ class Client:
             return ConnectError(f"the server refused the connection: {exc}", detail=detail)
         return ConnectError(f"could not connect: {exc}", detail=detail)
 
-    async def _connect_once(self, transport_kind: str | None) -> dict[str, Any]:
+    async def _connect_once(self, transport_kind: str | None) -> JSONObject:
         process, self._prespawned = self._prespawned, None
         transport = make_transport(self.spec, self.traffic, transport_kind, process)
         self.transport = transport
@@ -297,7 +301,7 @@ class Client:
             raise ConnectError(f"unknown era {self.spec.era!r} (use auto, legacy or modern)")
         return self.spec.era
 
-    async def _open_era(self, transport: Transport) -> dict[str, Any]:
+    async def _open_era(self, transport: Transport) -> JSONObject:
         choice = self._era_choice(transport)
         if choice == "legacy":
             self.era_impl = LegacyEra(self)
@@ -349,10 +353,10 @@ class Client:
             session.request_handlers["elicitation/create"] = handlers.elicit
         session.on_connection_lost(self._on_lost)
 
-    async def _answer_ping(self, request: ServerRequest) -> dict[str, Any]:
+    async def _answer_ping(self, request: ServerRequest) -> JSONObject:
         return {}
 
-    async def _answer_roots(self, request: ServerRequest) -> dict[str, Any]:
+    async def _answer_roots(self, request: ServerRequest) -> JSONObject:
         return {"roots": await self.handlers.list_roots(request)}
 
     def _builtin_notifications(self, method: str, params: Any, frame: Frame) -> None:
@@ -397,7 +401,7 @@ class Client:
             with contextlib.suppress(Exception):
                 await transport.close()
 
-    async def reconnect(self) -> dict[str, Any]:
+    async def reconnect(self) -> JSONObject:
         # End the old connection's subscriptions properly first; answers that
         # still come for its requests are recognised as late, not blamed on
         # the server.
@@ -531,7 +535,8 @@ class Client:
             listing.problems.append(f"the server does not declare the {capability!r} capability")
             return listing
         cached = self.cache.get(kind) if not refresh else None
-        if cached is not None:
+        # The cache holds read results too; a list kind's entry is a ListResult.
+        if cached is not None and isinstance(cached.value, ListResult):
             listing = replace(cached.value, from_cache=True, age=cached.age)
             self.traffic.event(
                 "local",
@@ -596,7 +601,7 @@ class Client:
     async def read_directory_page(self, uri: str, cursor: str | None = None) -> Any:
         """One page of `resources/directory/read`; only for a server that declares it (the spec's MUST NOT)."""
         self._require_directory_read()
-        params: dict[str, Any] = {"uri": uri}
+        params: JSONObject = {"uri": uri}
         if cursor is not None:
             params["cursor"] = cursor
         return await self.request(DIRECTORY_READ, params)
@@ -622,7 +627,7 @@ class Client:
         on_page: PageObserver | None = None,
         *,
         method: str | None = None,
-        params: dict[str, Any] | None = None,
+        params: JSONObject | None = None,
     ) -> ListResult:
         """Follow nextCursor.  The next page is asked for before this one is
         parsed, so our parsing overlaps the server's work on the next.
@@ -673,17 +678,15 @@ class Client:
             page_number += 1
         return listing
 
-    def call_params(
-        self, name: str, arguments: dict[str, Any] | None, task: dict[str, Any] | None = None
-    ) -> dict[str, Any]:
-        params: dict[str, Any] = {"name": name}
+    def call_params(self, name: str, arguments: JSONObject | None, task: JSONObject | None = None) -> JSONObject:
+        params: JSONObject = {"name": name}
         if arguments is not None:
             params["arguments"] = arguments
         if task is not None:
             params["task"] = task
         return params
 
-    def task_support(self, tool: dict[str, Any]) -> str:
+    def task_support(self, tool: JSONObject) -> str:
         """How a 2025-11-25 tool may run as a task: forbidden, optional or required.
 
         Tools can only be tasks where the server declares
@@ -704,7 +707,7 @@ class Client:
     async def start_call_tool(
         self,
         name: str,
-        arguments: dict[str, Any] | None = None,
+        arguments: JSONObject | None = None,
         *,
         on_progress: ProgressCallback | None = None,
         timeout: float | bool | None = True,
@@ -726,7 +729,7 @@ class Client:
     async def call_tool(
         self,
         name: str,
-        arguments: dict[str, Any] | None = None,
+        arguments: JSONObject | None = None,
         *,
         on_progress: ProgressCallback | None = None,
         timeout: float | bool | None = True,
@@ -755,15 +758,13 @@ class Client:
         return result, None
 
     async def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> Any:
-        params: dict[str, Any] = {"name": name}
+        params: JSONObject = {"name": name}
         if arguments:
             params["arguments"] = arguments
         return await self.request("prompts/get", params)
 
-    async def complete(
-        self, ref: dict[str, Any], argument: str, value: str, context: dict[str, str] | None = None
-    ) -> Any:
-        params: dict[str, Any] = {"ref": ref, "argument": {"name": argument, "value": value}}
+    async def complete(self, ref: JSONObject, argument: str, value: str, context: dict[str, str] | None = None) -> Any:
+        params: JSONObject = {"ref": ref, "argument": {"name": argument, "value": value}}
         if context:
             params["context"] = {"arguments": context}
         return await self.request("completion/complete", params)
@@ -795,7 +796,7 @@ class Client:
         self.resource_subscriptions.discard(uri)
         return result
 
-    async def listen(self, notifications: dict[str, Any]) -> Subscription:
+    async def listen(self, notifications: JSONObject) -> Subscription:
         """Open a `subscriptions/listen` stream (stateless era)."""
         operation = await self.start_request("subscriptions/listen", {"notifications": notifications}, timeout=False)
         subscription = Subscription(notifications, operation)
@@ -811,7 +812,7 @@ class Client:
         if self.modern is None:
             return None
         caps = self.server_capabilities
-        wanted: dict[str, Any] = {}
+        wanted: JSONObject = {}
         for capability, key in (
             ("tools", "toolsListChanged"),
             ("prompts", "promptsListChanged"),

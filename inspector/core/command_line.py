@@ -13,11 +13,15 @@ from __future__ import annotations
 import re
 import shlex
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 from .recording import secret_refs
 from .spec import ServerSpec
+
+if TYPE_CHECKING:
+    from ..forms.values import JSONObject
+
 
 __all__ = ["call_command", "quote_word", "server_options"]
 
@@ -147,8 +151,8 @@ def quote_word(word: str, refs: dict[str, str]) -> str:
 def call_command(
     spec: ServerSpec,
     tool: str,
-    arguments: dict[str, Any],
-    schema: dict[str, Any] | None,
+    arguments: JSONObject,
+    schema: JSONObject | None,
     roots: list[str] | None = None,
 ) -> str:
     """The `inspector call …` line for this call (roots: the client's roots)."""

@@ -15,9 +15,13 @@ import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .spec import ServerSpec
+
+if TYPE_CHECKING:
+    from ..forms.values import JSONObject
+
 
 __all__ = [
     "Asker",
@@ -90,7 +94,7 @@ class Input:
 Asker = Callable[[Input], str | None]
 
 
-def inputs_in(data: dict[str, Any]) -> dict[str, Input]:
+def inputs_in(data: JSONObject) -> dict[str, Input]:
     """The `inputs` of a VS Code file (top level, or under `mcp` in settings.json)."""
     raw = data.get("inputs")
     nested = data.get("mcp")
@@ -181,7 +185,7 @@ class _Expander:
         return answer
 
 
-def load_config(path: str) -> dict[str, Any]:
+def load_config(path: str) -> JSONObject:
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
@@ -232,19 +236,18 @@ def _strip_jsonc(text: str) -> str:
     return re.sub(r",(\s*[}\]])", r"\1", "".join(out))
 
 
-def _servers(data: dict[str, Any]) -> dict[str, Any]:
+def _servers(data: JSONObject) -> JSONObject:
     for key in ("mcpServers", "servers", "mcp_servers"):
         section = data.get(key)
         if isinstance(section, dict):
             return section
     # VS Code user settings nest it: {"mcp": {"servers": {...}}}
     nested = data.get("mcp")
-    if isinstance(nested, dict) and isinstance(nested.get("servers"), dict):
-        return nested["servers"]
-    return {}
+    servers = nested.get("servers") if isinstance(nested, dict) else None
+    return servers if isinstance(servers, dict) else {}
 
 
-def claude_code_projects(data: dict[str, Any], cwd: str) -> dict[str, Any]:
+def claude_code_projects(data: JSONObject, cwd: str) -> JSONObject:
     """~/.claude.json keeps per-project servers under projects[path].mcpServers;
     the project that applies is the nearest one holding `cwd` (Claude Code
     started in a subfolder of a project still uses that project's servers)."""
@@ -252,7 +255,7 @@ def claude_code_projects(data: dict[str, Any], cwd: str) -> dict[str, Any]:
     if not isinstance(projects, dict):
         return {}
     here = os.path.normpath(os.path.abspath(cwd))
-    best: tuple[int, dict[str, Any]] | None = None
+    best: tuple[int, JSONObject] | None = None
     for folder, project in projects.items():
         servers = project.get("mcpServers") if isinstance(project, dict) else None
         if not isinstance(folder, str) or not isinstance(servers, dict) or not folder:
@@ -264,11 +267,11 @@ def claude_code_projects(data: dict[str, Any], cwd: str) -> dict[str, Any]:
     return best[1] if best is not None else {}
 
 
-def server_names(data: dict[str, Any]) -> list[str]:
+def server_names(data: JSONObject) -> list[str]:
     return list(_servers(data))
 
 
-def servers_in(data: dict[str, Any]) -> dict[str, Any]:
+def servers_in(data: JSONObject) -> JSONObject:
     """The name -> entry map of a config file, whichever shape it has."""
     return _servers(data)
 
@@ -281,7 +284,7 @@ def _string_map(value: Any, what: str, name: str) -> dict[str, str]:
     return {str(k): str(v) for k, v in value.items() if v is not None}
 
 
-def _auth_settings(entry: dict[str, Any], headers: dict[str, str], x: Any) -> Any:
+def _auth_settings(entry: JSONObject, headers: dict[str, str], x: Any) -> Any:
     """OAuth settings of a remote entry (`oauth`: clientId, clientSecret, clientMetadataUrl,
     callbackPort, timeout, browser, grant, dpop, the enterprise IdP's keys, enabled; see
     `AuthConfig.from_entry`); an Authorization header turns OAuth off."""
@@ -359,7 +362,7 @@ def spec_from_entry(
     return spec
 
 
-def _file_servers(path: str, data: dict[str, Any]) -> dict[str, Any]:
+def _file_servers(path: str, data: JSONObject) -> JSONObject:
     servers = dict(_servers(data))
     if os.path.basename(path) == ".claude.json":
         servers.update(claude_code_projects(data, os.getcwd()))

@@ -4,9 +4,13 @@ changed in each list, with the JSON paths that differ (schemas included)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .items import ListResult
+
+if TYPE_CHECKING:
+    from ..forms.values import JSONObject
+
 
 __all__ = ["Change", "KindDiff", "diff_lists", "json_changes"]
 
@@ -35,7 +39,7 @@ class KindDiff:
     def empty(self) -> bool:
         return not (self.added or self.removed or self.changed)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         if self.skipped:
             return {"skipped": self.skipped}
         return {
@@ -84,7 +88,7 @@ def json_changes(before: Any, after: Any, path: str = "", ignore: frozenset[str]
     return [Change(path or "(value)", before, after, "changed")]
 
 
-def _by_key(listing: ListResult | None) -> dict[str, Any]:
+def _by_key(listing: ListResult | None) -> JSONObject:
     return {item.key: item.raw for item in listing.items} if listing is not None else {}
 
 

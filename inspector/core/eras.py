@@ -22,6 +22,7 @@ from .operation import result_type_problems
 from .versions import HANDSHAKE_VERSIONS, KNOWN_VERSIONS, LATEST_HANDSHAKE, LATEST_MODERN, MODERN_VERSIONS
 
 if TYPE_CHECKING:
+    from ..forms.values import JSONObject
     from .client import Client
     from .session import PendingRequest, Session
 
@@ -42,10 +43,10 @@ PROBE_READ_POLL = 0.02
 TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
 
 
-def modern_capabilities(client: Client) -> dict[str, Any]:
+def modern_capabilities(client: Client) -> JSONObject:
     """Client capabilities for the stateless era (sent in every envelope)."""
     handlers = client.handlers
-    capabilities: dict[str, Any] = {}
+    capabilities: JSONObject = {}
     if handlers.supports_roots:
         capabilities["roots"] = {}
     if handlers.supports_sampling:
@@ -81,20 +82,20 @@ class Era:
         self.client = client
         self.protocol_version: str | None = None
         self.offered_version: str | None = None
-        self.result: dict[str, Any] = {}
+        self.result: JSONObject = {}
 
-    async def open(self) -> dict[str, Any]:
+    async def open(self) -> JSONObject:
         raise NotImplementedError
 
     def prepare(self, method: str, params: Any) -> Any:
         return params
 
     @property
-    def server_info(self) -> dict[str, Any]:
+    def server_info(self) -> JSONObject:
         return {}
 
     @property
-    def capabilities(self) -> dict[str, Any]:
+    def capabilities(self) -> JSONObject:
         caps = self.result.get("capabilities")
         return caps if isinstance(caps, dict) else {}
 
@@ -116,11 +117,11 @@ class LegacyEra(Era):
         return version
 
     @property
-    def server_info(self) -> dict[str, Any]:
+    def server_info(self) -> JSONObject:
         info = self.result.get("serverInfo")
         return info if isinstance(info, dict) else {}
 
-    async def open(self) -> dict[str, Any]:
+    async def open(self) -> JSONObject:
         client = self.client
         session, transport = client.require()
         offered = self._offer()
@@ -169,10 +170,10 @@ class ModernEra(Era):
         # server was only slow to start.
         self.unanswered: PendingRequest | None = None
         self.log_level: str | None = None
-        self.capabilities_sent: dict[str, Any] = modern_capabilities(client)
+        self.capabilities_sent: JSONObject = modern_capabilities(client)
 
     @property
-    def server_info(self) -> dict[str, Any]:
+    def server_info(self) -> JSONObject:
         meta = self.result.get("_meta")
         info = meta.get(SERVER_INFO_KEY) if isinstance(meta, dict) else None
         return info if isinstance(info, dict) else {}
@@ -204,7 +205,7 @@ class ModernEra(Era):
         offered = [v for v in supported if v in MODERN_VERSIONS] if isinstance(supported, list) else []
         return max(offered, key=MODERN_VERSIONS.index) if offered else None
 
-    async def open(self) -> dict[str, Any]:
+    async def open(self) -> JSONObject:
         _session, transport = self.client.require()
         self.protocol_version = self._wanted()
         self.offered_version = self.protocol_version
@@ -223,7 +224,7 @@ class ModernEra(Era):
         transport.modern = True
         transport.protocol_version = self.protocol_version
 
-    async def late_answer(self, wait: float = 2.0) -> dict[str, Any] | None:
+    async def late_answer(self, wait: float = 2.0) -> JSONObject | None:
         """The probe's answer if it came (or comes within `wait`) after all."""
         pending = self.unanswered
         if pending is None:
@@ -240,7 +241,7 @@ class ModernEra(Era):
         if pending is not None and pending.session is not None:
             pending.session.abandon(pending)
 
-    async def adopt(self, result: dict[str, Any]) -> dict[str, Any]:
+    async def adopt(self, result: JSONObject) -> JSONObject:
         """Take a discover result as this connection's opening."""
         self.unanswered = None
         self._engage()
@@ -310,7 +311,7 @@ class ModernEra(Era):
                 f"the {PROBE_TIMEOUT_STDIO:g} s budget for its answer counts from then",
             )
 
-    async def _discover(self) -> dict[str, Any]:
+    async def _discover(self) -> JSONObject:
         client = self.client
         session, transport = client.require()
         stdio_probe = self.probe and transport.kind == "stdio"
@@ -352,7 +353,7 @@ class ModernEra(Era):
         raise ProtocolError("the server rejected every protocol version offered")
 
 
-def _client_info_for(info: dict[str, Any], revision: str) -> dict[str, Any]:
+def _client_info_for(info: JSONObject, revision: str) -> JSONObject:
     """What of our Implementation the offered revision defines: `title` came
     in 2025-06-18, and a validator of an older peer would flag it."""
     if revision < "2025-06-18":

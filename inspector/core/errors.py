@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .safetext import visible
+
+if TYPE_CHECKING:
+    from ..forms.values import JSONObject
+
 
 __all__ = [
     "INTERNAL_ERROR",
@@ -178,8 +182,8 @@ class JsonRpcError(InspectorError):
         self.message = message
         self.data = data
 
-    def to_dict(self) -> dict[str, Any]:
-        error: dict[str, Any] = {"code": self.code, "message": self.message}
+    def to_dict(self) -> JSONObject:
+        error: JSONObject = {"code": self.code, "message": self.message}
         if self.data is not None:
             error["data"] = self.data
         return error

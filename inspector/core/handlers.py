@@ -7,11 +7,15 @@ capabilities, so a server never asks for something nobody will answer.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .errors import METHOD_NOT_FOUND, JsonRpcError
 from .session import ServerRequest
 from .versions import at_least
+
+if TYPE_CHECKING:
+    from ..forms.values import JSONObject
+
 
 __all__ = ["ClientHandlers", "capabilities_for"]
 
@@ -24,13 +28,13 @@ class ClientHandlers:
     # Sampling with tools (2025-11-25, SEP-1577).
     supports_sampling_tools: bool = False
 
-    async def list_roots(self, request: ServerRequest) -> list[dict[str, Any]]:
+    async def list_roots(self, request: ServerRequest) -> list[JSONObject]:
         raise JsonRpcError(METHOD_NOT_FOUND, "roots are not supported by this client")
 
-    async def create_message(self, request: ServerRequest) -> dict[str, Any]:
+    async def create_message(self, request: ServerRequest) -> JSONObject:
         raise JsonRpcError(METHOD_NOT_FOUND, "sampling is not supported by this client")
 
-    async def elicit(self, request: ServerRequest) -> dict[str, Any]:
+    async def elicit(self, request: ServerRequest) -> JSONObject:
         raise JsonRpcError(METHOD_NOT_FOUND, "elicitation is not supported by this client")
 
     def elicitation_complete(self, elicitation_id: str) -> None:
@@ -52,19 +56,19 @@ class ClientHandlers:
         return self._overrides("elicit")
 
 
-def capabilities_for(handlers: ClientHandlers, protocol_version: str) -> dict[str, Any]:
+def capabilities_for(handlers: ClientHandlers, protocol_version: str) -> JSONObject:
     """ClientCapabilities to declare for this revision."""
-    capabilities: dict[str, Any] = {}
+    capabilities: JSONObject = {}
     if handlers.supports_roots:
         capabilities["roots"] = {"listChanged": True}
     if handlers.supports_sampling:
-        sampling: dict[str, Any] = {}
+        sampling: JSONObject = {}
         if handlers.supports_sampling_tools and at_least(protocol_version, "2025-11-25"):
             sampling["tools"] = {}
         capabilities["sampling"] = sampling
     if handlers.supports_elicitation and at_least(protocol_version, "2025-06-18"):
         if at_least(protocol_version, "2025-11-25"):
-            elicitation: dict[str, Any] = {"form": {}}
+            elicitation: JSONObject = {"form": {}}
             if handlers.supports_url_elicitation:
                 elicitation["url"] = {}
             capabilities["elicitation"] = elicitation

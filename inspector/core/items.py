@@ -9,7 +9,11 @@ validation lives in `validation` and runs separately.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..forms.values import JSONObject
+
 
 __all__ = [
     "HINT_DEFAULTS",
@@ -70,7 +74,7 @@ class Item:
         return not self.problems
 
     @property
-    def data(self) -> dict[str, Any]:
+    def data(self) -> JSONObject:
         return self.raw if isinstance(self.raw, dict) else {}
 
     @property
@@ -106,12 +110,12 @@ class Item:
         return value if isinstance(value, str) else ""
 
     @property
-    def input_schema(self) -> dict[str, Any]:
+    def input_schema(self) -> JSONObject:
         schema = self.data.get("inputSchema")
         return schema if isinstance(schema, dict) else {"type": "object"}
 
     @property
-    def output_schema(self) -> dict[str, Any] | None:
+    def output_schema(self) -> JSONObject | None:
         schema = self.data.get("outputSchema")
         return schema if isinstance(schema, dict) else None
 
@@ -119,7 +123,7 @@ class Item:
         return tool_hints(self.data)
 
 
-def tool_hints(tool: dict[str, Any]) -> list[Hint]:
+def tool_hints(tool: JSONObject) -> list[Hint]:
     """The four annotation hints with the spec's defaults applied."""
     annotations = tool.get("annotations")
     annotations = annotations if isinstance(annotations, dict) else {}
@@ -137,7 +141,7 @@ def tool_hints(tool: dict[str, Any]) -> list[Hint]:
     return hints
 
 
-def _check_tool(raw: dict[str, Any], problems: list[str]) -> None:
+def _check_tool(raw: JSONObject, problems: list[str]) -> None:
     schema = raw.get("inputSchema")
     if schema is None:
         problems.append("inputSchema is missing (required)")
@@ -158,7 +162,7 @@ def _check_tool(raw: dict[str, Any], problems: list[str]) -> None:
                     problems.append(f"annotations.{name} is not a boolean: {annotations[name]!r}")
 
 
-def _check_prompt(raw: dict[str, Any], problems: list[str]) -> None:
+def _check_prompt(raw: JSONObject, problems: list[str]) -> None:
     arguments = raw.get("arguments")
     if arguments is None:
         return
@@ -242,7 +246,7 @@ class ListResult:
 
     kind: str
     items: list[Item] = field(default_factory=list)
-    pages: list[dict[str, Any]] = field(default_factory=list)
+    pages: list[JSONObject] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     complete: bool = True
     # Caching hints of the stateless era, and whether this came from the cache.

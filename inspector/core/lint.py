@@ -29,7 +29,7 @@ import asyncio
 import contextlib
 import re
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .client import CAPABILITY_OF_KIND
 from .errors import ConnectionClosed, InspectorError, JsonRpcError
@@ -41,6 +41,7 @@ from .validation import WIRE_RULES, FrameValidator
 from .versions import LATEST_HANDSHAKE
 
 if TYPE_CHECKING:
+    from ..forms.values import JSONObject
     from .client import Client
 
 __all__ = ["DEFAULT_MAX_PAGES", "KINDS", "LintReport", "all_rules", "lint_server"]
@@ -65,7 +66,7 @@ def _rule_order(rule_id: str) -> int:
 
 @dataclass
 class LintReport:
-    server: dict[str, Any]
+    server: JSONObject
     protocol_version: str | None
     era: str
     transport: str
@@ -73,7 +74,7 @@ class LintReport:
     listed: dict[str, int] = field(default_factory=dict)
     # What the client declared: a server may hide tools from a client
     # without sampling or elicitation, so the listing depends on it.
-    client_capabilities: dict[str, Any] = field(default_factory=dict)
+    client_capabilities: JSONObject = field(default_factory=dict)
 
     def count(self, severity: str) -> int:
         return sum(1 for finding in self.findings if finding.severity == severity)
@@ -84,7 +85,7 @@ class LintReport:
     def summary(self) -> dict[str, int]:
         return {severity: self.count(severity) for severity in ("error", "warning", "info")}
 
-    def to_dict(self, strict: bool = False) -> dict[str, Any]:
+    def to_dict(self, strict: bool = False) -> JSONObject:
         return {
             "server": self.server,
             "protocolVersion": self.protocol_version,
@@ -282,7 +283,7 @@ def _list_changed_unobserved(client: Client) -> list[Problem]:
     return out
 
 
-def _completion_params(listings: dict[str, list[Item]]) -> dict[str, Any] | None:
+def _completion_params(listings: dict[str, list[Item]]) -> JSONObject | None:
     """A completion request the server should be able to answer: a prompt argument or a template variable."""
     for item in listings["prompts"]:
         arguments = item.data.get("arguments")

@@ -21,6 +21,8 @@ from .problems import Problem, Rule
 
 if TYPE_CHECKING:
     from ..forms.refs import RefResolver
+    from ..forms.values import JSONObject
+
 
 __all__ = [
     "LINT_RULES",
@@ -390,9 +392,7 @@ def check_tools(items: list[Item], revision: str | None) -> list[Problem]:
 _PROPERTY, _MEMBER, _OTHER = "property", "member", "other"
 
 
-def _subschemas(
-    schema: Any, path: Path, how: str = _OTHER, depth: int = 0
-) -> Iterator[tuple[Path, dict[str, Any], str]]:
+def _subschemas(schema: Any, path: Path, how: str = _OTHER, depth: int = 0) -> Iterator[tuple[Path, JSONObject, str]]:
     """(path, subschema, how it is reached) for the schema and every subschema under it.
 
     Combinator members are marked: ``anyOf: [{required: [a]}, {required: [b]}]``
@@ -420,7 +420,7 @@ def _subschemas(
                 yield from _subschemas(sub, (*path, key, index), _MEMBER, depth + 1)
 
 
-def _declared_names(schema: dict[str, Any]) -> set[str]:
+def _declared_names(schema: JSONObject) -> set[str]:
     names: set[str] = set()
     props = schema.get("properties")
     if isinstance(props, dict):
@@ -435,7 +435,7 @@ def _declared_names(schema: dict[str, Any]) -> set[str]:
 
 
 def _schema_rules(
-    root: dict[str, Any], prefix: Path, revision: str | None, subject: str, *, describe: bool
+    root: JSONObject, prefix: Path, revision: str | None, subject: str, *, describe: bool
 ) -> list[Problem]:
     from ..forms.refs import RefResolver
     from ..forms.validation import make_validator
@@ -473,7 +473,7 @@ def _schema_rules(
     return out
 
 
-def _pattern_rules(schema: dict[str, Any], where: str, revision: str | None, subject: str) -> list[Problem]:
+def _pattern_rules(schema: JSONObject, where: str, revision: str | None, subject: str) -> list[Problem]:
     from ..forms.schema_regex import compile_pattern, reason_is_invalid
 
     found: list[tuple[str, str]] = []
@@ -503,7 +503,7 @@ def _pattern_rules(schema: dict[str, Any], where: str, revision: str | None, sub
     return out
 
 
-def _has_description(schema: dict[str, Any], refs: RefResolver, scope: Any = None, depth: int = 0) -> bool:
+def _has_description(schema: JSONObject, refs: RefResolver, scope: Any = None, depth: int = 0) -> bool:
     """A description or a title counts, on the property, its $ref target or any of its variants."""
     from ..forms.refs import RefError
 
@@ -531,7 +531,7 @@ def _has_description(schema: dict[str, Any], refs: RefResolver, scope: Any = Non
     return False
 
 
-def _required_rule(schema: dict[str, Any], where: str, revision: str | None, subject: str) -> list[Problem]:
+def _required_rule(schema: JSONObject, where: str, revision: str | None, subject: str) -> list[Problem]:
     required = schema.get("required")
     if not isinstance(required, list) or not required:
         return []
@@ -562,7 +562,7 @@ _TYPE_OK = {
 }
 
 
-def _types(schema: dict[str, Any]) -> list[str] | None:
+def _types(schema: JSONObject) -> list[str] | None:
     declared = schema.get("type")
     if isinstance(declared, str) and declared in _TYPE_OK:
         return [declared]
@@ -584,7 +584,7 @@ _BOUNDS = (
 )
 
 
-def _type_rules(schema: dict[str, Any], where: str, revision: str | None, subject: str) -> list[Problem]:
+def _type_rules(schema: JSONObject, where: str, revision: str | None, subject: str) -> list[Problem]:
     out: list[Problem] = []
     types = _types(schema)
     enum = schema.get("enum")
@@ -649,7 +649,7 @@ def _bound(value: Any) -> float | None:
 
 
 def _default_rule(
-    validator: Any, scope: Any, schema: dict[str, Any], where: str, revision: str | None, subject: str
+    validator: Any, scope: Any, schema: JSONObject, where: str, revision: str | None, subject: str
 ) -> list[Problem]:
     from ..forms.validation import is_valid_against, validate_value
 
@@ -673,7 +673,7 @@ def _default_rule(
     ]
 
 
-def _form_rules(schema: dict[str, Any], revision: str | None, subject: str) -> list[Problem]:
+def _form_rules(schema: JSONObject, revision: str | None, subject: str) -> list[Problem]:
     """What the inspector's form cannot show: raw-JSON fallbacks and keywords checked but not shown."""
     from ..forms import ArrayNode, ExtrasNode, RawJsonNode, UnionNode, build_form
 

@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .client import Client
 from .diff import json_changes
@@ -30,6 +30,10 @@ from .items import Item, ListResult
 from .spec import ServerSpec
 from .traffic import TrafficLog
 from .versions import HANDSHAKE_VERSIONS, KNOWN_VERSIONS, era_of
+
+if TYPE_CHECKING:
+    from ..forms.values import JSONObject
+
 
 __all__ = [
     "KINDS",
@@ -58,11 +62,11 @@ class Column:
     status: str = FAILED
     detail: str | None = None
     negotiated: str | None = None
-    server_info: dict[str, Any] = field(default_factory=dict)
-    capabilities: dict[str, Any] = field(default_factory=dict)
+    server_info: JSONObject = field(default_factory=dict)
+    capabilities: JSONObject = field(default_factory=dict)
     lists: dict[str, ListResult] = field(default_factory=dict)
     # tool name -> what calling it without arguments gave.
-    calls: dict[str, dict[str, Any]] = field(default_factory=dict)
+    calls: dict[str, JSONObject] = field(default_factory=dict)
 
     @property
     def era(self) -> str:
@@ -76,7 +80,7 @@ class Column:
     def accepted(self) -> bool:
         return self.status == ACCEPTED
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> JSONObject:
         return {
             "transport": self.transport,
             "revision": self.revision,
@@ -119,7 +123,7 @@ class Row:
             return True
         return len({cell.state for cell in compared}) > 1
 
-    def to_json(self, columns: list[Column]) -> dict[str, Any]:
+    def to_json(self, columns: list[Column]) -> JSONObject:
         return {
             "section": self.section,
             "key": self.key,
@@ -146,7 +150,7 @@ class Matrix:
     def differences(self) -> list[Row]:
         return [row for row in self.rows if row.differs]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {
             "server": self.server,
             "columns": [column.summary() for column in self.columns],
@@ -222,7 +226,7 @@ async def _list(client: Client, kind: str) -> ListResult:
         return ListResult(kind, problems=[f"error {exc.code}: {exc.message}"])
 
 
-async def _call(client: Client, name: str) -> dict[str, Any]:
+async def _call(client: Client, name: str) -> JSONObject:
     try:
         result = await client.call_tool(name, {})
     except JsonRpcError as exc:
@@ -275,7 +279,7 @@ def _rows_for_kind(kind: str, columns: list[Column], ignore: frozenset[str]) -> 
             ordered.setdefault(item.key)
     keys = list(ordered)
     # By key once per column: a server with 100,000 tools stays linear.
-    indexes: list[dict[str, Any] | None] = []
+    indexes: list[JSONObject | None] = []
     for column in columns:
         listing = column.lists.get(kind) if column.accepted else None
         indexes.append({item.key: item.raw for item in listing.items} if listing is not None else None)

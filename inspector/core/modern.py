@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import base64
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..forms.values import JSONObject
+
 
 __all__ = [
     "CLIENT_CAPABILITIES_KEY",
@@ -57,10 +61,10 @@ def envelope(
     params: Any,
     *,
     protocol_version: str,
-    capabilities: dict[str, Any],
-    client_info: dict[str, Any],
+    capabilities: JSONObject,
+    client_info: JSONObject,
     log_level: str | None = None,
-) -> dict[str, Any]:
+) -> JSONObject:
     """`params` with the request envelope added to its `_meta` (a new dict)."""
     out = dict(params) if isinstance(params, dict) else {}
     meta = dict(out.get("_meta") or {})

@@ -19,6 +19,7 @@ from .session import ServerRequest
 from .traffic import Frame
 
 if TYPE_CHECKING:
+    from ..forms.values import JSONObject
     from .client import Client
 
 __all__ = ["MAX_ROUNDS", "MRTR_METHODS", "Round", "RoundStepper", "StoppedByUser", "answer_input_requests"]
@@ -37,10 +38,10 @@ class Round:
 
     number: int
     method: str
-    input_requests: dict[str, Any]
+    input_requests: JSONObject
     request_state: str | None
     frame: Frame | None
-    responses: dict[str, Any] = field(default_factory=dict)
+    responses: JSONObject = field(default_factory=dict)
 
 
 # Called before each retry in manual mode: True sends it, False stops.
@@ -62,9 +63,9 @@ async def _answer_one(client: Client, key: str, request: Any, frame: Frame) -> A
     raise ProtocolError(f"the server asked for {method!r} (inputRequests[{key!r}]), which this client cannot answer")
 
 
-async def answer_input_requests(client: Client, requests: dict[str, Any], frame: Frame) -> dict[str, Any]:
+async def answer_input_requests(client: Client, requests: JSONObject, frame: Frame) -> JSONObject:
     """Every input request answered, in the server's key order."""
-    answers: dict[str, Any] = {}
+    answers: JSONObject = {}
     for key, request in requests.items():
         try:
             answers[key] = await _answer_one(client, key, request, frame)
@@ -78,10 +79,10 @@ async def answer_input_requests(client: Client, requests: dict[str, Any], frame:
 async def run_rounds(
     client: Client,
     method: str,
-    params: dict[str, Any],
+    params: JSONObject,
     result: Any,
     first_frame: Frame | None,
-    send: Callable[[str, dict[str, Any], Frame | None, str], Awaitable[tuple[Any, Frame | None]]],
+    send: Callable[[str, JSONObject, Frame | None, str], Awaitable[tuple[Any, Frame | None]]],
     stepper: RoundStepper | None = None,
     *,
     original: int | None = None,

@@ -15,6 +15,7 @@ from .session import PendingRequest, ProgressCallback
 from .traffic import Frame
 
 if TYPE_CHECKING:
+    from ..forms.values import JSONObject
     from .client import Client
 
 __all__ = ["KNOWN_RESULT_TYPES", "Operation", "result_type_problems"]
@@ -149,7 +150,7 @@ class Operation:
             )
         return result
 
-    async def _round(self, method: str, params: dict[str, Any], related: Frame | None, note: str) -> tuple[Any, Frame]:
+    async def _round(self, method: str, params: JSONObject, related: Frame | None, note: str) -> tuple[Any, Frame]:
         """One multi round-trip retry: (its result, the frame of the request that got it)."""
         self.rounds += 1
         pending = await self._send(params, note=note, retry=True)

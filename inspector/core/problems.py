@@ -11,7 +11,11 @@ import: the traffic log imports this module.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..forms.values import JSONObject
+
 
 __all__ = [
     "PAGES",
@@ -164,8 +168,8 @@ class Problem:
         where = self.where
         return f"{self.severity} [{self.rule}] {where + ': ' if where else ''}{self.message}"
 
-    def to_dict(self) -> dict[str, Any]:
-        record: dict[str, Any] = {"rule": self.rule, "severity": self.severity, "message": self.message}
+    def to_dict(self) -> JSONObject:
+        record: JSONObject = {"rule": self.rule, "severity": self.severity, "message": self.message}
         for key in ("path", "spec", "url", "subject"):
             value = getattr(self, key)
             if value:
@@ -175,7 +179,7 @@ class Problem:
         return record
 
     @classmethod
-    def from_dict(cls, record: dict[str, Any]) -> Problem:
+    def from_dict(cls, record: JSONObject) -> Problem:
         seq = record.get("seq")
         return cls(
             rule=str(record.get("rule", "")),
@@ -236,7 +240,7 @@ class Rule:
             seq=seq,
         )
 
-    def to_dict(self, revision: str | None = None) -> dict[str, Any]:
+    def to_dict(self, revision: str | None = None) -> JSONObject:
         return {
             "id": self.id,
             "severity": self.severity,

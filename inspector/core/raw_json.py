@@ -16,7 +16,11 @@ import json
 import re
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..forms.values import JSONObject
+
 
 __all__ = ["RawJsonObject", "encode_message", "one_line", "replace_member"]
 
@@ -30,7 +34,7 @@ class RawJsonObject(dict[str, Any]):
     other value.
     """
 
-    def __init__(self, value: dict[str, Any], text: str) -> None:
+    def __init__(self, value: JSONObject, text: str) -> None:
         super().__init__(value)
         self.text = one_line(text)
         self._parsed = copy.deepcopy(value)

@@ -31,6 +31,7 @@ from .spec import ServerSpec
 from .traffic import Frame, TrafficLog, parse_raw
 
 if TYPE_CHECKING:
+    from ..forms.values import JSONObject
     from .auth.masking import SecretSet
 
 __all__ = [
@@ -339,12 +340,12 @@ class SecretMask:
         if frame.problems:
             frame.problems[:] = [self.raw_text(p) for p in frame.problems]
 
-    def record(self, record: dict[str, Any]) -> dict[str, Any]:
+    def record(self, record: JSONObject) -> JSONObject:
         """A recorded line's dict with every secret masked."""
         self._refresh()
         if self._text is None:
             return record
-        masked: dict[str, Any] = self.scrub(record)
+        masked: JSONObject = self.scrub(record)
         raw = masked.get("raw")
         if isinstance(raw, str):
             text = self.raw_text(raw)
@@ -384,7 +385,7 @@ def mask_traffic(traffic: TrafficLog, spec: ServerSpec) -> TrafficLog:
     return traffic
 
 
-def secret_masker(spec: ServerSpec) -> Callable[[dict[str, Any]], dict[str, Any]] | None:
+def secret_masker(spec: ServerSpec) -> Callable[[JSONObject], JSONObject] | None:
     """A masker for recorded lines (for a log that is not masked itself)."""
     mask = secret_mask(spec)
     return mask.record if mask is not None else None

@@ -5,10 +5,14 @@ two recordings."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING
 
 from .items import KIND_FIELDS, LIST_METHODS, ListResult, parse_item
 from .traffic import Frame, TrafficLog, frame_from_record
+
+if TYPE_CHECKING:
+    from ..forms.values import JSONObject
+
 
 __all__ = ["RecordingError", "last_call", "lists_from_traffic", "load_recording", "opening"]
 
@@ -71,9 +75,9 @@ def _damaged(path: str, number: int, exc: Exception) -> RecordingError:
     return RecordingError(f"{path}:{number}: not a recorded frame ({exc}); only a damaged last line can be skipped")
 
 
-def opening(traffic: TrafficLog) -> tuple[str, dict[str, Any]]:
+def opening(traffic: TrafficLog) -> tuple[str, JSONObject]:
     """("legacy" | "modern" | "unknown", the initialize or discover result)."""
-    found: tuple[str, dict[str, Any]] = ("unknown", {})
+    found: tuple[str, JSONObject] = ("unknown", {})
     for frame in traffic:
         if frame.direction != "out" or frame.kind != "request" or frame.method not in ("initialize", "server/discover"):
             continue

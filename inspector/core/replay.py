@@ -33,6 +33,7 @@ from .spec import ServerSpec, demo_spec
 from .traffic import Frame, TrafficLog
 
 if TYPE_CHECKING:
+    from ..forms.values import JSONObject
     from .client import Client
 
 __all__ = [
@@ -104,7 +105,7 @@ def _align_masks(recorded: Any, got: Any) -> Any:
     return got
 
 
-def answer_of(message: Any) -> dict[str, Any]:
+def answer_of(message: Any) -> JSONObject:
     """What is compared of an answer: its result or error, not its id."""
     if not isinstance(message, dict):
         return {"invalid": message}
@@ -178,7 +179,7 @@ class RecordedAnswer:
 
     method: str
     params: Any
-    message: dict[str, Any]
+    message: JSONObject
     used: bool = False
 
 
@@ -205,7 +206,7 @@ def recorded_server(traffic: TrafficLog) -> ServerSpec | None:
 class ReplayPlan:
     era: str
     protocol_version: str | None
-    capabilities: dict[str, Any]
+    capabilities: JSONObject
     steps: list[Step]
     answers: list[RecordedAnswer]
     # Client-to-server frames not replayed, with the reason.
@@ -216,7 +217,7 @@ class ReplayPlan:
     def from_traffic(cls, traffic: TrafficLog) -> ReplayPlan:
         era, result = opening(traffic)
         version: str | None = None
-        capabilities: dict[str, Any] = {}
+        capabilities: JSONObject = {}
         steps: list[Step] = []
         answers: list[RecordedAnswer] = []
         skipped: list[tuple[Frame, str]] = []
@@ -286,25 +287,25 @@ class ReplayHandlers(ClientHandlers):
             raise error
         return found.message.get("result")
 
-    async def _roots(self, request: ServerRequest) -> list[dict[str, Any]]:
+    async def _roots(self, request: ServerRequest) -> list[JSONObject]:
         result = self._answer(request)
         if result is None:
             raise JsonRpcError(INTERNAL_ERROR, "replay: no recorded answer to roots/list")
         roots = result.get("roots") if isinstance(result, dict) else None
         return roots if isinstance(roots, list) else []
 
-    async def _sample(self, request: ServerRequest) -> dict[str, Any]:
+    async def _sample(self, request: ServerRequest) -> JSONObject:
         result = self._answer(request)
         if not isinstance(result, dict):
             raise JsonRpcError(-1, "replay: no recorded answer to this sampling request (declined)")
         return result
 
-    async def _elicit(self, request: ServerRequest) -> dict[str, Any]:
+    async def _elicit(self, request: ServerRequest) -> JSONObject:
         result = self._answer(request)
         return result if isinstance(result, dict) else {"action": "decline"}
 
     @classmethod
-    def for_capabilities(cls, capabilities: dict[str, Any], answers: list[RecordedAnswer]) -> ReplayHandlers:
+    def for_capabilities(cls, capabilities: JSONObject, answers: list[RecordedAnswer]) -> ReplayHandlers:
         """Handlers that declare what the recorded client declared (the client
         declares exactly the capabilities its handlers override)."""
         namespace: dict[str, Any] = {}
@@ -342,8 +343,8 @@ class Outcome:
         name = (params.get("name") or params.get("uri")) if isinstance(params, dict) else None
         return f"{self.frame.method}{' ' + name if isinstance(name, str) else ''}"
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"seq": self.frame.seq, "method": self.frame.method, "status": self.status}
+    def to_json(self) -> JSONObject:
+        out: JSONObject = {"seq": self.frame.seq, "method": self.frame.method, "status": self.status}
         if self.detail:
             out["detail"] = self.detail
         if self.changes:

@@ -17,7 +17,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Coroutine
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import (
     INTERNAL_ERROR,
@@ -34,6 +34,10 @@ from .raw_json import encode_message, one_line, replace_member
 from .traffic import Frame, TrafficLog
 from .transports.base import Transport
 from .wire_json import TooDeep, id_type, parse, shallow_members, too_deep_reason
+
+if TYPE_CHECKING:
+    from ..forms.values import JSONObject
+
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -222,7 +226,7 @@ class Session:
             params["_meta"] = meta
         if self.prepare_params is not None:
             params = self.prepare_params(method, params)
-        message: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+        message: JSONObject = {"jsonrpc": "2.0", "id": request_id, "method": method}
         if params is not None:
             message["params"] = params
         raw = _encode(message)
@@ -260,7 +264,7 @@ class Session:
         await self._send_request(pending, raw, message)
         return pending
 
-    async def _send_request(self, pending: PendingRequest, raw: bytes, message: dict[str, Any]) -> None:
+    async def _send_request(self, pending: PendingRequest, raw: bytes, message: JSONObject) -> None:
         """Track a request, start its clock and send it within its deadline;
         a send that fails ends the request and raises why."""
         self._pending[pending.id] = pending
@@ -287,7 +291,7 @@ class Session:
         finally:
             SENDING.reset(sending)
 
-    async def _send_by_deadline(self, pending: PendingRequest, raw: bytes, message: dict[str, Any]) -> None:
+    async def _send_by_deadline(self, pending: PendingRequest, raw: bytes, message: JSONObject) -> None:
         """The transport's send, bounded by the request's deadline.
 
         A transport may send and read in one go (HTTP reads the initialize
@@ -332,7 +336,7 @@ class Session:
     async def notify(self, method: str, params: Any = None, *, note: str | None = None) -> Frame:
         if self.closed_reason is not None:
             raise ConnectionClosed(self.closed_reason)
-        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        message: JSONObject = {"jsonrpc": "2.0", "method": method}
         if params is not None:
             message["params"] = params
         raw = _encode(message)
@@ -471,7 +475,7 @@ class Session:
 
     # -- incoming ------------------------------------------------------------------
 
-    def feed(self, raw: bytes, meta: dict[str, Any] | None = None) -> None:
+    def feed(self, raw: bytes, meta: JSONObject | None = None) -> None:
         """One raw inbound frame from the transport: record it, then act on it.
 
         Nothing raised while handling one frame reaches the transport: the
@@ -485,7 +489,7 @@ class Session:
                     "local", "transport", note=f"internal error while handling an inbound frame: {exc!r}"
                 )
 
-    def _feed(self, raw: bytes, meta: dict[str, Any] | None) -> None:
+    def _feed(self, raw: bytes, meta: JSONObject | None) -> None:
         try:
             message = parse(raw)
         except TooDeep:
@@ -517,13 +521,13 @@ class Session:
         else:
             self._invalid(raw, "a JSON-RPC message must be an object (or a non-empty batch array)", meta, message)
 
-    def _invalid(self, raw: bytes, error: str, meta: dict[str, Any] | None, message: Any = None) -> Frame:
+    def _invalid(self, raw: bytes, error: str, meta: JSONObject | None, message: Any = None) -> Frame:
         frame = self.traffic.add("in", "invalid", raw=raw, message=message, error=error, meta=meta, problems=[error])
         for pending in self._pending.values():
             pending.invalid_seen += 1
         return frame
 
-    def _too_deep(self, raw: bytes, meta: dict[str, Any] | None) -> None:
+    def _too_deep(self, raw: bytes, meta: JSONObject | None) -> None:
         """Record a frame nested past the bound, unparsed; what it answers
         (found by a shallow look at its top level) ends at once."""
         reason = too_deep_reason()
@@ -570,8 +574,8 @@ class Session:
     def _dispatch(
         self,
         raw: bytes | None,
-        message: dict[str, Any],
-        meta: dict[str, Any] | None,
+        message: JSONObject,
+        meta: JSONObject | None,
         batch: Frame | None = None,
     ) -> None:
         method = message.get("method")
@@ -592,10 +596,10 @@ class Session:
         self,
         raw: bytes | None,
         kind: str,
-        message: dict[str, Any],
+        message: JSONObject,
         method: str | None,
         msg_id: Any,
-        meta: dict[str, Any] | None,
+        meta: JSONObject | None,
         batch: Frame | None,
         latency: float | None = None,
         partner: int | None = None,
@@ -622,9 +626,9 @@ class Session:
     def _on_response(
         self,
         raw: bytes | None,
-        message: dict[str, Any],
+        message: JSONObject,
         msg_id: Any,
-        meta: dict[str, Any] | None,
+        meta: JSONObject | None,
         batch: Frame | None,
     ) -> None:
         is_error = "error" in message
@@ -699,7 +703,7 @@ class Session:
         return pending if pending is not None and _same_id(pending.id, near) else None
 
     def _on_notification(
-        self, raw: bytes | None, message: dict[str, Any], meta: dict[str, Any] | None, batch: Frame | None
+        self, raw: bytes | None, message: JSONObject, meta: JSONObject | None, batch: Frame | None
     ) -> None:
         method = message["method"]
         params = message.get("params")
@@ -740,7 +744,7 @@ class Session:
             except Exception as exc:  # an observer must never break the session  # noqa: BLE001
                 frame.problems.append(f"notification observer failed: {exc!r}")
 
-    def _on_progress(self, params: dict[str, Any], frame: Frame) -> None:
+    def _on_progress(self, params: JSONObject, frame: Frame) -> None:
         pending = self._progress_target(params.get("progressToken"))
         if pending is None:
             return
@@ -762,7 +766,7 @@ class Session:
                 frame.problems.append(f"progress callback failed: {exc!r}")
 
     def _on_server_request(
-        self, raw: bytes | None, message: dict[str, Any], meta: dict[str, Any] | None, batch: Frame | None
+        self, raw: bytes | None, message: JSONObject, meta: JSONObject | None, batch: Frame | None
     ) -> None:
         method = message["method"]
         msg_id = message["id"]
@@ -851,12 +855,12 @@ class Session:
         *,
         note: str | None = None,
     ) -> None:
-        error: dict[str, Any] = {"code": code, "message": text}
+        error: JSONObject = {"code": code, "message": text}
         if data is not None:
             error["data"] = data
         await self._answer({"jsonrpc": "2.0", "id": msg_id, "error": error}, "error", request_frame, note)
 
-    async def _answer(self, message: dict[str, Any], kind: str, request_frame: Frame, note: str | None = None) -> None:
+    async def _answer(self, message: JSONObject, kind: str, request_frame: Frame, note: str | None = None) -> None:
         """Record and send our answer to a server request, linked to it."""
         raw = _encode(message)
         frame = self.traffic.add(

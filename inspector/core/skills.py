@@ -25,6 +25,7 @@ from .errors import JsonRpcError
 from .problems import Problem, Rule
 
 if TYPE_CHECKING:
+    from ..forms.values import JSONObject
     from .client import Client
 
 __all__ = [
@@ -156,7 +157,7 @@ class SkillEntry:
     """A `Skill` entry as the server sent it (`raw`), leniently parsed."""
 
     uri: str
-    frontmatter: dict[str, Any]
+    frontmatter: JSONObject
     # The listed files, "dynamic", or None when the entry is invalid.
     resources: list[SkillFile] | str | None
     raw: Any
@@ -232,7 +233,7 @@ def declares_skills(client: Client) -> bool:
     return isinstance(extensions, dict) and EXTENSION in extensions
 
 
-def _check_frontmatter_fields(frontmatter: dict[str, Any], uri: str, subject: str, where: str) -> list[Problem]:
+def _check_frontmatter_fields(frontmatter: JSONObject, uri: str, subject: str, where: str) -> list[Problem]:
     problems = []
     for key in ("name", "description"):
         value = frontmatter.get(key)
@@ -406,7 +407,7 @@ def verify_content(entry: SkillEntry, uri: str, data: bytes) -> list[Problem]:
     return []
 
 
-def parse_frontmatter(text: str) -> tuple[dict[str, Any] | None, str]:
+def parse_frontmatter(text: str) -> tuple[JSONObject | None, str]:
     """The YAML frontmatter at the start of a SKILL.md as JSON values, or (None, why not)."""
     match = FRONTMATTER.match(text.removeprefix("\ufeff"))
     if match is None:
@@ -446,7 +447,7 @@ def _as_json(value: Any, budget: list[int]) -> Any:
     return str(value)
 
 
-def compare_frontmatter(entry: SkillEntry, parsed: dict[str, Any]) -> list[Problem]:
+def compare_frontmatter(entry: SkillEntry, parsed: JSONObject) -> list[Problem]:
     subject = f"skill {entry.uri}"
     problems = []
     for key in sorted(set(parsed) | set(entry.frontmatter), key=str):

@@ -13,6 +13,7 @@ from .modern import SUBSCRIPTION_ID_KEY
 from .traffic import Frame
 
 if TYPE_CHECKING:
+    from ..forms.values import JSONObject
     from .operation import Operation
 
 __all__ = ["Subscription", "subscription_id_of"]
@@ -27,9 +28,9 @@ def subscription_id_of(params: Any) -> Any:
 class Subscription:
     """One listen request: what was asked, what the server honoured, what came."""
 
-    requested: dict[str, Any]
+    requested: JSONObject
     operation: Operation
-    acknowledged: dict[str, Any] | None = None
+    acknowledged: JSONObject | None = None
     received: list[Frame] = field(default_factory=list)
     ended: str | None = None
 

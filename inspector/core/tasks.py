@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from .errors import InspectorError, JsonRpcError, ProtocolError
 
 if TYPE_CHECKING:
+    from ..forms.values import JSONObject
     from .client import Client
 
 __all__ = ["TERMINAL", "TaskInfo", "TaskTracker", "task_fields"]
@@ -34,7 +35,7 @@ DEFAULT_POLL_MS = 1000
 MIN_POLL_MS = 100
 
 
-def task_fields(result: Any) -> dict[str, Any] | None:
+def task_fields(result: Any) -> JSONObject | None:
     """The task object in a result, in either era's shape (None if not a task)."""
     if not isinstance(result, dict):
         return None
@@ -59,16 +60,16 @@ class TaskInfo:
     poll_ms: int | None = None
     result: Any = None
     error: Any = None
-    input_requests: dict[str, Any] = field(default_factory=dict)
+    input_requests: JSONObject = field(default_factory=dict)
     answered: set[str] = field(default_factory=set)
-    raw: dict[str, Any] = field(default_factory=dict)
+    raw: JSONObject = field(default_factory=dict)
     history: list[str] = field(default_factory=list)
 
     @property
     def terminal(self) -> bool:
         return self.status in TERMINAL
 
-    def update(self, fields: dict[str, Any]) -> None:
+    def update(self, fields: JSONObject) -> None:
         self.raw = fields
         status = fields.get("status")
         if isinstance(status, str) and status != self.status:

@@ -13,10 +13,14 @@ import json
 import sys
 import time
 from collections.abc import Callable, Iterator
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from .problems import Problem
 from .wire_json import loads
+
+if TYPE_CHECKING:
+    from ..forms.values import JSONObject
+
 
 __all__ = [
     "RECENT",
@@ -221,7 +225,7 @@ class Frame:
         id: Any = None,
         latency: float | None = None,
         partner: int | None = None,
-        meta: dict[str, Any] | None = None,
+        meta: JSONObject | None = None,
         note: str | None = None,
         problems: list[str] | None = None,
         findings: list[Problem] | None = None,
@@ -307,7 +311,8 @@ class Frame:
         return self.raw.decode("utf-8", errors="replace")
 
 
-Observer = Callable[[Frame], None]
+# Told of each new frame; what it returns is not looked at.
+Observer = Callable[[Frame], object]
 # Rewrites a new frame in place before anyone sees it (secrets masked); it
 # must replace, never mutate, the frame's message and meta: the session
 # still acts on the objects it handed over.
@@ -337,7 +342,7 @@ class TrafficLog:
         self.mask = mask
         self._observers: list[Observer] = []
         self._seq = 0
-        self._last_meta: dict[str, Any] | None = None
+        self._last_meta: JSONObject | None = None
 
     def __len__(self) -> int:
         return len(self.frames)
@@ -366,7 +371,7 @@ class TrafficLog:
         id: Any = None,
         latency: float | None = None,
         partner: int | None = None,
-        meta: dict[str, Any] | None = None,
+        meta: JSONObject | None = None,
         note: str | None = None,
         problems: list[str] | None = None,
     ) -> Frame:
@@ -423,7 +428,7 @@ class TrafficLog:
                 self.event("local", "transport", note=f"traffic observer removed after error: {exc!r}")
         return frame
 
-    def event(self, direction: Direction, kind: FrameKind, *, note: str, meta: dict[str, Any] | None = None) -> Frame:
+    def event(self, direction: Direction, kind: FrameKind, *, note: str, meta: JSONObject | None = None) -> Frame:
         """Record a transport event (no JSON-RPC payload)."""
         return self.add(direction, kind, note=note, meta=meta)
 
@@ -442,9 +447,9 @@ class TrafficLog:
         return None
 
 
-def frame_to_record(frame: Frame, mask: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> dict[str, Any]:
+def frame_to_record(frame: Frame, mask: Callable[[JSONObject], JSONObject] | None = None) -> JSONObject:
     """A JSON-serialisable dict for one frame (the `--record` line format)."""
-    record: dict[str, Any] = {
+    record: JSONObject = {
         "seq": frame.seq,
         "time": round(frame.time, 6),
         "dir": frame.direction,
@@ -476,7 +481,7 @@ def frame_to_record(frame: Frame, mask: Callable[[dict[str, Any]], dict[str, Any
     return mask(record) if mask is not None else record
 
 
-def frame_from_record(record: dict[str, Any]) -> Frame:
+def frame_from_record(record: JSONObject) -> Frame:
     """Rebuild a frame from a recorded line (re-parsing the raw text)."""
     raw: bytes | None = None
     if "raw" in record:
@@ -523,12 +528,12 @@ def frame_from_record(record: dict[str, Any]) -> Frame:
 class JsonlRecorder:
     """Writes each frame as one JSON line, flushed at once so a crash loses nothing."""
 
-    def __init__(self, stream: IO[str], mask: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> None:
+    def __init__(self, stream: IO[str], mask: Callable[[JSONObject], JSONObject] | None = None) -> None:
         self._stream = stream
         self._mask = mask
 
     @classmethod
-    def open(cls, path: str, mask: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> JsonlRecorder:
+    def open(cls, path: str, mask: Callable[[JSONObject], JSONObject] | None = None) -> JsonlRecorder:
         return cls(open(path, "w", encoding="utf-8"), mask)
 
     def __call__(self, frame: Frame) -> None:

@@ -47,7 +47,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..forms.paths import Path, format_path
 from ..forms.values import short_json
@@ -55,6 +55,10 @@ from . import wire_models as wm
 from .problems import Problem, Rule, spec_url
 from .traffic import Frame
 from .versions import KNOWN_VERSIONS, MODERN_VERSIONS, at_least
+
+if TYPE_CHECKING:
+    from ..forms.values import JSONObject
+
 
 __all__ = [
     "WIRE_RULES",
@@ -392,7 +396,7 @@ class _Checker:
 
     # -- envelope ------------------------------------------------------------------
 
-    def envelope(self, message: dict[str, Any], kind: str) -> None:
+    def envelope(self, message: JSONObject, kind: str) -> None:
         if message.get("jsonrpc") != "2.0":
             got = short_json(message["jsonrpc"], 40) if "jsonrpc" in message else "nothing"
             self.add("jsonrpc-envelope", f'jsonrpc must be "2.0", got {got}', path="jsonrpc")
@@ -641,9 +645,9 @@ def validate_message(
     revision: str | None,
     method: str | None = None,
     request_params: Any = None,
-    client_capabilities: dict[str, Any] | None = None,
-    server_capabilities: dict[str, Any] | None = None,
-    tool_lookup: Callable[[str], dict[str, Any] | None] | None = None,
+    client_capabilities: JSONObject | None = None,
+    server_capabilities: JSONObject | None = None,
+    tool_lookup: Callable[[str], JSONObject | None] | None = None,
     seq: int | None = None,
 ) -> list[Problem]:
     """Problems of one parsed JSON-RPC message.
@@ -707,7 +711,7 @@ def _method_gate(checker: _Checker, surface: str, method: str, ours: bool) -> An
     return None
 
 
-def _check_request(checker: _Checker, message: dict[str, Any], direction: str) -> None:
+def _check_request(checker: _Checker, message: JSONObject, direction: str) -> None:
     method = message.get("method")
     if not isinstance(method, str):
         return
@@ -767,7 +771,7 @@ def _check_arguments(checker: _Checker, params: Any) -> None:
         )
 
 
-def _check_notification(checker: _Checker, message: dict[str, Any], direction: str) -> None:
+def _check_notification(checker: _Checker, message: JSONObject, direction: str) -> None:
     method = message.get("method")
     if not isinstance(method, str):
         return
@@ -800,7 +804,7 @@ def _check_notification_capability(checker: _Checker, method: str) -> None:
         )
 
 
-def _check_result(checker: _Checker, result: dict[str, Any], direction: str) -> None:
+def _check_result(checker: _Checker, result: JSONObject, direction: str) -> None:
     ctx = checker.ctx
     method = ctx.method
     if method is None or ctx.revision is None:
@@ -838,7 +842,7 @@ def _check_result(checker: _Checker, result: dict[str, Any], direction: str) -> 
         _check_call_result(checker, result)
 
 
-def _result_arm(model: Any, result: dict[str, Any], method: str, ctx: _Context) -> Any:
+def _result_arm(model: Any, result: JSONObject, method: str, ctx: _Context) -> Any:
     """Which model a result is checked with: the `resultType` decides between union arms."""
     arms = wm.union_arms(model)
     result_type = result.get("resultType")
@@ -863,7 +867,7 @@ def _result_arm(model: Any, result: dict[str, Any], method: str, ctx: _Context) 
     return model
 
 
-def _check_list(checker: _Checker, model: Any, result: dict[str, Any], key: str, kind: str) -> None:
+def _check_list(checker: _Checker, model: Any, result: JSONObject, key: str, kind: str) -> None:
     items = result[key]
     checker.model(model, {**result, key: []}, ("result",))
     item_cls = wm.item_model(model, key)
@@ -879,7 +883,7 @@ def _check_list(checker: _Checker, model: Any, result: dict[str, Any], key: str,
             )
 
 
-def _check_call_result(checker: _Checker, result: dict[str, Any]) -> None:
+def _check_call_result(checker: _Checker, result: JSONObject) -> None:
     ctx = checker.ctx
     params = ctx.request_params
     if ctx.tool_lookup is None or not isinstance(params, dict) or not isinstance(params.get("name"), str):
@@ -934,16 +938,16 @@ class FrameValidator:
     def __init__(
         self,
         revision: str | Callable[[], str | None] | None = None,
-        tools: Callable[[str], dict[str, Any] | None] | None = None,
+        tools: Callable[[str], JSONObject | None] | None = None,
         frames: Callable[[int], Frame | None] | None = None,
     ) -> None:
         self._revision_source = revision
         self._tools_source = tools
         self._frames = frames
         self.revision: str | None = None
-        self.client_capabilities: dict[str, Any] | None = None
-        self.server_capabilities: dict[str, Any] | None = None
-        self.tools: dict[str, dict[str, Any]] = {}
+        self.client_capabilities: JSONObject | None = None
+        self.server_capabilities: JSONObject | None = None
+        self.tools: dict[str, JSONObject] = {}
         self._sent: OrderedDict[tuple[str, Any], _Sent] = OrderedDict()
 
     @staticmethod
@@ -964,7 +968,7 @@ class FrameValidator:
             return value
         return self.revision
 
-    def tool(self, name: str) -> dict[str, Any] | None:
+    def tool(self, name: str) -> JSONObject | None:
         if self._tools_source is not None:
             found = self._tools_source(name)
             if found is not None:
@@ -1050,7 +1054,7 @@ class FrameValidator:
             problems = [p if p.subject else replace(p, subject=subject) for p in problems]
         return problems
 
-    def _revision_for(self, frame: Frame, message: dict[str, Any]) -> str | None:
+    def _revision_for(self, frame: Frame, message: JSONObject) -> str | None:
         params = message.get("params")
         if frame.kind == "request" and frame.direction == "out" and isinstance(params, dict):
             meta = params.get("_meta")
@@ -1062,7 +1066,7 @@ class FrameValidator:
         return self.current_revision()
 
     def _learn(
-        self, frame: Frame, message: dict[str, Any], method: str | None, request_params: Any, revision: str | None
+        self, frame: Frame, message: JSONObject, method: str | None, request_params: Any, revision: str | None
     ) -> None:
         params = message.get("params")
         if frame.kind == "request" and frame.direction == "out" and isinstance(params, dict):

@@ -27,7 +27,11 @@ import re
 from array import array
 from itertools import accumulate
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..forms.values import JSONObject
+
 
 __all__ = [
     "MAX_DEPTH",
@@ -116,10 +120,10 @@ def _deeper_if_valid(raw: bytes, limit: int) -> bool:
     return levels > limit
 
 
-def shallow_members(raw: bytes, names: tuple[str, ...] = ("id", "method")) -> dict[str, Any]:
+def shallow_members(raw: bytes, names: tuple[str, ...] = ("id", "method")) -> JSONObject:
     """The members `names` of a top-level JSON object whose values are scalars,
     read without parsing the nested values around them."""
-    found: dict[str, Any] = {}
+    found: JSONObject = {}
     start = len(raw) - len(raw.lstrip(_SPACE))
     if raw[start : start + 1] != b"{":
         return found
@@ -276,7 +280,8 @@ def dumps(value: Any) -> str:
     module = _DECODED.msgspec
     if module is not None and not _DECODED.divergent:
         try:
-            return module.json.format(_DECODED.encoder.encode(value), indent=0).decode()
+            spaced: bytes = module.json.format(_DECODED.encoder.encode(value), indent=0)
+            return spaced.decode()
         except (TypeError, ValueError, OverflowError, module.EncodeError):
             pass  # a lone surrogate, a type msgspec does not write: the standard library's text
     return _stdlib_dumps(value)

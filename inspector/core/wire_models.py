@@ -29,11 +29,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args, get_origin
 
 from ..forms.paths import format_path
 from ..forms.values import json_type_name, short_json
 from .versions import KNOWN_VERSIONS, MODERN_VERSIONS
+
+if TYPE_CHECKING:
+    from ..forms.values import JSONObject
+
 
 __all__ = [
     "ITEM_FIELDS",
@@ -448,7 +452,7 @@ _DEF_PREFIX = "#/definitions/"
 
 
 @cache
-def _old_definitions(revision: str) -> dict[str, Any]:
+def _old_definitions(revision: str) -> JSONObject:
     """Definition name -> schema, from the copy of the revision's schema.json."""
     text = resources.files("inspector.core").joinpath("wire_schemas", f"{revision}.json").read_text("utf-8")
     document = json.loads(text)
@@ -511,7 +515,7 @@ def _deref(revision: str, node: Any) -> Any:
     return None
 
 
-def _branches(node: dict[str, Any]) -> list[Any] | None:
+def _branches(node: JSONObject) -> list[Any] | None:
     for key in ("anyOf", "oneOf"):
         if isinstance(node.get(key), list):
             return list(node[key])
@@ -560,7 +564,7 @@ def _fits(revision: str, branch: Any, raw: Any) -> bool:
         return False
 
 
-def _settle(revision: str, node: Any, raw: Any) -> dict[str, Any] | None:
+def _settle(revision: str, node: Any, raw: Any) -> JSONObject | None:
     """`node` with its `$ref`s followed and its unions resolved to the member `raw` is meant for."""
     for _ in range(16):
         node = _deref(revision, node)
@@ -582,7 +586,7 @@ def _settle(revision: str, node: Any, raw: Any) -> dict[str, Any] | None:
     return None
 
 
-def _child(revision: str, node: dict[str, Any] | None, key: str | int, raw: Any) -> dict[str, Any] | None:
+def _child(revision: str, node: JSONObject | None, key: str | int, raw: Any) -> JSONObject | None:
     """The settled schema of `key` (a property name or an array index) under `node`."""
     if node is None:
         return None
@@ -596,17 +600,17 @@ def _child(revision: str, node: dict[str, Any] | None, key: str | int, raw: Any)
     return _settle(revision, extra, raw) if isinstance(extra, dict) else None
 
 
-def _declares(node: dict[str, Any], key: str) -> bool:
+def _declares(node: JSONObject, key: str) -> bool:
     properties = node.get("properties")
     return isinstance(properties, dict) and key in properties
 
 
-def _closed(node: dict[str, Any]) -> bool:
+def _closed(node: JSONObject) -> bool:
     """Whether the schema names its fields (an object with properties and no additionalProperties)."""
     return isinstance(node.get("properties"), dict) and "additionalProperties" not in node
 
 
-def _old_node_at(revision: str, root: str, raw_root: Any, path: tuple[str | int, ...]) -> dict[str, Any] | None:
+def _old_node_at(revision: str, root: str, raw_root: Any, path: tuple[str | int, ...]) -> JSONObject | None:
     node = _settle(revision, _old_definitions(revision).get(root), raw_root)
     raw = raw_root
     for seg in path:
@@ -677,7 +681,7 @@ def _walk(
     raw: Any,
     path: tuple[str | int, ...],
     skip: int,
-    node: dict[str, Any] | None,
+    node: JSONObject | None,
     depth: int = 0,
 ) -> Iterator[FieldNote]:
     if depth > 40:

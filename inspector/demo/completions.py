@@ -51,7 +51,8 @@ def _candidates(
 
 
 def register_completions(server: MCPServer[Any]) -> None:
-    @server.completion()
+    # The SDK leaves completion() unannotated; its decorator returns the function as it is.
+    @server.completion()  # type: ignore[untyped-decorator, no-untyped-call]
     async def complete(
         ref: PromptReference | ResourceTemplateReference,
         argument: CompletionArgument,

@@ -45,7 +45,7 @@ from .leaf_nodes import (
 from .node_base import FormNode, NodeKind
 from .paths import Path, format_path, parse_path
 from .validation import Violation, check_schema, validate_value
-from .values import UNSET, JSONValue, Unset, json_equal
+from .values import UNSET, JSONObject, JSONValue, Unset, json_equal
 
 __all__ = [
     "UNSET",
@@ -61,6 +61,7 @@ __all__ = [
     "FormNode",
     "FormValueError",
     "IntegerNode",
+    "JSONObject",
     "JSONValue",
     "MultiSelectNode",
     "NodeKind",

@@ -41,7 +41,7 @@ from .node_base import FormNode
 from .paths import APPEND, PathToken, format_path, parse_path
 from .schema_regex import PatternNotChecked, pattern_search
 from .text_conversion import infer_json
-from .values import UNSET, JSONValue, Schema, Unset, json_equal, json_text, json_type_name, parse_json_text
+from .values import UNSET, JSONObject, JSONValue, Schema, Unset, json_equal, json_text, json_type_name, parse_json_text
 
 __all__ = ["apply_assignments", "format_assignments", "parse_assignments", "split_assignment"]
 
@@ -89,11 +89,11 @@ def parse_assignments(
     assignments: Sequence[str],
     *,
     prefill_defaults: bool = False,
-    base: dict[str, Any] | None = None,
+    base: JSONObject | None = None,
     with_defaults: bool = False,
     lenient: bool = False,
     notes: list[str] | None = None,
-) -> dict[str, Any]:
+) -> JSONObject:
     """Tool arguments from ``key=value`` strings, converted through *schema*'s form.
 
     Starts from the form's initial state (no defaults, see `build_form`) or
@@ -447,7 +447,7 @@ def _set_in(current: JSONValue | Unset, tokens: list[PathToken], value: JSONValu
 # -- the other way ------------------------------------------------------------------
 
 
-def format_assignments(schema: Schema, value: dict[str, Any]) -> list[str]:
+def format_assignments(schema: Schema, value: JSONObject) -> list[str]:
     """``key=value`` strings that `parse_assignments` turns back into *value*'s keys.
 
     Uses ``key=text`` where the field's text conversion reproduces the value

@@ -41,7 +41,7 @@ from .merge import MergeConflict, merge_schemas
 from .node_base import FormContext, FormNode
 from .paths import Path
 from .refs import RefError, RefResolver, Target
-from .values import Schema, json_text
+from .values import JSONObject, Schema, json_text
 
 __all__ = [
     "DEFAULT_MAX_DEPTH",
@@ -173,7 +173,7 @@ def build_detached(subschema: Schema, *, root_schema: Schema, path: Path = (), s
 # -- expansion -----------------------------------------------------------------
 
 
-def _expand(schema: Schema, ctx: _Ctx) -> tuple[dict[str, Any], _Ctx]:
+def _expand(schema: Schema, ctx: _Ctx) -> tuple[JSONObject, _Ctx]:
     """Resolve top-level ``$ref`` and merge ``allOf`` until neither is left."""
     expanded_here: set[int] = set()  # a $ref target met twice without a descent is a cycle
     for _ in range(64):
@@ -226,14 +226,14 @@ def _expand(schema: Schema, ctx: _Ctx) -> tuple[dict[str, Any], _Ctx]:
     raise _Fallback("$ref / allOf chain too long")
 
 
-def _merge(schemas: list[Any], what: str) -> dict[str, Any]:
+def _merge(schemas: list[Any], what: str) -> JSONObject:
     try:
         return merge_schemas(schemas)
     except MergeConflict as exc:
         raise _Fallback(f"{what} cannot be combined into one form field: {exc.reason}") from None
 
 
-def _strip(schema: dict[str, Any], *more: str) -> dict[str, Any]:
+def _strip(schema: JSONObject, *more: str) -> JSONObject:
     drop = {*_ANNOTATIONS, *_DOCUMENT_KEYS, *more}
     return {k: v for k, v in schema.items() if k not in drop}
 
@@ -265,7 +265,7 @@ def _build(schema: Schema, path: Path, ctx: _Ctx, *, required: bool, parent: For
     return node
 
 
-def _types_of(schema: dict[str, Any]) -> list[str] | None:
+def _types_of(schema: JSONObject) -> list[str] | None:
     declared = schema.get("type")
     if declared is None:
         return None
@@ -283,7 +283,7 @@ def _types_of(schema: dict[str, Any]) -> list[str] | None:
     return types
 
 
-def _infer_type(schema: dict[str, Any]) -> str | None:
+def _infer_type(schema: JSONObject) -> str | None:
     for words, name in (
         (_OBJECT_WORDS, "object"),
         (_ARRAY_WORDS, "array"),
@@ -295,7 +295,7 @@ def _infer_type(schema: dict[str, Any]) -> str | None:
     return None
 
 
-def _enum_options(schema: dict[str, Any]) -> tuple[EnumOption, ...] | None:
+def _enum_options(schema: JSONObject) -> tuple[EnumOption, ...] | None:
     values = schema.get("enum")
     if not isinstance(values, list) or not values:
         return None
@@ -310,7 +310,7 @@ def _enum_options(schema: dict[str, Any]) -> tuple[EnumOption, ...] | None:
 _OPTION_KEYS = {"const", "title", "description", "type", "$comment"}
 
 
-def _titled_options(schema: dict[str, Any]) -> tuple[EnumOption, ...] | None:
+def _titled_options(schema: JSONObject) -> tuple[EnumOption, ...] | None:
     for keyword in ("oneOf", "anyOf"):
         members = schema.get(keyword)
         if not isinstance(members, list) or not members:
@@ -328,7 +328,7 @@ def _titled_options(schema: dict[str, Any]) -> tuple[EnumOption, ...] | None:
     return None
 
 
-def _options_of(schema: dict[str, Any]) -> tuple[EnumOption, ...] | None:
+def _options_of(schema: JSONObject) -> tuple[EnumOption, ...] | None:
     return _enum_options(schema) or _titled_options(schema)
 
 
@@ -402,7 +402,7 @@ def _nullable(schema: dict[str, Any], inner: dict[str, Any], ctx: _Ctx, common: 
     return node
 
 
-def _variant_title(member: Any, shape: dict[str, Any] | None, index: int) -> str:
+def _variant_title(member: Any, shape: JSONObject | None, index: int) -> str:
     if isinstance(member, dict):
         if isinstance(member.get("title"), str) and member["title"]:
             return str(member["title"])
@@ -431,9 +431,9 @@ def _variant_title(member: Any, shape: dict[str, Any] | None, index: int) -> str
 
 
 def _union(
-    schema: dict[str, Any],
+    schema: JSONObject,
     keyword: str,
-    base: dict[str, Any],
+    base: JSONObject,
     members: list[Any],
     ctx: _Ctx,
     common: dict[str, Any],
@@ -444,7 +444,7 @@ def _union(
     for index, member in enumerate(members):
         combined: Any = {"allOf": [base, member]} if base else member
         try:
-            shape: dict[str, Any] | None = _expand(combined, ctx)[0]
+            shape: JSONObject | None = _expand(combined, ctx)[0]
         except _Fallback:
             shape = None
         titles.append(_variant_title(member, shape, index))
@@ -510,7 +510,7 @@ def _array(schema: dict[str, Any], ctx: _Ctx, common: dict[str, Any]) -> FormNod
     items = schema.get("items", True)
     if isinstance(items, dict):
         try:
-            shape: dict[str, Any] | None = _expand(items, ctx)[0]
+            shape: JSONObject | None = _expand(items, ctx)[0]
         except _Fallback:
             shape = None
         options = _options_of(shape) if shape is not None else None

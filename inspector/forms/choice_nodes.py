@@ -6,7 +6,7 @@ from typing import Any
 
 from .errors import FormValueError
 from .node_base import FormNode, NodeFactory, NodeKind
-from .values import UNSET, JSONValue, Schema, Unset, json_equal, json_type_name
+from .values import UNSET, JSONValue, Schema, Unset, json_equal, json_type_name, parse_json_text
 
 __all__ = ["NullableNode", "UnionNode", "UnionVariant"]
 
@@ -150,8 +150,7 @@ class UnionNode(FormNode):
         return self.selected if self.selected in indexes else indexes[0]
 
     def convert_text(self, text: str) -> JSONValue | Unset:
-        first: JSONValue | Unset = UNSET
-        converted = False
+        converted: list[tuple[JSONValue, bool]] = []
         problems: list[str] = []
         for variant in self.variants:
             try:
@@ -161,12 +160,18 @@ class UnionNode(FormNode):
                 continue
             if value is UNSET:
                 return UNSET
-            if self.context.is_valid(variant.schema, value, variant.scope):
+            converted.append((value, self.context.is_valid(variant.schema, value, variant.scope)))
+        # The text as written wins over a lenient reading of it: with a string
+        # alternative, "yes" stays "yes" rather than becoming true, and "007"
+        # stays "007" rather than becoming 7.
+        for value, valid in converted:
+            if valid and _written_as(text, value):
                 return value
-            if not converted:
-                first, converted = value, True
+        for value, valid in converted:
+            if valid:
+                return value
         if converted:
-            return first
+            return converted[0][0]
         raise self._error("matches none of the alternatives (" + "; ".join(problems) + ")")
 
     def children(self) -> list[FormNode]:
@@ -215,6 +220,16 @@ class UnionNode(FormNode):
 
     def _format_text(self) -> str:
         return self.selected_node.text() if self.variants else ""
+
+
+def _written_as(text: str, value: JSONValue) -> bool:
+    """Whether *text* is *value* as written: the string itself, or its JSON."""
+    if isinstance(value, str):
+        return value == text
+    try:
+        return json_equal(parse_json_text(text.strip()), value)
+    except ValueError:
+        return False
 
 
 class NullableNode(FormNode):

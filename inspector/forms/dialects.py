@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import jsonschema
+from jsonschema.protocols import Validator
 
 __all__ = ["DEFAULT_DIALECT", "Dialect", "dialect_of"]
 
@@ -22,7 +23,7 @@ class Dialect:
 
     name: str
     uri: str
-    validator_class: Any
+    validator_class: type[Validator]
     known: bool = True
 
 

@@ -12,12 +12,12 @@ import copy
 from typing import Any
 
 from .refs import RefError, RefResolver
-from .values import Schema
+from .values import JSONObject, Schema
 
 __all__ = ["apply_defaults"]
 
 
-def apply_defaults(requested_schema: Schema, content: dict[str, Any] | None = None) -> dict[str, Any]:
+def apply_defaults(requested_schema: Schema, content: JSONObject | None = None) -> JSONObject:
     """*content* (or ``{}``) with every missing property that has a ``default`` filled in.
 
     Values already in *content* win.  Local ``$ref``s are followed, and nested
@@ -29,7 +29,7 @@ def apply_defaults(requested_schema: Schema, content: dict[str, Any] | None = No
     return _fill(requested_schema, None, result, resolver, 0)
 
 
-def _resolve(schema: Any, scope: Any, resolver: RefResolver) -> tuple[dict[str, Any], Any]:
+def _resolve(schema: Any, scope: Any, resolver: RefResolver) -> tuple[JSONObject, Any]:
     """*schema* with its top-level ``$ref``s followed (siblings win), and the scope it ends in."""
     for _ in range(32):
         if not isinstance(schema, dict):
@@ -47,7 +47,7 @@ def _resolve(schema: Any, scope: Any, resolver: RefResolver) -> tuple[dict[str, 
     return {}, scope
 
 
-def _fill(schema: Any, scope: Any, content: dict[str, Any], resolver: RefResolver, depth: int) -> dict[str, Any]:
+def _fill(schema: Any, scope: Any, content: JSONObject, resolver: RefResolver, depth: int) -> JSONObject:
     if depth > 32:
         return content
     resolved, scope = _resolve(schema, scope, resolver)

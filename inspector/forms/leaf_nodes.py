@@ -185,10 +185,19 @@ class NumberNode(FormNode):
         for example in self.examples:
             if isinstance(example, int | float) and not isinstance(example, bool):
                 return number_text(example)
-        low = self.minimum if self.minimum is not None else self.exclusive_minimum
-        high = self.maximum if self.maximum is not None else self.exclusive_maximum
+        return self.bounds_text
+
+    @property
+    def bounds_text(self) -> str:
+        """The bounds as a person reads them (``1 … 10``, ``integer ≥ 1``), or ""."""
+        low = _domain_bound(self.minimum if self.minimum is not None else self.exclusive_minimum)
+        high = _domain_bound(self.maximum if self.maximum is not None else self.exclusive_maximum)
         if low is not None and high is not None:
             return f"{number_text(low)} … {number_text(high)}"
+        if low is not None:
+            return f"{self.kind} {'>' if self.minimum is None else '≥'} {number_text(low)}"
+        if high is not None:
+            return f"{self.kind} {'<' if self.maximum is None else '≤'} {number_text(high)}"
         return ""
 
     def _parse(self, text: str) -> int | float:
@@ -218,6 +227,16 @@ class NumberNode(FormNode):
 
     def _format_text(self) -> str:
         return "" if self.value is UNSET else number_text(self.value)
+
+
+# Zod's `.int()` (the TypeScript SDK's servers) bounds every integer by the
+# safe-integer range: a limit of the language, not of the field.
+_SAFE_INTEGER = 2**53 - 1
+
+
+def _domain_bound(bound: int | float | None) -> int | float | None:
+    """*bound*, or None when it is only the safe-integer limit."""
+    return None if bound is not None and abs(bound) == _SAFE_INTEGER else bound
 
 
 class IntegerNode(NumberNode):

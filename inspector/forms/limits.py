@@ -14,6 +14,7 @@ from typing import Any
 
 from .paths import Path
 from .refs import RefError, RefResolver
+from .values import JSONObject
 
 __all__ = ["MAX_SCHEMA_DEPTH", "nested_deeper_than", "ref_cycles"]
 
@@ -43,9 +44,9 @@ def nested_deeper_than(value: Any, limit: int) -> bool:
     return False
 
 
-def _subschemas(root: dict[str, Any]) -> list[tuple[Path, dict[str, Any]]]:
+def _subschemas(root: JSONObject) -> list[tuple[Path, JSONObject]]:
     """Every object under *root* that may be a schema, with its path (instance data skipped)."""
-    out: list[tuple[Path, dict[str, Any]]] = []
+    out: list[tuple[Path, JSONObject]] = []
     stack: list[tuple[Path, Any]] = [((), root)]
     while stack and len(out) < _MAX_NODES:
         path, node = stack.pop()
@@ -57,7 +58,7 @@ def _subschemas(root: dict[str, Any]) -> list[tuple[Path, dict[str, Any]]]:
     return out
 
 
-def _in_place(node: dict[str, Any], scope: Any, resolver: RefResolver) -> list[tuple[dict[str, Any], Any]]:
+def _in_place(node: JSONObject, scope: Any, resolver: RefResolver) -> list[tuple[JSONObject, Any]]:
     """The schemas *node* applies to the same place in the value (no descent into it), each
     with the scope it is reached in (*scope*: the one *node* was reached in, None for the document's)."""
     out: list[tuple[Any, Any]] = []
@@ -99,8 +100,8 @@ def ref_cycles(root: Any) -> list[tuple[Path, str]]:
     for _, start in nodes:
         if id(start) in state:
             continue
-        trail: list[dict[str, Any]] = [start]
-        pending: list[list[tuple[dict[str, Any], Any]]] = [_in_place(start, None, resolver)]
+        trail: list[JSONObject] = [start]
+        pending: list[list[tuple[JSONObject, Any]]] = [_in_place(start, None, resolver)]
         state[id(start)] = 1
         while trail:
             if not pending[-1]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .values import json_equal
+from .values import JSONObject, json_equal
 
 __all__ = ["MergeConflict", "merge_schemas"]
 
@@ -168,7 +168,7 @@ _MERGERS: dict[str, Callable[[Any, Any], Any]] = {
 }
 
 
-def merge_schemas(schemas: list[Any]) -> dict[str, Any]:
+def merge_schemas(schemas: list[Any]) -> JSONObject:
     """Merge schemas that must all hold into one dict schema.
 
     Members must already have their top-level ``$ref``/``allOf`` expanded;
@@ -176,7 +176,7 @@ def merge_schemas(schemas: list[Any]) -> dict[str, Any]:
     members describe the same property the result is ``{"allOf": [a, b]}`` for
     the builder to expand later.  Raises `MergeConflict`.
     """
-    out: dict[str, Any] = {}
+    out: JSONObject = {}
     for schema in schemas:
         if schema is True:
             continue

@@ -31,7 +31,7 @@ from typing import Any, ClassVar
 from .errors import FormValueError
 from .paths import Path, PathSegment, format_path
 from .validation import Violation, is_valid_against, make_validator, validate_value
-from .values import UNSET, JSONValue, Schema, Unset, json_equal, json_text, parse_json_text
+from .values import UNSET, JSONObject, JSONValue, Schema, Unset, json_equal, json_text, parse_json_text
 
 __all__ = ["FormContext", "FormNode", "NodeFactory", "NodeKind"]
 
@@ -109,7 +109,7 @@ class FormNode:
         parent: FormNode | None = None,
     ) -> None:
         info = schema if isinstance(schema, dict) else {}
-        self.schema: dict[str, Any] = info
+        self.schema: JSONObject = info
         self.path: Path = path
         self.context = context
         self.parent = parent

@@ -85,11 +85,10 @@ def _meta_objects() -> frozenset[int]:
 
 
 def _specification(schema: Any) -> Any:
-    """The referencing specification of the dialect the validator uses for *schema*."""
-    cls = dialect_of(schema).validator_class
-    return referencing.jsonschema.specification_with(
-        cls.ID_OF(cls.META_SCHEMA), default=referencing.jsonschema.DRAFT202012
-    )
+    """The referencing specification of the dialect the validator uses for *schema* (2020-12 for an unknown one)."""
+    dialect = dialect_of(schema)
+    default = referencing.jsonschema.DRAFT202012
+    return referencing.jsonschema.specification_with(dialect.uri, default=default) if dialect.known else default
 
 
 def _root(schema: Any) -> tuple[Any, str, Any]:

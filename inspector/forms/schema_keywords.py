@@ -19,8 +19,10 @@ from typing import Any
 import jsonschema
 import jsonschema.validators
 from jsonschema.exceptions import ValidationError
+from jsonschema.protocols import Validator
 
 from .schema_regex import PatternNotChecked, is_valid_pattern, pattern_search
+from .values import JSONObject
 
 __all__ = ["UncheckedError", "format_checker_for", "safe_validator_class"]
 
@@ -78,7 +80,7 @@ def _pattern_properties(validator: Any, patterns: Any, instance: Any, schema: An
                 yield from validator.descend(value, subschema, path=key, schema_path=pattern)
 
 
-def additional_keys(schema: dict[str, Any], instance: dict[str, Any]) -> list[str]:
+def additional_keys(schema: JSONObject, instance: JSONObject) -> list[str]:
     """Keys of *instance* that neither ``properties`` nor ``patternProperties`` covers.
 
     A key whose pattern could not be applied counts as covered: that pattern
@@ -128,7 +130,7 @@ def _unevaluated_properties(validator: Any, rest: Any, instance: Any, schema: An
 _MAX_EVALUATION_DEPTH = 50
 
 
-def _evaluated_keys(validator: Any, instance: dict[str, Any], schema: Any, depth: int) -> set[str]:
+def _evaluated_keys(validator: Any, instance: JSONObject, schema: Any, depth: int) -> set[str]:
     """The keys of *instance* that *schema* evaluates in place (JSON Schema 2019-09 §7.7.1 annotations)."""
     if not isinstance(schema, dict) or depth > _MAX_EVALUATION_DEPTH:
         return set()
@@ -187,7 +189,7 @@ def _is_regex(value: object) -> bool:
     return not isinstance(value, str) or is_valid_pattern(value)
 
 
-def format_checker_for(base: Any) -> Any:
+def format_checker_for(base: jsonschema.FormatChecker) -> jsonschema.FormatChecker:
     """A copy of the format checker *base* whose ``regex`` format compiles with `schema_regex`."""
     checker = jsonschema.FormatChecker(formats=())
     checker.checkers = dict(base.checkers)
@@ -197,7 +199,12 @@ def format_checker_for(base: Any) -> Any:
 
 
 @functools.cache
-def safe_validator_class(cls: Any) -> Any:
+def safe_validator_class(cls: type[Validator]) -> type[Validator]:
     """*cls* (a jsonschema validator class) with its regex keywords replaced."""
     replaced = {word: function for word, function in _REPLACED.items() if word in cls.VALIDATORS}
-    return jsonschema.validators.extend(cls, validators=replaced, format_checker=format_checker_for(cls.FORMAT_CHECKER))
+    checker = format_checker_for(cls.FORMAT_CHECKER)
+    # types-jsonschema leaves extend() unannotated; it returns a validator class.
+    extended: type[Validator] = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+        cls, validators=replaced, format_checker=checker
+    )
+    return extended

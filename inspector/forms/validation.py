@@ -32,7 +32,7 @@ from .paths import Path, format_path
 from .refs import RefError, RefResolver, document_resolver
 from .schema_keywords import UncheckedError, additional_keys, format_checker_for, safe_validator_class
 from .schema_regex import MATCH_TIMEOUT, regex_budget
-from .values import JSONValue, Schema, json_type_name, short_json
+from .values import JSONObject, JSONValue, Schema, json_type_name, short_json
 
 __all__ = [
     "Violation",
@@ -127,7 +127,7 @@ _SCHEMA_FAILURES: tuple[type[BaseException], ...] = (
 def make_validator(schema: Schema) -> Any:
     """A jsonschema validator for *schema*: its dialect, format checking, no remote ``$ref``,
     server-supplied regular expressions applied in bounded time (`schema_regex`)."""
-    cls = safe_validator_class(dialect_of(schema).validator_class)
+    cls: Any = safe_validator_class(dialect_of(schema).validator_class)  # `_resolver` is not in jsonschema's stubs
     document = _without_false_subschemas(schema)
     # The resolver of `refs` (the one the form and lint use), which retrieves
     # nothing: an external reference fails instead of being fetched.
@@ -139,7 +139,7 @@ def make_validator(schema: Schema) -> Any:
 _ONE_SCHEMA = ("not", "if", "then", "else", "contains", "propertyNames")
 _SCHEMA_MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
 _SCHEMA_LISTS = ("allOf", "anyOf", "oneOf", "prefixItems")
-_NO_VALUE: dict[str, Any] = {"not": {}}
+_NO_VALUE: JSONObject = {"not": {}}
 
 
 def _without_false_subschemas(schema: Any, depth: int = 0) -> Any:
@@ -369,14 +369,14 @@ def _meta_message(error: Any) -> str:
 # -- $ref checks -------------------------------------------------------------
 
 
-def _check_refs(schema: dict[str, Any]) -> list[Violation]:
+def _check_refs(schema: JSONObject) -> list[Violation]:
     return [violation for violation, _ in _bad_refs(schema)]
 
 
-def _bad_refs(schema: dict[str, Any]) -> list[tuple[Violation, dict[str, Any]]]:
+def _bad_refs(schema: JSONObject) -> list[tuple[Violation, JSONObject]]:
     """Each ``$ref`` that does not resolve, with the object it is written in."""
     resolver = RefResolver(schema)
-    out: list[tuple[Violation, dict[str, Any]]] = []
+    out: list[tuple[Violation, JSONObject]] = []
     for path, holder in _iter_refs(schema, ()):
         ref = holder["$ref"]
         if not isinstance(ref, str):
@@ -430,7 +430,7 @@ def _in_package(filename: str, package: str) -> bool:
     return f"{os.sep}{package}{os.sep}" in filename
 
 
-def _iter_refs(node: Any, path: Path, depth: int = 0) -> Iterator[tuple[Path, dict[str, Any]]]:
+def _iter_refs(node: Any, path: Path, depth: int = 0) -> Iterator[tuple[Path, JSONObject]]:
     """(path of each ``$ref``, the object it is written in)."""
     if depth > 200:
         return

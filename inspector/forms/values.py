@@ -14,6 +14,7 @@ from typing import Any, Final, TypeAlias
 
 __all__ = [
     "UNSET",
+    "JSONObject",
     "JSONValue",
     "Schema",
     "Unset",
@@ -26,6 +27,9 @@ __all__ = [
 
 JSONValue: TypeAlias = Any
 """Any JSON-compatible Python value: None, bool, int, float, str, list, dict."""
+
+JSONObject: TypeAlias = dict[str, JSONValue]
+"""A JSON object: a message, its params or result, capabilities, a schema in its object form."""
 
 Schema: TypeAlias = Any
 """A JSON Schema: a mapping, or ``True`` / ``False`` (boolean schemas)."""

@@ -45,7 +45,8 @@ class StepFailed(Exception):
     """A step whose answer did not meet its expectations (Locust counts it as a failure)."""
 
 
-@events.init_command_line_parser.add_listener
+# Locust leaves add_listener() unannotated; it returns the handler as it is.
+@events.init_command_line_parser.add_listener  # type: ignore[untyped-decorator]
 def _options(parser: Any) -> None:
     # include_in_web_ui and env_var let a master hand the setting to its workers.
     parser.add_argument(

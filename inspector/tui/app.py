@@ -85,8 +85,10 @@ class InspectorApp(App[int]):
         Binding("alt+4", "show_bottom('problems')", "Problems", id="bottom_problems", show=False, priority=True),
         Binding("alt+5", "show_bottom('latency')", "Latency", id="bottom_latency", show=False, priority=True),
         # Most terminals (xterm, tmux, GNOME's) send alt+digit as ESC then the
-        # digit, which Textual reads as the character macOS's option+digit
-        # types (ESC 1 arrives as "¡"). Not priority: a text field keeps them.
+        # digit, which Textual's own parser reads as the character macOS's
+        # option+digit types (ESC 1 arrives as "¡"); ours reads alt+1
+        # (terminal_keys.py), so these serve other drivers. Not priority: a
+        # text field keeps them.
         Binding(
             "inverted_exclamation_mark",
             "show_bottom('traffic')",

@@ -12,10 +12,8 @@ not answer.
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -32,7 +30,7 @@ from ..core.session import ServerRequest
 if TYPE_CHECKING:
     from .app import InspectorApp
 
-__all__ = ["ANSWER_TIMEOUT", "RequestScreen", "TuiHandlers", "default_roots"]
+__all__ = ["ANSWER_TIMEOUT", "RequestScreen", "TuiHandlers"]
 
 USER_DECLINED = -1  # JSON-RPC error code the spec uses for a user rejecting sampling
 ANSWER_TIMEOUT = 600.0
@@ -44,11 +42,6 @@ class _Declined:
 
 
 DECLINED = _Declined()
-
-
-def default_roots() -> list[dict[str, Any]]:
-    cwd = Path(os.getcwd())
-    return [{"uri": cwd.as_uri(), "name": cwd.name or str(cwd)}]
 
 
 class RequestScreen(ModalScreen[dict[str, Any] | None]):
@@ -143,7 +136,11 @@ class TuiHandlers(ClientHandlers):
 
     def __init__(self, app: InspectorApp) -> None:
         self.app = app
-        self.roots: list[dict[str, Any]] = default_roots()
+        # Only the roots the person gave (`--root`, the Roots tab): a server
+        # such as server-filesystem replaces the folders on its own command
+        # line with the client's roots, so offering the working directory
+        # unasked would quietly change what it serves.
+        self.roots: list[dict[str, Any]] = []
         # Requests waiting for the person, in arrival order; the first is on screen.
         self.waiting: list[ServerRequest] = []
         self._asks: list[_Ask] = []

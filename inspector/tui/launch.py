@@ -50,6 +50,9 @@ def roots_of(paths: list[str]) -> list[dict[str, str]]:
 def run_casting(app: InspectorApp, cast_path: str | None) -> int:
     """Run `app`; with `cast_path`, what its terminal shows is written there
     as an asciinema cast.  The process's exit code."""
+    from .terminal_keys import install
+
+    install(app.driver_class)
     if not cast_path:
         app.run()
         return exit_code(app)
@@ -103,5 +106,8 @@ def run_recording(path: str) -> int:
         print(f"inspector: {exc}", file=sys.stderr)
         return 2
     app = InspectorApp(ServerSpec(name=path), recording=(path, traffic), keymap=load_keymap())
+    from .terminal_keys import install
+
+    install(app.driver_class)
     app.run()
     return exit_code(app)

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.text import Text
 from textual import on, work
@@ -131,7 +131,8 @@ def owner_of(widget: Widget) -> ServerView:
     for node in widget.ancestors:
         if isinstance(node, ServerView):
             return node
-    return widget.app.view  # type: ignore[attr-defined]
+    # Every pane runs inside the inspector's app (the app module imports this one).
+    return cast("InspectorApp", widget.app).view
 
 
 class ServerView(Vertical):

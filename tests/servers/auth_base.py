@@ -14,7 +14,7 @@ import argparse
 import base64
 import hashlib
 import socket
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote
@@ -45,6 +45,15 @@ class Site:
 
     def prm_url(self) -> str:
         return f"{self.base}{PRM_PATH}"
+
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def route(server: MCPServer, path: str, methods: list[str]) -> Callable[[Handler], Handler]:
+    """`server.custom_route(path, methods)`, with the type the SDK leaves out (it hands the handler back)."""
+    register: Callable[[Handler], Handler] = server.custom_route(path, methods=methods)
+    return register
 
 
 def authorization_server_metadata(
@@ -78,11 +87,11 @@ def add_discovery(
     """Serve the protected resource metadata and the authorization server metadata, made afresh per
     request (so a test's /_mode change shows in the next one)."""
 
-    @server.custom_route(PRM_PATH, methods=["GET"])
+    @route(server, PRM_PATH, ["GET"])
     async def prm(request: Request) -> Response:
         return JSONResponse(resource_metadata())
 
-    @server.custom_route(METADATA_PATH, methods=["GET"])
+    @route(server, METADATA_PATH, ["GET"])
     async def as_metadata(request: Request) -> Response:
         return JSONResponse(metadata())
 
@@ -117,11 +126,11 @@ def add_controls(
     """The test's controls: GET /_stats answers `stats()`; POST /_mode hands its JSON body to
     `set_mode`, which returns why it refuses the body (answered 400), or None."""
 
-    @server.custom_route("/_stats", methods=["GET"])
+    @route(server, "/_stats", ["GET"])
     async def stats_route(request: Request) -> Response:
         return JSONResponse(stats())
 
-    @server.custom_route("/_mode", methods=["POST"])
+    @route(server, "/_mode", ["POST"])
     async def mode_route(request: Request) -> Response:
         refused = set_mode(await request.json())
         if refused is not None:

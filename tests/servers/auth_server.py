@@ -117,7 +117,7 @@ def build(state: State) -> Any:
 
     auth_base.add_discovery(server, resource_metadata, metadata)
 
-    @server.custom_route("/auth/register", methods=["POST"])
+    @auth_base.route(server, "/auth/register", ["POST"])
     async def register(request: Request) -> Response:
         body = await request.json()
         state.stats["register"] += 1
@@ -134,7 +134,7 @@ def build(state: State) -> Any:
         state.issued.append(client["client_secret"])
         return JSONResponse(client, status_code=201)
 
-    @server.custom_route("/auth/authorize", methods=["GET"])
+    @auth_base.route(server, "/auth/authorize", ["GET"])
     async def authorize(request: Request) -> Response:
         q = request.query_params
         state.stats["authorize"] += 1
@@ -165,7 +165,7 @@ def build(state: State) -> Any:
         params["iss"] = "https://evil.example.com" if state.wrong_iss else state.issuer
         return RedirectResponse(f"{redirect_uri}?{urlencode(params)}", status_code=302)
 
-    @server.custom_route("/auth/token", methods=["POST"])
+    @auth_base.route(server, "/auth/token", ["POST"])
     async def token(request: Request) -> Response:
         form = dict(await request.form())
         client = _authenticate(state, request, form)

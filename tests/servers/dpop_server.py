@@ -139,7 +139,7 @@ def build(state: State) -> Any:
         return "hello, proof-of-possession client"
 
     def metadata() -> dict[str, Any]:
-        advertised = {"dpop_signing_alg_values_supported": ["ES256"]} if state.advertise else {}
+        advertised: dict[str, Any] = {"dpop_signing_alg_values_supported": ["ES256"]} if state.advertise else {}
         return auth_base.authorization_server_metadata(
             state, ["authorization_code", "refresh_token"], ["none"], **advertised
         )
@@ -148,7 +148,7 @@ def build(state: State) -> Any:
         server, lambda: {"resource": state.resource, "authorization_servers": [state.issuer]}, metadata
     )
 
-    @server.custom_route("/auth/authorize", methods=["GET"])
+    @auth_base.route(server, "/auth/authorize", ["GET"])
     async def authorize(request: Request) -> Response:
         q = request.query_params
         if q.get("client_id") != CLIENT or q.get("code_challenge_method") != "S256":
@@ -158,7 +158,7 @@ def build(state: State) -> Any:
         params = {"code": code, "state": q.get("state", ""), "iss": state.issuer}
         return RedirectResponse(f"{q.get('redirect_uri')}?{urlencode(params)}", status_code=302)
 
-    @server.custom_route("/auth/token", methods=["POST"])
+    @auth_base.route(server, "/auth/token", ["POST"])
     async def token(request: Request) -> Response:
         form = dict(await request.form())
         grant = form.get("grant_type")

@@ -73,13 +73,13 @@ def build(state: State) -> Any:
         """Say who is asking."""
         return "hello, enterprise user"
 
-    @server.custom_route("/_id_token", methods=["GET"])
+    @auth_base.route(server, "/_id_token", ["GET"])
     async def id_token(request: Request) -> Response:
         now = int(time.time())
         claims = {"iss": state.idp, "sub": "user-42", "aud": IDP_CLIENT, "iat": now, "exp": now + 3600}
         return JSONResponse({"id_token": jwt.encode(claims, state.key, algorithm="ES256")})
 
-    @server.custom_route("/idp/.well-known/openid-configuration", methods=["GET"])
+    @auth_base.route(server, "/idp/.well-known/openid-configuration", ["GET"])
     async def idp_metadata(request: Request) -> Response:
         return JSONResponse(
             {
@@ -90,7 +90,7 @@ def build(state: State) -> Any:
             }
         )
 
-    @server.custom_route("/idp/token", methods=["POST"])
+    @auth_base.route(server, "/idp/token", ["POST"])
     async def exchange(request: Request) -> Response:
         form = {k: str(v) for k, v in (await request.form()).items()}
         state.stats["exchange"] += 1
@@ -137,7 +137,7 @@ def build(state: State) -> Any:
         lambda: auth_base.authorization_server_metadata(state, [JWT_BEARER], ["client_secret_basic"]),
     )
 
-    @server.custom_route("/auth/token", methods=["POST"])
+    @auth_base.route(server, "/auth/token", ["POST"])
     async def token(request: Request) -> Response:
         form = {k: str(v) for k, v in (await request.form()).items()}
         if auth_base.basic_credentials(request) != (CLIENT, CLIENT_SECRET):

@@ -57,7 +57,7 @@ class Handler(JsonHandler):
         message_id = message.get("id")
         if method == "initialize":
             offered = (message.get("params") or {}).get("protocolVersion")
-            result = {
+            result: dict[str, Any] = {
                 "protocolVersion": offered if offered in VERSIONS else VERSIONS[-1],
                 "capabilities": {"tools": {}},
                 "serverInfo": {"name": "eager-get", "version": "1.0.0"},

@@ -402,7 +402,8 @@ def exit_at_once(options: argparse.Namespace) -> int:
     return 1
 
 
-MODES: dict[str, type[Server] | Callable[[argparse.Namespace], int]] = {
+# A server class, or a mode that is done once called (its exit status).
+MODES: dict[str, Callable[[argparse.Namespace], Server | int]] = {
     "junk-stdout": JunkStdout,
     "invalid-json": InvalidJson,
     "invalid-utf8": InvalidUtf8,
@@ -428,10 +429,8 @@ def main() -> int:
     parser.add_argument("--size-mb", type=float, default=100.0, help="size of the huge mode's text (default 100)")
     parser.add_argument("--answer-version", default="2025-03-26", help="counter-offer: the version initialize answers")
     options = parser.parse_args()
-    mode = MODES[options.mode]
-    if isinstance(mode, type):
-        return mode(options).run()
-    return mode(options)
+    made = MODES[options.mode](options)
+    return made if isinstance(made, int) else made.run()
 
 
 if __name__ == "__main__":

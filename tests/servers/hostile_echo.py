@@ -70,7 +70,7 @@ class EchoServer:
 
     def initialize(self, message_id: Any, params: dict[str, Any]) -> None:
         version = params.get("protocolVersion")
-        result = {
+        result: dict[str, Any] = {
             "protocolVersion": version if version in VERSIONS else VERSIONS[-1],
             "capabilities": {"tools": {}, "prompts": {}, "resources": {}},
             "serverInfo": {"name": f"echo-{self.secret}", "title": f"Echo {self.secret} {CONTROLS}", "version": "1"},

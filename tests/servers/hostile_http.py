@@ -72,9 +72,10 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
     def _note(self, verb: str, message: Any = None) -> None:
+        address = self.server.server_address  # (host, port): a TCP server
         entry = {
             "verb": verb,
-            "port": self.server.server_address[1],
+            "port": address[1] if isinstance(address, tuple) else None,
             "path": self.path,
             "headers": {name.lower(): value for name, value in self.headers.items()},
             "method": message.get("method") if isinstance(message, dict) else None,

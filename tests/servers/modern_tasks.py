@@ -39,7 +39,7 @@ class Tasks:
 
     def create(self, kind: str) -> dict[str, Any]:
         self.counter += 1
-        task = {
+        task: dict[str, Any] = {
             "taskId": f"task-{self.counter}",
             "status": "working",
             "statusMessage": f"{kind} started",
@@ -55,7 +55,7 @@ class Tasks:
         entry = self.tasks.get(task_id)
         if entry is None:
             return None
-        task = entry["task"]
+        task: dict[str, Any] = entry["task"]
         if task["status"] in ("completed", "failed", "cancelled"):
             return task
         entry["polls"] += 1

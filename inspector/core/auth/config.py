@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ...forms.values import JSONObject
     from .session import OAuthSession
     from .store import TokenStore
 
@@ -144,7 +145,7 @@ class AuthConfig:
         kept = (self.client_secret, self.client_key, self.assertion, self.id_token, self.idp_client_secret)
         return [s for s in kept if s]
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JSONObject:
         """The settings as they may be shown: no secret values."""
         return {
             "oauth": self.oauth,

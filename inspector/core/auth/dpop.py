@@ -16,10 +16,14 @@ import hashlib
 import json
 import secrets
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
 from . import clock
+
+if TYPE_CHECKING:
+    from ...forms.values import JSONObject
+
 
 __all__ = ["ALGORITHM", "DPoPKey", "DPoPState", "htu", "wants_nonce"]
 
@@ -55,11 +59,11 @@ class DPoPKey:
 
     def proof(
         self, method: str, url: str, *, access_token: str | None = None, nonce: str | None = None
-    ) -> tuple[str, dict[str, Any]]:
+    ) -> tuple[str, JSONObject]:
         """A fresh proof for one request, and its claims (for the auth log)."""
         import jwt
 
-        claims: dict[str, Any] = {
+        claims: JSONObject = {
             "jti": secrets.token_urlsafe(16),
             "htm": method.upper(),
             "htu": htu(url),

@@ -18,7 +18,7 @@ jwt-bearer request goes back to the SDK's flow like any token request.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import httpx2
@@ -29,6 +29,7 @@ from .log import HttpExchange
 from .provider import RecordStorage, _json, _Observed
 
 if TYPE_CHECKING:
+    from ...forms.values import JSONObject
     from .session import OAuthSession
 
 __all__ = ["ID_JAG", "TOKEN_EXCHANGE", "ObservedEnterpriseProvider"]
@@ -178,7 +179,7 @@ class ObservedEnterpriseProvider(_Observed):
         raise AuthError(f"no token endpoint found for the identity provider {issuer}", step="token-exchange")
 
 
-def _claims(token: str) -> dict[str, Any]:
+def _claims(token: str) -> JSONObject:
     """The payload of a JWT, unverified (the authorization server verifies it): for showing."""
     import jwt
 

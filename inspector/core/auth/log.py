@@ -21,6 +21,7 @@ from .masking import SecretSet, mask_body, mask_text, mask_url
 if TYPE_CHECKING:
     import httpx2
 
+    from ...forms.values import JSONObject
     from ..traffic import Frame, TrafficLog
 
 __all__ = [
@@ -74,7 +75,7 @@ class HttpExchange:
     response_body: str | None = None
     error: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return {k: v for k, v in asdict(self).items() if v not in (None, {}, "")}
 
     @classmethod
@@ -151,14 +152,14 @@ class AuthEvent:
     title: str
     detail: str | None = None
     http: HttpExchange | None = None
-    data: dict[str, Any] | None = None
+    data: JSONObject | None = None
 
     @property
     def failed(self) -> bool:
         return self.status == "failed"
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+    def to_dict(self) -> JSONObject:
+        out: JSONObject = {
             "seq": self.seq,
             "time": round(self.time, 6),
             "step": self.step,
@@ -232,7 +233,7 @@ class AuthLog:
         *,
         detail: str | None = None,
         http: HttpExchange | None = None,
-        data: dict[str, Any] | None = None,
+        data: JSONObject | None = None,
     ) -> AuthEvent:
         self._seq += 1
         event = AuthEvent(

@@ -13,8 +13,12 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+if TYPE_CHECKING:
+    from ...forms.values import JSONObject
+
 
 __all__ = [
     "MASK",
@@ -118,7 +122,7 @@ def mask_url(url: str, secrets: SecretSet | None = None) -> str:
 
 def mask_json(value: Any, secrets: SecretSet | None = None) -> Any:
     if isinstance(value, dict):
-        out: dict[str, Any] = {}
+        out: JSONObject = {}
         for key, item in value.items():
             if key in SECRET_FIELDS and isinstance(item, str) and item:
                 if secrets is not None:

@@ -65,6 +65,7 @@ from .loopback import LoginCancelled, LoginTimeout, LoopbackListener
 from .www_authenticate import parse_www_authenticate
 
 if TYPE_CHECKING:
+    from ...forms.values import JSONObject
     from .session import OAuthSession
 
 __all__ = [
@@ -144,7 +145,7 @@ class RecordStorage:
                 token_endpoint_auth_method=None if config.client_secret else "none",
             )
 
-    def _load(self) -> dict[str, Any]:
+    def _load(self) -> JSONObject:
         store = self.session.store
         record = store.load(self.session.server_url) if store.has(self.session.server_url) else None
         if not isinstance(record, dict):
@@ -153,7 +154,7 @@ class RecordStorage:
             record["issuers"] = {}
         return record
 
-    def _entry(self, record: dict[str, Any], issuer: str | None = None, create: bool = False) -> dict[str, Any] | None:
+    def _entry(self, record: JSONObject, issuer: str | None = None, create: bool = False) -> JSONObject | None:
         key = issuer or record.get("current_issuer")
         if not isinstance(key, str):
             return None
@@ -162,7 +163,7 @@ class RecordStorage:
             entry = record["issuers"][key] = {}
         return entry if isinstance(entry, dict) else None
 
-    def _save(self, record: dict[str, Any]) -> None:
+    def _save(self, record: JSONObject) -> None:
         self.session.store.save(self.session.server_url, record)
 
     async def get_tokens(self) -> OAuthToken | None:

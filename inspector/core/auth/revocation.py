@@ -33,6 +33,7 @@ from .log import HttpExchange
 if TYPE_CHECKING:
     import httpx2
 
+    from ...forms.values import JSONObject
     from .session import OAuthSession
 
 __all__ = ["REVOCATION_TIMEOUT", "Revocation", "revoke_record", "stored_record"]
@@ -53,11 +54,11 @@ class Revocation:
     detail: str
     status: int | None = None
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JSONObject:
         return {k: v for k, v in asdict(self).items() if v is not None}
 
 
-def stored_record(session: OAuthSession) -> dict[str, Any] | None:
+def stored_record(session: OAuthSession) -> JSONObject | None:
     """A copy of what is stored for the session's server (tokens, clients, metadata)."""
     if not session.store.has(session.server_url):
         return None
@@ -66,7 +67,7 @@ def stored_record(session: OAuthSession) -> dict[str, Any] | None:
 
 
 async def revoke_record(
-    session: OAuthSession, record: dict[str, Any] | None, *, keep: set[str] | None = None
+    session: OAuthSession, record: JSONObject | None, *, keep: set[str] | None = None
 ) -> list[Revocation]:
     """Revoke every token in `record` (all issuers), except those in `keep` (the new login's)."""
     import httpx2
@@ -83,7 +84,7 @@ async def revoke_record(
 
 
 async def _revoke_entry(
-    session: OAuthSession, http: httpx2.AsyncClient, issuer: str, entry: dict[str, Any], keep: set[str]
+    session: OAuthSession, http: httpx2.AsyncClient, issuer: str, entry: JSONObject, keep: set[str]
 ) -> list[Revocation]:
     token = entry.get("token")
     if not isinstance(token, dict):
@@ -96,21 +97,21 @@ async def _revoke_entry(
     if not tokens:
         return []
     session.secrets.update([value for _hint, value in tokens])
-    metadata: dict[str, Any] = _mapping(entry.get("server_metadata"))
+    metadata: JSONObject = _mapping(entry.get("server_metadata"))
     endpoint = metadata.get("revocation_endpoint")
     refusal = _refusal(session, issuer, endpoint)
     if refusal is not None:
         session.log.emit("revoked", "info", f"not revoked at {issuer}: {refusal}", data={"issuer": issuer})
         return [Revocation(issuer, hint, "skipped", refusal) for hint, _value in tokens]
     assert isinstance(endpoint, str)
-    client: dict[str, Any] = _mapping(entry.get("client"))
+    client: JSONObject = _mapping(entry.get("client"))
     results = []
     for hint, value in tokens:
         results.append(await _revoke_one(session, http, issuer, endpoint, metadata, client, hint, value))
     return results
 
 
-def _mapping(value: Any) -> dict[str, Any]:
+def _mapping(value: Any) -> JSONObject:
     return value if isinstance(value, dict) else {}
 
 
@@ -130,7 +131,7 @@ def _refusal(session: OAuthSession, issuer: str, endpoint: Any) -> str | None:
 
 
 async def _client_authentication(
-    session: OAuthSession, issuer: str, metadata: dict[str, Any], client: dict[str, Any]
+    session: OAuthSession, issuer: str, metadata: JSONObject, client: JSONObject
 ) -> tuple[dict[str, str], dict[str, str]]:
     """(form fields, headers) that authenticate the client, as at the token endpoint (RFC 7009 §2.1)."""
     config = session.config
@@ -177,8 +178,8 @@ async def _revoke_one(
     http: httpx2.AsyncClient,
     issuer: str,
     endpoint: str,
-    metadata: dict[str, Any],
-    client: dict[str, Any],
+    metadata: JSONObject,
+    client: JSONObject,
     hint: str,
     value: str,
 ) -> Revocation:

@@ -24,6 +24,7 @@ from .store import TokenStore, default_store, server_key
 if TYPE_CHECKING:
     import httpx2
 
+    from ...forms.values import JSONObject
     from ..spec import ServerSpec
     from ..traffic import TrafficLog
     from .dpop import DPoPState
@@ -280,12 +281,12 @@ class OAuthSession:
         self.log.emit("login", "ok", f"logged in to {self.server_url} (issuer {provider.issuer})")
         return True
 
-    def _stored_for_revocation(self) -> dict[str, Any] | None:
+    def _stored_for_revocation(self) -> JSONObject | None:
         from .revocation import stored_record
 
         return stored_record(self)
 
-    async def _revoke(self, record: dict[str, Any] | None, keep: set[str] | None = None) -> list[Revocation]:
+    async def _revoke(self, record: JSONObject | None, keep: set[str] | None = None) -> list[Revocation]:
         from .revocation import revoke_record
 
         return await revoke_record(self, record, keep=keep)
@@ -339,12 +340,12 @@ class OAuthSession:
         self.log.emit("logout", "ok" if existed else "info", "stored tokens removed" if existed else "nothing stored")
         return existed
 
-    def status(self) -> dict[str, Any]:
+    def status(self) -> JSONObject:
         """What is stored for this server, without any secret."""
         return describe_record(self.server_url, self.store.load(self.server_url), self.store)
 
 
-def stored_tokens(record: dict[str, Any] | None) -> set[str]:
+def stored_tokens(record: JSONObject | None) -> set[str]:
     """Every access and refresh token a stored record holds, of any issuer."""
     found: set[str] = set()
     issuers = record.get("issuers") if isinstance(record, dict) else None
@@ -355,8 +356,8 @@ def stored_tokens(record: dict[str, Any] | None) -> set[str]:
     return found
 
 
-def describe_record(server: str, record: dict[str, Any] | None, store: TokenStore) -> dict[str, Any]:
-    out: dict[str, Any] = {"server": server, "logged_in": False, "store": store.backend, "issuers": []}
+def describe_record(server: str, record: JSONObject | None, store: TokenStore) -> JSONObject:
+    out: JSONObject = {"server": server, "logged_in": False, "store": store.backend, "issuers": []}
     if not isinstance(record, dict):
         return out
     now = clock.now()
@@ -366,8 +367,8 @@ def describe_record(server: str, record: dict[str, Any] | None, store: TokenStor
     for issuer, entry in (record.get("issuers") or {}).items():
         if not isinstance(entry, dict):
             continue
-        token: dict[str, Any] = entry["token"] if isinstance(entry.get("token"), dict) else {}
-        client: dict[str, Any] = entry["client"] if isinstance(entry.get("client"), dict) else {}
+        token: JSONObject = entry["token"] if isinstance(entry.get("token"), dict) else {}
+        client: JSONObject = entry["client"] if isinstance(entry.get("client"), dict) else {}
         expires_at = entry.get("expires_at")
         expired = isinstance(expires_at, (int, float)) and expires_at <= now
         has_token = bool(token.get("access_token")) or (record.get("secrets") == "keyring" and "token_type" in token)
@@ -410,7 +411,7 @@ async def _end_sessions(http: httpx2.AsyncClient, url: str, session_ids: list[st
 
 def session_for(spec: ServerSpec) -> OAuthSession | None:
     """The spec's OAuth session (created on first use), or None for no auth handling."""
-    config = getattr(spec, "auth", None)
+    config = spec.auth
     if config is None or not spec.url:
         return None
     if config.session is None or config.session.server_url != server_key(spec.url):

@@ -20,9 +20,13 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .config import config_dir
+
+if TYPE_CHECKING:
+    from ...forms.values import JSONObject
+
 
 __all__ = ["KEYRING_SERVICE", "MemoryTokenStore", "TokenStore", "default_store", "server_key"]
 
@@ -92,9 +96,9 @@ class TokenStore:
         """Cheap: is there a record at all (no keyring access)?"""
         return self.path_for(server).is_file()
 
-    def servers(self) -> list[dict[str, Any]]:
+    def servers(self) -> list[JSONObject]:
         """Every record's non-secret part (for `inspector auth status`)."""
-        out: list[dict[str, Any]] = []
+        out: list[JSONObject] = []
         if not self.auth_dir.is_dir():
             return out
         for path in sorted(self.auth_dir.glob("*.json")):
@@ -103,7 +107,7 @@ class TokenStore:
                 out.append(record)
         return out
 
-    def load(self, server: str) -> dict[str, Any] | None:
+    def load(self, server: str) -> JSONObject | None:
         record = _read_json(self.path_for(server))
         if not isinstance(record, dict):
             return None
@@ -118,7 +122,7 @@ class TokenStore:
 
     # -- writing ---------------------------------------------------------------------
 
-    def save(self, server: str, record: dict[str, Any]) -> None:
+    def save(self, server: str, record: JSONObject) -> None:
         record = json.loads(json.dumps(record))
         record["server"] = server_key(server)
         record["updated_at"] = int(time.time())
@@ -150,13 +154,13 @@ class TokenStore:
         return existed
 
 
-def _split_secrets(record: dict[str, Any]) -> dict[str, Any]:
+def _split_secrets(record: JSONObject) -> JSONObject:
     """Move the secret values out of `record`; returns them per issuer."""
-    secrets: dict[str, Any] = {}
+    secrets: JSONObject = {}
     for issuer, entry in (record.get("issuers") or {}).items():
         if not isinstance(entry, dict):
             continue
-        part: dict[str, Any] = {}
+        part: JSONObject = {}
         token = entry.get("token")
         if isinstance(token, dict):
             for name in _SECRET_TOKEN_FIELDS:
@@ -170,7 +174,7 @@ def _split_secrets(record: dict[str, Any]) -> dict[str, Any]:
     return secrets
 
 
-def _merge_secrets(record: dict[str, Any], secrets: Any) -> None:
+def _merge_secrets(record: JSONObject, secrets: Any) -> None:
     if not isinstance(secrets, dict):
         return
     issuers = record.setdefault("issuers", {})
@@ -235,7 +239,7 @@ class MemoryTokenStore(TokenStore):
 
     def __init__(self) -> None:
         super().__init__(Path("/nonexistent-inspector-memory-store"), keyring=False)
-        self._records: dict[str, dict[str, Any]] = {}
+        self._records: dict[str, JSONObject] = {}
 
     @property
     def backend(self) -> str:
@@ -244,14 +248,14 @@ class MemoryTokenStore(TokenStore):
     def has(self, server: str) -> bool:
         return server_key(server) in self._records
 
-    def servers(self) -> list[dict[str, Any]]:
+    def servers(self) -> list[JSONObject]:
         return [json.loads(json.dumps(record)) for record in self._records.values()]
 
-    def load(self, server: str) -> dict[str, Any] | None:
+    def load(self, server: str) -> JSONObject | None:
         record = self._records.get(server_key(server))
         return json.loads(json.dumps(record)) if record is not None else None
 
-    def save(self, server: str, record: dict[str, Any]) -> None:
+    def save(self, server: str, record: JSONObject) -> None:
         record = json.loads(json.dumps(record))
         record["server"] = server_key(server)
         record["updated_at"] = int(time.time())

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import abc
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..traffic import TrafficLog
+
+if TYPE_CHECKING:
+    from ...forms.values import JSONObject
+
 
 __all__ = ["Receiver", "Transport"]
 
@@ -13,7 +17,7 @@ __all__ = ["Receiver", "Transport"]
 class Receiver(Protocol):
     """The session side: raw inbound frames and the end of the connection."""
 
-    def feed(self, raw: bytes, meta: dict[str, Any] | None = None) -> None: ...
+    def feed(self, raw: bytes, meta: JSONObject | None = None) -> None: ...
 
     def connection_lost(self, reason: str) -> None: ...
 
@@ -53,7 +57,7 @@ class Transport(abc.ABC):
         """Open the connection (spawn the process, open the stream)."""
 
     @abc.abstractmethod
-    async def send(self, raw: bytes, message: dict[str, Any]) -> None:
+    async def send(self, raw: bytes, message: JSONObject) -> None:
         """Deliver one serialised message."""
 
     @abc.abstractmethod

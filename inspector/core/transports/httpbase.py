@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx2
 
@@ -24,6 +24,10 @@ from ..errors import (
 from ..spec import DEFAULT_MAX_MESSAGE_SIZE
 from ..traffic import TrafficLog
 from .base import Transport
+
+if TYPE_CHECKING:
+    from ...forms.values import JSONObject
+
 
 __all__ = ["DEFAULT_MAX_MESSAGE_SIZE", "HttpTransportBase", "mask_headers", "read_bounded", "redirect_guard"]
 
@@ -182,7 +186,7 @@ class HttpTransportBase(Transport):
         content_type = response.headers.get("content-type")
         if content_type:
             note += f" ({content_type})"
-        meta: dict[str, Any] = {
+        meta: JSONObject = {
             "http": verb,
             "url": url,
             "status": response.status_code,
@@ -341,7 +345,7 @@ class HttpTransportBase(Transport):
         state: dict[str, Any],
         on_other: Callable[[httpx2.ServerSentEvent], None] | None,
     ) -> None:
-        meta: dict[str, Any] = {"stream": origin}
+        meta: JSONObject = {"stream": origin}
         if event.id:
             state["last_event_id"] = event.id
             meta["sse_id"] = event.id

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 
 import httpx2
@@ -13,6 +13,10 @@ import httpx2
 from ..errors import ConnectError, HttpError, InspectorError, RedirectRefused
 from ..traffic import TrafficLog
 from .httpbase import DEFAULT_MAX_MESSAGE_SIZE, HttpTransportBase, read_bounded
+
+if TYPE_CHECKING:
+    from ...forms.values import JSONObject
+
 
 __all__ = ["LegacySseTransport"]
 
@@ -103,7 +107,7 @@ class LegacySseTransport(HttpTransportBase):
     def _on_event(self, event: httpx2.ServerSentEvent) -> None:
         if event.event == "endpoint":
             endpoint = urljoin(self.url, event.data.strip())
-            meta: dict[str, Any] = {"sse_event": "endpoint", "endpoint": endpoint}
+            meta: JSONObject = {"sse_event": "endpoint", "endpoint": endpoint}
             if not _same_origin(endpoint, self.url):
                 # Every POST would carry the person's headers there: the same
                 # refusal as a redirect to another origin.
@@ -129,14 +133,14 @@ class LegacySseTransport(HttpTransportBase):
             return
         self.traffic.event("in", "sse", note=f"SSE event of type {event.event!r}", meta={"data": event.data})
 
-    async def send(self, raw: bytes, message: dict[str, Any]) -> None:
+    async def send(self, raw: bytes, message: JSONObject) -> None:
         if self.endpoint is None:
             raise ConnectError("the legacy SSE transport has no endpoint yet")
         label = str(message.get("method") or "response")
         # Requests are bounded by their deadline in the session; this bounds the rest too.
         await self.bounded_post(self._post(self.endpoint, raw, message, label), label)
 
-    async def _post(self, endpoint: str, raw: bytes, message: dict[str, Any], label: str) -> None:
+    async def _post(self, endpoint: str, raw: bytes, message: JSONObject, label: str) -> None:
         headers = dict(self.headers)
         headers["Content-Type"] = "application/json"
         try:

@@ -22,13 +22,17 @@ import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..childproc import DEFAULT_INHERITED_ENV, child_environment, spawn
 from ..errors import ConnectError
 from ..spec import DEFAULT_MAX_MESSAGE_SIZE
 from ..traffic import TrafficLog
 from .base import Transport
+
+if TYPE_CHECKING:
+    from ...forms.values import JSONObject
+
 
 __all__ = ["DEFAULT_INHERITED_ENV", "StdioTransport", "child_environment"]
 
@@ -304,7 +308,7 @@ class StdioTransport(Transport):
             self._pidfd = None
         self._on_exit()
 
-    async def send(self, raw: bytes, message: dict[str, Any]) -> None:
+    async def send(self, raw: bytes, message: JSONObject) -> None:
         stdin = self._stdin
         if stdin is None or stdin.is_closing():
             # Most often the server has just died: say how, not just "closed".

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx2
 
@@ -28,6 +28,10 @@ from ..errors import (
 from ..modern import MODERN_ERRORS, param_headers, standard_headers
 from ..traffic import TrafficLog
 from .httpbase import DEFAULT_MAX_MESSAGE_SIZE, KEPT_PREFIX, HttpTransportBase, neither_json_nor_sse, read_bounded
+
+if TYPE_CHECKING:
+    from ...forms.values import JSONObject
+
 
 __all__ = ["StreamableHttpTransport"]
 
@@ -93,7 +97,7 @@ class StreamableHttpTransport(HttpTransportBase):
             headers["MCP-Protocol-Version"] = self.protocol_version
         return headers
 
-    async def send(self, raw: bytes, message: dict[str, Any]) -> None:
+    async def send(self, raw: bytes, message: JSONObject) -> None:
         is_request = "method" in message and "id" in message
         if not is_request:
             label = str(message.get("method") or ("response" if "id" in message else "message"))
@@ -109,7 +113,7 @@ class StreamableHttpTransport(HttpTransportBase):
         self._request_tasks[request_id] = task
         task.add_done_callback(lambda _t: self._request_tasks.pop(request_id, None))
 
-    async def _post_request(self, raw: bytes, message: dict[str, Any]) -> None:
+    async def _post_request(self, raw: bytes, message: JSONObject) -> None:
         try:
             await self._post(raw, message)
         except asyncio.CancelledError:
@@ -117,7 +121,7 @@ class StreamableHttpTransport(HttpTransportBase):
         except Exception as exc:  # the waiting request must learn why, whatever it was  # noqa: BLE001
             self.receiver.fail_request(message.get("id"), exc)
 
-    async def _post(self, raw: bytes, message: dict[str, Any]) -> None:
+    async def _post(self, raw: bytes, message: JSONObject) -> None:
         method = message.get("method")
         is_init = method == "initialize"
         headers = self._headers("application/json, text/event-stream", with_version=not is_init)
@@ -139,7 +143,7 @@ class StreamableHttpTransport(HttpTransportBase):
             await response.aclose()
 
     async def _handle_post_response(
-        self, response: httpx2.Response, headers: dict[str, str], message: dict[str, Any], is_init: bool
+        self, response: httpx2.Response, headers: dict[str, str], message: JSONObject, is_init: bool
     ) -> None:
         status = response.status_code
         content_type = response.headers.get("content-type", "").split(";")[0].strip().lower()

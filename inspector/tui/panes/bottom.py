@@ -14,6 +14,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.css.scalar import Unit
 from textual.widgets import Input, Select, Static, TabbedContent, TabPane
 
 from ...core.latency import latency_table
@@ -561,5 +562,5 @@ class BottomPanel(Vertical):
             self.open()
             return
         height = self.styles.height
-        current = int(height.value) if height is not None and height.unit == 1 else 12
+        current = int(height.value) if height is not None and height.unit is Unit.CELLS else 12
         self.styles.height = max(5, min(60, current + delta))

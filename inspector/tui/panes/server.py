@@ -92,6 +92,8 @@ class ServerPane(VerticalScroll):
         self.query_one("#server-instructions", Static).update(
             plain(instructions) if instructions else Text("no instructions", style="dim")
         )
+        # What opened the connection: a stateless-era server answered server/discover.
+        opening = "server/discover result" if modern is not None else "initialize result"
         self.query_one("#server-raw", Static).update(
-            Text.assemble(("initialize result\n", "bold"), json_syntax_text(client.initialize_result))
+            Text.assemble((f"{opening}\n", "bold"), json_syntax_text(client.initialize_result))
         )

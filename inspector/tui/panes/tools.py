@@ -125,7 +125,8 @@ class ToolsPane(Horizontal):
 
     # The right column: the form has it all until there is a result; then
     # form and result share it, each keeping enough rows to be used (short
-    # terminals also shrink the header and the bottom panel: app.tcss).
+    # terminals also shrink the header and the bottom panel: app.tcss), until
+    # another tool is selected.
     DEFAULT_CSS = """
     ToolsPane > ItemList { width: 36%; min-width: 28; }
     ToolsPane > #tool-detail { width: 1fr; }
@@ -137,6 +138,9 @@ class ToolsPane(Horizontal):
     #tool-tabs ContentSwitcher { height: 1fr; }
     ToolsPane ResultView { height: 1fr; min-height: 6; }
     ToolsPane ResultView.-empty { display: none; }
+    /* Another tool's result keeps its title and status line; the form of
+       the tool now selected gets the rows (at 100x30 it had five). */
+    ToolsPane ResultView.-other-tool { height: 3; min-height: 3; }
     """
 
     def __init__(self) -> None:

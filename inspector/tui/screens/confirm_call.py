@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -102,6 +103,32 @@ class ConfirmCallScreen(ModalScreen[bool | str]):
                 yield Button("Cancel (n)", id="no")
                 if self.can_trust:
                     yield Button("Always for this tool (a)", id="trust")
+
+    # The box's share of the screen's height (its max-height above) and the
+    # arguments' own limit; a short terminal gives the arguments less, so the
+    # buttons stay on screen (at 100x30 a 15-line JSON pushed them off).
+    BOX_SHARE = 0.9
+    ARGS_AT_MOST = 24
+    ARGS_AT_LEAST = 3
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._fit_arguments)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self._fit_arguments)
+
+    def _fit_arguments(self) -> None:
+        box = self.query_one(Vertical)
+        args = self.query_one("#confirm-args", VerticalScroll)
+        others = box.styles.gutter.height + sum(
+            child.outer_size.height + child.styles.margin.top + child.styles.margin.bottom
+            for child in box.children
+            if child is not args and child.display
+        )
+        # max-height counts the arguments' border too (border-box).
+        fitted = max(self.ARGS_AT_LEAST, min(self.ARGS_AT_MOST, int(self.size.height * self.BOX_SHARE) - others))
+        if args.styles.max_height is None or args.styles.max_height.value != fitted:
+            args.styles.max_height = fitted
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.action_answer(event.button.id or "no")

@@ -57,41 +57,76 @@ class StatusBar(Widget):
 
     def render(self) -> Text:
         facts = self.facts
-        text = Text(no_wrap=True, overflow="ellipsis")
+        # What must stay in view (state, calls in flight, server requests
+        # waiting, tools that skip the confirmation) is laid out first; the
+        # server's name and version get the width left, so on a narrow
+        # terminal a long name is cut rather than the facts after it.
+        tail = Text()
+        if facts.transport:
+            tail.append("│ ", style="dim")
+            tail.append(facts.transport + " ")
+        if facts.revision:
+            tail.append("│ ", style="dim")
+            tail.append(facts.revision + " ")
+        icon, style = _STATE_STYLE.get(facts.state, ("?", ""))
+        tail.append("│ ", style="dim")
+        tail.append(f"{icon} {facts.state}", style=style)
+        if facts.reason and facts.state in ("disconnected", "connecting"):
+            tail.append(": " + one_line(facts.reason, 60), style=style)
+        tail.append(" ")
+        # Always there, so a person learns where to look before it matters.
+        tail.append("│ ", style="dim")
+        tail.append(f"⧗ {facts.in_flight} in flight ", style="bold yellow" if facts.in_flight else "dim")
+        if facts.server_requests:
+            tail.append("│ ", style="dim")
+            tail.append(f"✉ {facts.server_requests} server request(s) waiting ", style="bold magenta")
+        if facts.trusted_tools:
+            tail.append("│ ", style="dim")
+            tail.append(f"no-confirm: {', '.join(one_line(t, 20) for t in facts.trusted_tools)}", style="bold red")
+
+        head = Text()
         if facts.showing:
             # Several servers: which one the panes show comes first, in the
             # app's title's place (its columns keep the state in view at 100).
-            text.append(f"▶ {one_line(facts.showing, 40)} ", style="bold reverse")
-        else:
-            text.append("MCP inspector ", style="bold")
-        if facts.server:
-            text.append("│ ", style="dim")
-            text.append(one_line(facts.server, 40), style="bold")
-            if facts.version:
-                text.append(" " + one_line(facts.version, 20), style="dim")
+            head.append(f"▶ {one_line(facts.showing, 40)} ", style="bold reverse")
+        server = one_line(facts.server, 40)
+        brand = "" if facts.showing else "MCP inspector "
+        # The cells left for the name and version (a separator before, a space after).
+        room = (self.content_size.width or 200) - head.cell_len - tail.cell_len - len("│  ")
+        keep_brand = bool(brand) and (not server or room - len(brand) >= min(_NAME_AT_LEAST, len(server)))
+        text = Text(no_wrap=True, overflow="ellipsis")
+        if keep_brand:
+            text.append(brand, style="bold")
+            room -= len(brand)
+        text.append_text(head)
+        if server:
+            if text:
+                text.append("│ ", style="dim")
+            else:
+                room += len("│ ")
+            name, version = _fit(server, one_line(facts.version, 20), room)
+            text.append(name, style="bold")
+            if version:
+                text.append(" " + version, style="dim")
             text.append(" ")
-        if facts.transport:
-            text.append("│ ", style="dim")
-            text.append(facts.transport + " ")
-        if facts.revision:
-            text.append("│ ", style="dim")
-            text.append(facts.revision + " ")
-        icon, style = _STATE_STYLE.get(facts.state, ("?", ""))
-        text.append("│ ", style="dim")
-        text.append(f"{icon} {facts.state}", style=style)
-        if facts.reason and facts.state in ("disconnected", "connecting"):
-            text.append(": " + one_line(facts.reason, 60), style=style)
-        text.append(" ")
-        # Always there, so a person learns where to look before it matters.
-        text.append("│ ", style="dim")
-        text.append(f"⧗ {facts.in_flight} in flight ", style="bold yellow" if facts.in_flight else "dim")
-        if facts.server_requests:
-            text.append("│ ", style="dim")
-            text.append(f"✉ {facts.server_requests} server request(s) waiting ", style="bold magenta")
-        if facts.trusted_tools:
-            text.append("│ ", style="dim")
-            text.append(f"no-confirm: {', '.join(one_line(t, 20) for t in facts.trusted_tools)}", style="bold red")
+        text.append_text(tail)
         return hold_gaps(text)
+
+
+# The fewest characters of a server's name the header keeps (dropping the
+# "MCP inspector" before it first), however narrow.
+_NAME_AT_LEAST = 12
+
+
+def _fit(name: str, version: str, room: int) -> tuple[str, str]:
+    """The name and version cut to *room* cells: the version goes first, then
+    the name is cut (never below `_NAME_AT_LEAST`)."""
+    if len(name) + (len(version) + 1 if version else 0) <= room:
+        return name, version
+    left_for_version = room - len(name) - 1
+    if version and left_for_version >= 8:
+        return name, one_line(version, left_for_version)
+    return one_line(name, max(room, _NAME_AT_LEAST)), ""
 
 
 class KeyEntry(NamedTuple):
