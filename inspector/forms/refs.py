@@ -117,9 +117,14 @@ class RefResolver:
 
     def __init__(self, root: Any) -> None:
         self.root = root
-        self._resource, self.base, self._registry = _root(root)
+        self._document: tuple[Any, str, Any] | None = None  # `_root`, made when a $ref is first followed
         self._bases: dict[int, str | None] | None = None
         self._scopes: dict[str, Any] = {}
+
+    def _made(self) -> tuple[Any, str, Any]:
+        if self._document is None:
+            self._document = _root(self.root)
+        return self._document
 
     def _index(self) -> dict[int, str | None]:
         """Each object of the document, with its base URI where an embedded ``$id`` changes it.
@@ -154,19 +159,23 @@ class RefResolver:
                     stack.append(child)
         self._bases = dict.fromkeys(objects)
         if nested or anchored:
+            resource, base, registry = self._made()
             try:
-                self._registry = self._registry.crawl()
+                self._document = (resource, base, registry.crawl())
             except (TypeError, AttributeError, ValueError):
                 pass  # a malformed document: its anchors and ids cannot be indexed, pointers still work
         if nested:
             self._bases.update(self._scan_bases())
         return self._bases
 
-    def _scope_at(self, base: str) -> Any:
+    def _scope_at(self, base: str | None) -> Any:
+        """The scope at *base* (None: the document's own)."""
         self._index()  # the registry is crawled first where it needs to be
+        _, own, registry = self._made()
+        base = own if base is None else base
         scope = self._scopes.get(base)
         if scope is None:
-            scope = self._scopes[base] = self._registry.resolver(base_uri=base)
+            scope = self._scopes[base] = registry.resolver(base_uri=base)
         return scope
 
     def scope_of(self, node: Any, default: Any = None) -> Any:
@@ -183,8 +192,9 @@ class RefResolver:
 
     def _scan_bases(self) -> dict[int, str | None]:
         """Each schema object's base URI, walking the document as referencing crawls it."""
+        resource, own, _ = self._made()
         bases: dict[int, str | None] = {}
-        stack: list[tuple[Any, str]] = [(self._resource, self.base)]
+        stack: list[tuple[Any, str]] = [(resource, own)]
         while stack and len(bases) < _MAX_NODES:
             resource, base = stack.pop()
             contents = resource.contents
@@ -198,7 +208,7 @@ class RefResolver:
                     ident = None
                 if isinstance(ident, str):
                     here = urljoin(base, ident)
-            bases[id(contents)] = None if here == self.base else here
+            bases[id(contents)] = None if here == own else here
             try:
                 stack.extend((sub, here) for sub in resource.subresources())
             except (TypeError, AttributeError, ValueError):
@@ -215,7 +225,7 @@ class RefResolver:
 
     def lookup(self, ref: str, scope: Any = None) -> Target:
         """Where *ref*, written in *scope* (the document's when not given), points; raises `RefError`."""
-        resolver = self._scope_at(self.base) if scope is None else scope
+        resolver = self._scope_at(None) if scope is None else scope
         try:
             found = resolver.lookup(ref)
         except referencing.exceptions.NoSuchAnchor as exc:
