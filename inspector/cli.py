@@ -809,9 +809,13 @@ def _from_env(name: str, flag: str) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Every face; a reader that goes away (`| head`) ends any of them
-    quietly, and Ctrl-C any of them with the INTERRUPTED exit code."""
+    quietly, and Ctrl-C any of them with the INTERRUPTED exit code.
+
+    For the process's own command line (`argv` None) a scripting command
+    that talks to a server ends the process itself once its output is out
+    (`commands.runner.run_command`)."""
     try:
-        code = _dispatch(list(sys.argv[1:] if argv is None else argv))
+        code = _dispatch(list(sys.argv[1:] if argv is None else argv), own_process=argv is None)
         # Output still buffered must fail here, not at interpreter exit.
         sys.stdout.flush()
     except BrokenPipeError:
@@ -849,7 +853,7 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespa
     return args
 
 
-def _dispatch(argv: list[str]) -> int:
+def _dispatch(argv: list[str], *, own_process: bool = False) -> int:
     if argv[:1] == ["--version"]:
         print(f"inspector {__version__}")
         return 0
@@ -957,7 +961,7 @@ def _dispatch(argv: list[str]) -> int:
     process = _early_spawn(spec)
     from .commands.runner import run_command
 
-    return run_command(command, spec, args, process=process)
+    return run_command(command, spec, args, process=process, own_process=own_process)
 
 
 def _run_tui(args: argparse.Namespace, server_command: list[str], parser: argparse.ArgumentParser) -> int:
