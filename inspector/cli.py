@@ -221,10 +221,14 @@ def _add_auth_options(parser: argparse.ArgumentParser, default: Any) -> None:
 
 
 def _add_auth_command(sub: Any, command: Any) -> None:
-    from .commands.auth import add_auth_arguments
+    def arguments(p: argparse.ArgumentParser) -> None:
+        from .commands.auth import add_auth_arguments
 
-    p = command("auth", "OAuth for remote servers: status (all stored logins, or one server's), login, logout")
-    add_auth_arguments(p)
+        add_auth_arguments(p)
+
+    command(
+        "auth", "OAuth for remote servers: status (all stored logins, or one server's), login, logout", later=arguments
+    )
 
 
 class _CallHelp(argparse.Action):
@@ -239,6 +243,60 @@ class _CallHelp(argparse.Action):
             return
         parser.print_help()
         parser.exit()
+
+
+class _Subcommand(argparse.ArgumentParser):
+    """A subcommand's parser, completed when it is first used.
+
+    Every subcommand takes the 34 options that name and reach a server:
+    added to all of them up front they are most of the time the parser takes
+    to build, and a command line uses one subcommand.  So they (and the
+    arguments whose modules are heavy to import) are added when this parser
+    parses or prints, in the places they would have had.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._later: list[Callable[[argparse.ArgumentParser], None]] = []
+        self._mark = 0
+
+    def later(self, *fills: Callable[[argparse.ArgumentParser], None]) -> None:
+        """Add these when complete, before whatever is added meanwhile."""
+        if not self._later:
+            self._mark = len(self._actions)
+        self._later.extend(fills)
+
+    def complete(self) -> None:
+        if not self._later:
+            return
+        fills, self._later = self._later, []
+        # Usage and help list the arguments in the order they were added.
+        meanwhile = self._actions[self._mark :]
+        del self._actions[self._mark :]
+        for fill in fills:
+            fill(self)
+        self._actions.extend(meanwhile)
+
+    def parse_known_args(self, *args: Any, **kwargs: Any) -> Any:
+        self.complete()
+        return super().parse_known_args(*args, **kwargs)
+
+    def format_usage(self) -> str:
+        self.complete()
+        return super().format_usage()
+
+    def format_help(self) -> str:
+        self.complete()
+        return super().format_help()
+
+
+def _complete_all(parser: argparse.ArgumentParser) -> None:
+    """Every subcommand's parser completed (shell completion walks them all)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for subparser in action.choices.values():
+                if isinstance(subparser, _Subcommand):
+                    subparser.complete()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -258,11 +316,15 @@ def build_parser() -> argparse.ArgumentParser:
     # The names a server offers, one a line: what completion scripts ask for.
     parser.add_argument("--complete-names", choices=("tools", "resources", "prompts"), help=argparse.SUPPRESS)
     _add_server_options(parser, suppress=False)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Subcommand)
 
-    def command(name: str, help_text: str, **options: Any) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help_text, description=help_text, **options)
-        _add_server_options(p, suppress=True)
+    def command(
+        name: str, help_text: str, *, later: Callable[[argparse.ArgumentParser], None] | None = None, **options: Any
+    ) -> argparse.ArgumentParser:
+        p: _Subcommand = sub.add_parser(name, help=help_text, description=help_text, **options)
+        p.later(_add_shared_options)
+        if later is not None:
+            p.later(later)
         return p
 
     tui = command("tui", "open the terminal UI (the default)")
@@ -369,6 +431,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--http", type=int, metavar="PORT", help="serve Streamable HTTP on 127.0.0.1:PORT/mcp")
     p.add_argument("--sse", type=int, metavar="PORT", help="serve legacy HTTP+SSE on 127.0.0.1:PORT")
     return parser
+
+
+def _add_shared_options(parser: argparse.ArgumentParser) -> None:
+    _add_server_options(parser, suppress=True)
 
 
 def _completes(action: argparse.Action, kind: str) -> None:
@@ -492,26 +558,34 @@ def _add_test_command(command: Any) -> None:
 
 def _add_load_command(command: Any) -> None:
     from .commands.exitcodes import LOAD_THRESHOLD
-    from .commands.load import add_load_arguments
+
+    def arguments(p: argparse.ArgumentParser) -> None:
+        # Its module imports the collections and the load driver.
+        from .commands.load import add_load_arguments
+
+        add_load_arguments(p)
 
     p = command(
         "load",
         "drive a collection's steps (or one call) at the server with concurrent sessions or a target rate, "
         "showing throughput, errors and latency percentiles",
+        later=arguments,
     )
-    add_load_arguments(p)
     p.epilog = f"exit {LOAD_THRESHOLD} when --max-error-rate or --max-p99 is broken."
 
 
 def _add_demo_command(command: Any) -> None:
-    from .commands.demo import add_demo_arguments
+    def arguments(p: argparse.ArgumentParser) -> None:
+        from .commands.demo import add_demo_arguments
 
-    p = command(
+        add_demo_arguments(p)
+
+    command(
         "demo",
         "play a walkthrough (YAML steps with captions) live in the TUI, against the server named as usual, "
         "the one the file names, or the demo server",
+        later=arguments,
     )
-    add_demo_arguments(p)
 
 
 _SHARED_LIVE_OPTIONS = ("era", "protocol_version", "timeout", "inherit_env", "max_message_size")
@@ -809,9 +883,13 @@ def _from_env(name: str, flag: str) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Every face; a reader that goes away (`| head`) ends any of them
-    quietly, and Ctrl-C any of them with the INTERRUPTED exit code."""
+    quietly, and Ctrl-C any of them with the INTERRUPTED exit code.
+
+    For the process's own command line (`argv` None) a scripting command
+    that talks to a server ends the process itself once its output is out
+    (`commands.runner.run_command`)."""
     try:
-        code = _dispatch(list(sys.argv[1:] if argv is None else argv))
+        code = _dispatch(list(sys.argv[1:] if argv is None else argv), own_process=argv is None)
         # Output still buffered must fail here, not at interpreter exit.
         sys.stdout.flush()
     except BrokenPipeError:
@@ -849,13 +927,14 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespa
     return args
 
 
-def _dispatch(argv: list[str]) -> int:
+def _dispatch(argv: list[str], *, own_process: bool = False) -> int:
     if argv[:1] == ["--version"]:
         print(f"inspector {__version__}")
         return 0
     own, server_command = split_server_command(argv)
     parser = build_parser()
     if "_ARGCOMPLETE" in os.environ:
+        _complete_all(parser)
         _complete_line(parser)
     args = _parse(parser, own)
     if args.completion:
@@ -957,7 +1036,7 @@ def _dispatch(argv: list[str]) -> int:
     process = _early_spawn(spec)
     from .commands.runner import run_command
 
-    return run_command(command, spec, args, process=process)
+    return run_command(command, spec, args, process=process, own_process=own_process)
 
 
 def _run_tui(args: argparse.Namespace, server_command: list[str], parser: argparse.ArgumentParser) -> int:

@@ -58,12 +58,16 @@ def test_the_pages_are_big_enough_for_the_quick_path() -> None:
 
 @pytest.mark.parametrize(
     "flavours",
-    [("plain",), ("floats", "escapes", "broken"), ("nan",), ("surrogate", "escapes")],
-    ids=["plain", "floats-escapes-broken", "nan", "surrogate"],
+    [("plain",), ("floats", "escapes", "broken"), ("nan",), ("surrogate", "escapes"), ("controls",)],
+    ids=["plain", "floats-escapes-broken", "nan", "surrogate", "ascii-controls"],
 )
 def test_a_big_listing_prints_what_the_standard_library_wrote(flavours: tuple[str, ...]) -> None:
     result = list_json(*flavours)
     assert result.returncode == exitcodes.OK, result.stderr
+    if "controls" in flavours:
+        # All ASCII, yet not to be written as encoded: DEL is escaped on the way out.
+        assert result.stdout.count("\x7f") == 0  # (`not in` would have pytest diff a megabyte)
+        assert "bell \\u0007 \\u001b[31m red \\u007f delete #0" in result.stdout
     assert result.stdout == expected_listing(*flavours)
     if "broken" in flavours:
         # Every 11th tool lacks inputSchema (the 0th too), and item 4 is a string.

@@ -56,6 +56,24 @@ class Output:
         target.write("\n")
         target.flush()
 
+    def write_utf8(self, data: bytes, stream: IO[str] | None = None) -> None:
+        """One line of already-encoded JSON given as UTF-8 (a lone surrogate
+        as "surrogatepass" writes it), its control characters escaped.
+
+        Text with nothing to escape (ASCII without DEL: the encoder escaped
+        the C0 controls) goes to the stream's bytes as it is: 100,000 tools
+        are 40 MB, not decoded here to be encoded again on the way out.
+        """
+        target = stream if stream is not None else self.stream
+        binary = getattr(target, "buffer", None)
+        if binary is None or not data.isascii() or b"\x7f" in data:
+            self.write_text(data.decode("utf-8", "surrogatepass"), target)
+            return
+        target.flush()  # what was written as text comes first
+        binary.write(data)
+        binary.write(b"\n")
+        binary.flush()
+
     def line(self, text: str = "") -> None:
         """Untrusted text made safe for the terminal, then printed."""
         self.stream.write(visible(text) + "\n")

@@ -8,7 +8,7 @@ import contextlib
 import gc
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from subprocess import Popen
 from typing import Any
 
@@ -47,6 +47,10 @@ class CommandContext:
     args: argparse.Namespace
     client: Client
     out: Output
+    # What the command made that may live as long as the process: when the
+    # command is the whole process, it is never freed one object at a time
+    # (`run_command`).  Otherwise it goes when the command returns.
+    held: list[object] = field(default_factory=list)
 
 
 def _handlers_for(args: argparse.Namespace) -> Any:
@@ -59,26 +63,42 @@ def _handlers_for(args: argparse.Namespace) -> Any:
     return RootsHandlers(roots, interactive) if roots else CliHandlers(interactive)
 
 
-def _commands() -> dict[str, Callable[[CommandContext], Awaitable[int]]]:
-    from .app import run_app
-    from .call import run_call
-    from .info import run_info
-    from .lint import run_lint
-    from .listing import run_list
-    from .prompt import run_get
-    from .read import run_read
-    from .skills import run_skills
+def _command(name: str) -> Callable[[CommandContext], Awaitable[int]]:
+    """The command's function; only its own module is imported (the others
+    cost start-up time that `list` and `call` do not need)."""
+    if name == "list":
+        from .listing import run_list
 
-    return {
-        "info": run_info,
-        "list": run_list,
-        "call": run_call,
-        "read": run_read,
-        "get": run_get,
-        "lint": run_lint,
-        "skills": run_skills,
-        "app": run_app,
-    }
+        return run_list
+    if name == "call":
+        from .call import run_call
+
+        return run_call
+    if name == "read":
+        from .read import run_read
+
+        return run_read
+    if name == "get":
+        from .prompt import run_get
+
+        return run_get
+    if name == "info":
+        from .info import run_info
+
+        return run_info
+    if name == "lint":
+        from .lint import run_lint
+
+        return run_lint
+    if name == "skills":
+        from .skills import run_skills
+
+        return run_skills
+    if name == "app":
+        from .app import run_app
+
+        return run_app
+    raise KeyError(name)
 
 
 @contextlib.asynccontextmanager
@@ -122,12 +142,17 @@ async def connected(
 
 
 async def _run(
-    command: str, spec: ServerSpec, args: argparse.Namespace, out: Output, process: Popen[bytes] | None = None
+    command: str,
+    spec: ServerSpec,
+    args: argparse.Namespace,
+    out: Output,
+    process: Popen[bytes] | None,
+    held: list[object],
 ) -> int:
     # Lint validates the whole session afterwards, so it keeps every frame.
     record = getattr(args, "record", None)
     async with connected(spec, args, record=record, retain=command == "lint", process=process) as client:
-        return await _commands()[command](CommandContext(spec, args, client, out))
+        return await _command(command)(CommandContext(spec, args, client, out, held))
 
 
 def failure(exc: BaseException) -> tuple[int, str, str | None]:
@@ -194,12 +219,57 @@ def _rarer_collections() -> Iterator[None]:
 
 
 def run_command(
-    command: str, spec: ServerSpec, args: argparse.Namespace, *, process: Popen[bytes] | None = None
+    command: str,
+    spec: ServerSpec,
+    args: argparse.Namespace,
+    *,
+    process: Popen[bytes] | None = None,
+    own_process: bool = False,
+) -> int:
+    """Run one command to its exit code.  With `own_process` (the command is
+    the whole process) the process ends here once the output is out."""
+    held: list[object] = []
+    code = _outcome(command, spec, args, process, held)
+    if own_process:
+        _end_process(code)
+    return code
+
+
+def _end_process(code: int) -> None:
+    """Exit now, without the interpreter's teardown.
+
+    Once a command is done nothing is left but to free memory the process
+    is about to give back whole, and that is slow: 100,000 listed tools are
+    3 million objects, freed one by one and walked by the garbage collector
+    on the way out (longer than printing them).  What a command made is
+    still held (`CommandContext.held`), the output is flushed and the exit
+    handlers run as at a normal exit; only when another thread still runs
+    (a normal exit would wait for it) is the end left to the interpreter.
+    """
+    import atexit
+    import os
+    import threading
+
+    if threading.active_count() > 1:
+        return
+    # A reader that went away (`| head`) raises here, as at a normal exit: `cli.main` ends it quietly.
+    sys.stdout.flush()
+    atexit._run_exitfuncs()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return  # the interpreter's own exit reports it as usual
+    os._exit(code)
+
+
+def _outcome(
+    command: str, spec: ServerSpec, args: argparse.Namespace, process: Popen[bytes] | None, held: list[object]
 ) -> int:
     out = Output.for_args(args)
     try:
         with _rarer_collections():
-            return asyncio.run(_run(command, spec, args, out, process))
+            return asyncio.run(_run(command, spec, args, out, process, held))
     except KeyboardInterrupt:
         print("inspector: interrupted", file=sys.stderr)
         return exitcodes.INTERRUPTED

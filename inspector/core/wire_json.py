@@ -37,6 +37,7 @@ __all__ = [
     "MAX_DEPTH",
     "TooDeep",
     "dumps",
+    "dumps_utf8",
     "id_type",
     "loads",
     "nested_deeper_than",
@@ -277,11 +278,24 @@ def dumps(value: Any) -> str:
     spelled apart; `format(indent=0)` then adds the standard library's
     spaces after `,` and `:`, leaving strings and numbers as they are.
     """
+    quick = _quick_dumps(value)
+    return quick.decode() if quick is not None else _stdlib_dumps(value)
+
+
+def dumps_utf8(value: Any) -> bytes:
+    """`dumps(value)` as UTF-8, a lone surrogate in it written as the
+    "surrogatepass" error handler does (decoding with it gives `dumps(value)`)."""
+    quick = _quick_dumps(value)
+    return quick if quick is not None else _stdlib_dumps(value).encode("utf-8", "surrogatepass")
+
+
+def _quick_dumps(value: Any) -> bytes | None:
+    """msgspec's UTF-8 of `dumps(value)`, or None where only the standard library writes it."""
     module = _DECODED.msgspec
     if module is not None and not _DECODED.divergent:
         try:
-            spaced: bytes = module.json.format(_DECODED.encoder.encode(value), indent=0)
-            return spaced.decode()
+            formatted: bytes = module.json.format(_DECODED.encoder.encode(value), indent=0)
+            return formatted
         except (TypeError, ValueError, OverflowError, module.EncodeError):
             pass  # a lone surrogate, a type msgspec does not write: the standard library's text
-    return _stdlib_dumps(value)
+    return None

@@ -13,6 +13,8 @@ that path must hand back to the standard library, or must still refuse:
     surrogate  one description holds the escape of a lone surrogate (\\ud800)
     escapes    descriptions with escaped quotes and backslashes, brackets and
                braces, \\u escapes, control characters, DEL, bidi marks, non-ASCII
+    controls   every 5th description holds ASCII control characters only (BEL,
+               ESC, DEL): JSON escapes the first two, DEL is left raw
     broken     every 11th tool has no inputSchema; one item is a string
     deep       the middle page nests one tool's schema --depth levels deep
 
@@ -29,6 +31,7 @@ from typing import Any
 
 SUBJECTS = ("customer", "invoice", "ticket", "shipment")
 ESCAPED = 'say "hi" \\ back [0] {a} é 漢字 \u00e9 tab\there \x1b[31m red \x7f \u202e bidi \u2028'
+CONTROLS = "bell \x07 \x1b[31m red \x7f delete"
 
 
 def tool(index: int, flavours: set[str]) -> Any:
@@ -50,6 +53,8 @@ def tool(index: int, flavours: set[str]) -> Any:
         properties["scale"] = {"type": "number", "enum": [-0.0, 1.5e300, 2.5, 100.0]}
     if "escapes" in flavours and index % 5 == 0:
         item["description"] = f"{ESCAPED} #{index}"
+    if "controls" in flavours and index % 5 == 0:
+        item["description"] = f"{CONTROLS} #{index}"
     if "broken" in flavours and index % 11 == 0:
         del item["inputSchema"]
     return item
@@ -93,7 +98,7 @@ def parser() -> argparse.ArgumentParser:
     return parser
 
 
-FLAVOURS = {"plain", "floats", "nan", "surrogate", "escapes", "broken", "deep"}
+FLAVOURS = {"plain", "floats", "nan", "surrogate", "escapes", "controls", "broken", "deep"}
 
 
 def main() -> int:
