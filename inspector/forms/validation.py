@@ -406,7 +406,7 @@ def _ref_failure(schema: Schema, exc: BaseException) -> str | None:
 
 
 def _ref_being_followed(exc: BaseException) -> Any:
-    """The ``$ref`` (as written) jsonschema was following, innermost first, when *exc* (or the error it wraps) was
+    """The innermost ``$ref`` (as written) jsonschema was following when *exc* (or the error it wraps) was
     raised: a lookup by referencing, or jsonschema descending into what it found; `_MISSING` when none."""
     found: Any = _MISSING
     seen: BaseException | None = exc
