@@ -3,8 +3,8 @@ form, lint and validation agree on what each tricky `$ref` points to.
 
 Each case is a tool of tests/servers/hostile_schemas.py, a real stdio server:
 `inspector lint` reports what it finds in the listed schema, `inspector call`
-converts key=value with the form and validates before sending, and the TUI
-draws the form.  The same schemas go through the forms layer in-process,
+converts key=value with the form, validates before sending and checks the
+structuredContent that comes back, and the TUI draws the form.  The same schemas go through the forms layer in-process,
 where each consumer is asked directly: the form's fields, the `$ref` check
 that lint reports, and the validation result.
 """
@@ -25,6 +25,7 @@ from inspector.commands import exitcodes
 from inspector.core import ServerSpec
 from inspector.core.items import Item
 from inspector.core.lint_rules import check_tools
+from inspector.core.validation import check_structured_content
 from inspector.forms import (
     IntegerNode,
     NodeKind,
@@ -47,6 +48,7 @@ from .servers.hostile_schemas import (
     REF_ID_ANCHOR,
     REF_META,
     REF_MISSING,
+    REF_OUTPUT,
     REF_PERCENT,
     ref_remote,
 )
@@ -249,6 +251,22 @@ def test_a_ref_to_the_meta_schema_is_read_from_the_package(linted: dict[str, set
     ]
     assert "schema.type: matches none of the alternatives" in refused(call("ref_meta", 'schema:={"type": 5}'))
     assert sent(call("ref_meta", 'schema:={"type": "string"}')) == {"schema": {"type": "string"}}
+
+
+def test_structured_content_is_checked_where_its_refs_point() -> None:
+    # ref_output's outputSchema is ref_id_anchor's: the item's count is its own integer
+    # Count (minimum 1), not the root's string Count, for the call's check as for the form.
+    done = cli("call", "ref_output", "--yes", "--strict")
+    assert done.returncode == exitcodes.OUTPUT_SCHEMA, done.stderr
+    problems = json.loads(done.stderr)["problems"]
+    assert [(p["rule"], p["path"], p["message"]) for p in problems] == [
+        ("structured-content-invalid", "result.structuredContent.item.count", "must be at least 1")
+    ]
+    tool = {"name": "ref_output", "outputSchema": REF_ID_ANCHOR}
+    checked = check_structured_content({"content": [], "structuredContent": REF_OUTPUT}, tool, None)
+    assert [(p.path, p.message) for p in checked] == [("result.structuredContent.item.count", "must be at least 1")]
+    fine = {"content": [], "structuredContent": {"item": {"count": 2}, "again": 1, "label": "ab"}}
+    assert check_structured_content(fine, tool, None) == []
 
 
 # -- malformed references: the same words from each consumer ---------------------------------------

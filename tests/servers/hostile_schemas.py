@@ -31,6 +31,8 @@ agree on each; tests/test_forms_refs.py):
     ref_missing       "#/$defs/Nope" beside a plain string property
     ref_remote        an absolute URL (--remote-ref URL), never fetched
     ref_meta          the JSON Schema 2020-12 meta-schema (bundled, not fetched)
+    ref_output        ref_id_anchor's schema as an outputSchema; structuredContent
+                      {"item": {"count": 0}, "label": "ab"} (below the item's minimum)
 """
 
 from __future__ import annotations
@@ -156,7 +158,14 @@ REF_TOOLS: list[dict[str, Any]] = [
     {"name": "ref_id_anchor", "description": "$refs through $id and $anchor.", "inputSchema": REF_ID_ANCHOR},
     {"name": "ref_missing", "description": "A $ref to nothing.", "inputSchema": REF_MISSING},
     {"name": "ref_meta", "description": "A $ref to the meta-schema.", "inputSchema": REF_META},
+    {
+        "name": "ref_output",
+        "description": "structuredContent checked through $id and $anchor.",
+        "inputSchema": {"type": "object"},
+        "outputSchema": REF_ID_ANCHOR,
+    },
 ]
+REF_OUTPUT = {"item": {"count": 0}, "label": "ab"}
 
 TOOLS: list[dict[str, Any]] = [
     _text_tool("evil_pattern", "A catastrophic-backtracking pattern.", {"type": "string", "pattern": "^(a+)+$"}),
@@ -226,6 +235,8 @@ def call(message_id: Any, params: dict[str, Any]) -> None:
         result["structuredContent"] = {"code": EVIL_TEXT}
     elif name == "slow_output":
         result["structuredContent"] = {"code": SLOW_TEXT}
+    elif name == "ref_output":
+        result["structuredContent"] = REF_OUTPUT
     answer(message_id, result)
 
 
