@@ -129,7 +129,8 @@ async def floor_client(calls: int) -> float:
 
 
 async def our_client(calls: int) -> float:
-    from inspector.core import Client, ServerSpec
+    from inspector.core.protocol.client import Client
+    from inspector.core.servers.spec import ServerSpec
 
     client = Client(ServerSpec(transport="stdio", command=PY, args=[str(RAW_SERVER)]))
     await client.connect()
@@ -279,7 +280,8 @@ CONNECT_TARGET = 3.0
 
 
 async def connect_once(command: str, args: list[str]) -> float:
-    from inspector.core import Client, ServerSpec
+    from inspector.core.protocol.client import Client
+    from inspector.core.servers.spec import ServerSpec
 
     started = time.perf_counter()
     client = Client(ServerSpec(transport="stdio", command=command, args=args))

@@ -53,8 +53,10 @@ def raw_line(index: int) -> bytes:
 
 
 async def flood_session(frames: int) -> Any:
-    from inspector.core import Client, ServerSpec, TrafficLog
-    from inspector.core.recording import mask_traffic
+    from inspector.core.protocol.client import Client
+    from inspector.core.record.secret_mask import mask_traffic
+    from inspector.core.record.traffic import TrafficLog
+    from inspector.core.servers.spec import ServerSpec
 
     spec = ServerSpec(transport="stdio", command=sys.executable, args=[str(RAW_SERVER), "--notify", str(frames)])
     traffic = mask_traffic(TrafficLog(), spec)
@@ -68,7 +70,7 @@ async def flood_session(frames: int) -> Any:
 
 
 def flood_log(frames: int) -> Any:
-    from inspector.core import TrafficLog
+    from inspector.core.record.traffic import TrafficLog
 
     traffic = TrafficLog()
     loads = json.loads

@@ -13,7 +13,7 @@ import time
 from textual.app import App, ComposeResult
 from textual.widgets import Log, Static
 
-from inspector.core.traffic import TrafficLog
+from inspector.core.record.traffic import TrafficLog
 from inspector.tui.widgets.traffic_table import TrafficTable, row_text
 
 

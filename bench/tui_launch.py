@@ -65,7 +65,7 @@ def server_argv(tools: int) -> list[str]:
 
 async def _launch_child(tools: int) -> dict[str, float]:
     """Runs in the child: start the app, report when the first page and the whole list are painted."""
-    from inspector.core import ServerSpec
+    from inspector.core.servers.spec import ServerSpec
     from inspector.tui.app import InspectorApp
     from inspector.tui.panes.tools import ToolsPane
     from inspector.tui.widgets.item_list import ItemList

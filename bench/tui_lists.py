@@ -40,7 +40,7 @@ from textual.widgets import Static
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from inspector.core import ServerSpec  # noqa: E402
+from inspector.core.servers.spec import ServerSpec  # noqa: E402
 from inspector.tui.app import InspectorApp  # noqa: E402
 from inspector.tui.panes.tools import ToolsPane  # noqa: E402
 from inspector.tui.widgets.arguments import ArgumentsEditor  # noqa: E402

@@ -13,11 +13,11 @@ from collections.abc import Callable, Sequence
 from subprocess import Popen
 from typing import TYPE_CHECKING, Any
 
-from . import __version__
+from inspector import __version__
 
 if TYPE_CHECKING:
-    from .commands.diff import Side
-    from .core.spec import ServerSpec
+    from inspector.commands.diff import Side
+    from inspector.core.servers.spec import ServerSpec
 
 __all__ = ["build_parser", "main", "spec_from_args"]
 
@@ -32,7 +32,7 @@ with none of these, the embedded demo server is used.
 
 
 def _epilog() -> str:
-    from .commands.exitcodes import help_text
+    from inspector.commands.exitcodes import help_text
 
     return help_text()
 
@@ -70,7 +70,7 @@ def _add_server_options(parser: argparse.ArgumentParser, suppress: bool) -> None
         "--header", action="append", default=default, metavar="'NAME: VALUE'", help="HTTP header (repeatable)"
     )
     group.add_argument("--config", default=default, metavar="FILE", help="a client config file (mcpServers / servers)")
-    from .tui.servers_args import ServerNames
+    from inspector.tui.servers_args import ServerNames
 
     group.add_argument(
         "--server",
@@ -222,7 +222,7 @@ def _add_auth_options(parser: argparse.ArgumentParser, default: Any) -> None:
 
 def _add_auth_command(sub: Any, command: Any) -> None:
     def arguments(p: argparse.ArgumentParser) -> None:
-        from .commands.auth import add_auth_arguments
+        from inspector.commands.auth import add_auth_arguments
 
         add_auth_arguments(p)
 
@@ -341,7 +341,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("list", "list tools, resources, templates or prompts (every page)")
     p.add_argument("kind", choices=("tools", "resources", "templates", "prompts"))
     p.add_argument("--max-pages", type=int, default=1000, help="stop following nextCursor after this many pages")
-    from .commands.exitcodes import OUTPUT_SCHEMA
+    from inspector.commands.exitcodes import OUTPUT_SCHEMA
 
     p = command("call", "call a tool (only the arguments given are sent)", add_help=False)
     p.add_argument(
@@ -439,7 +439,7 @@ def _add_shared_options(parser: argparse.ArgumentParser) -> None:
 
 def _completes(action: argparse.Action, kind: str) -> None:
     """Shell completion offers the server's names of `kind` for this positional."""
-    from .commands.completion import ServerNames
+    from inspector.commands.completion import ServerNames
 
     # argcomplete reads this attribute; argparse ignores it.
     setattr(action, "completer", ServerNames(kind, spec_from_args))  # noqa: B010
@@ -539,7 +539,7 @@ def _add_matrix_commands(command: Any) -> None:
 
 
 def _add_test_command(command: Any) -> None:
-    from .commands.exitcodes import EXPECTATIONS_FAILED
+    from inspector.commands.exitcodes import EXPECTATIONS_FAILED
 
     p = command(
         "test",
@@ -557,11 +557,11 @@ def _add_test_command(command: Any) -> None:
 
 
 def _add_load_command(command: Any) -> None:
-    from .commands.exitcodes import LOAD_THRESHOLD
+    from inspector.commands.exitcodes import LOAD_THRESHOLD
 
     def arguments(p: argparse.ArgumentParser) -> None:
         # Its module imports the collections and the load driver.
-        from .commands.load import add_load_arguments
+        from inspector.commands.load.command import add_load_arguments
 
         add_load_arguments(p)
 
@@ -576,7 +576,7 @@ def _add_load_command(command: Any) -> None:
 
 def _add_demo_command(command: Any) -> None:
     def arguments(p: argparse.ArgumentParser) -> None:
-        from .commands.demo import add_demo_arguments
+        from inspector.walkthrough.command import add_demo_arguments
 
         add_demo_arguments(p)
 
@@ -595,7 +595,7 @@ def _diff_side(name: str, text: str, args: argparse.Namespace, server_command: l
     """One side of `inspector diff` (the forms are in DIFF_SIDES)."""
     import shlex
 
-    from .commands.diff import Side
+    from inspector.commands.diff import Side
 
     if text == "live":
         # With no server named, like every other command: the demo server.
@@ -654,8 +654,8 @@ def _pairs(values: Sequence[str] | None, sep: str, what: str) -> dict[str, str]:
 
 
 def spec_from_args(args: argparse.Namespace, server_command: list[str]) -> ServerSpec:
-    from .core.config import ConfigError, spec_from_file
-    from .core.spec import ServerSpec, demo_spec
+    from inspector.core.servers.client_configs import ConfigError, spec_from_file
+    from inspector.core.servers.spec import ServerSpec, demo_spec
 
     url = getattr(args, "url", None)
     config = getattr(args, "config", None)
@@ -663,7 +663,7 @@ def spec_from_args(args: argparse.Namespace, server_command: list[str]) -> Serve
     if chosen > 1:
         raise UsageError("name one server: `-- COMMAND`, --url or --config")
     if config:
-        from .commands.inputs import terminal_asker
+        from inspector.commands.inputs import terminal_asker
 
         try:
             spec = spec_from_file(config, getattr(args, "server", None), ask=terminal_asker())
@@ -675,8 +675,8 @@ def spec_from_args(args: argparse.Namespace, server_command: list[str]) -> Serve
     elif server_command:
         spec = ServerSpec(transport="stdio", command=server_command[0], args=server_command[1:])
     elif getattr(args, "server", None):
-        from .commands.inputs import terminal_asker
-        from .core.discovery import find_server
+        from inspector.commands.inputs import terminal_asker
+        from inspector.core.servers.discovery import find_server
 
         found = find_server(args.server)
         if found is None:
@@ -696,7 +696,7 @@ def spec_from_args(args: argparse.Namespace, server_command: list[str]) -> Serve
         spec.transport = transport
     headers = _pairs(getattr(args, "header", None), ":", "--header")
     if headers:
-        from .core.recording import secret_header
+        from inspector.core.record.secret_mask import secret_header
 
         if not spec.url:
             raise UsageError("--header only applies to HTTP servers (--url)")
@@ -717,7 +717,7 @@ def spec_from_args(args: argparse.Namespace, server_command: list[str]) -> Serve
         spec.inherit_env = True
     version = getattr(args, "protocol_version", None)
     if version:
-        from .core.versions import KNOWN_VERSIONS
+        from inspector.core.protocol.versions import KNOWN_VERSIONS
 
         if version not in KNOWN_VERSIONS:
             raise UsageError(f"unknown protocol version {version!r}; known: {', '.join(KNOWN_VERSIONS)}")
@@ -734,7 +734,7 @@ def spec_from_args(args: argparse.Namespace, server_command: list[str]) -> Serve
         spec.timeout = timeout
     max_size = getattr(args, "max_message_size", None)
     if max_size is not None:
-        from .core.spec import parse_size
+        from inspector.core.servers.spec import parse_size
 
         try:
             spec.max_message_size = parse_size(max_size)
@@ -784,7 +784,7 @@ def _apply_auth_options(args: argparse.Namespace, spec: ServerSpec) -> None:
             flags = ", ".join("--" + name.replace("_", "-") for name in given)
             raise UsageError(f"{flags}: only for remote (HTTP) servers")
         return
-    from .core.auth.config import AuthConfig
+    from inspector.core.auth.config import AuthConfig
 
     config = spec.auth if spec.auth is not None else AuthConfig()
     spec.auth = config
@@ -896,7 +896,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         return 0
     except KeyboardInterrupt:
-        from .commands.exitcodes import INTERRUPTED
+        from inspector.commands.exitcodes import INTERRUPTED
 
         print("inspector: interrupted", file=sys.stderr)
         return INTERRUPTED
@@ -938,25 +938,25 @@ def _dispatch(argv: list[str], *, own_process: bool = False) -> int:
         _complete_line(parser)
     args = _parse(parser, own)
     if args.completion:
-        from .commands.completion import completion_script
+        from inspector.commands.completion import completion_script
 
         sys.stdout.write(completion_script(args.completion))
         return 0
     command = args.command or "tui"
-    from .tui.servers_args import several_named
+    from inspector.tui.servers_args import several_named
 
     # The TUI (and `serve`, which runs it) opens several servers; every other command talks to one.
     if command not in ("tui", "serve") and several_named(args):
         return _usage_error(UsageError("the scripting commands talk to one server: give --server once"))
     if args.complete_names:
-        from .commands.completion import print_names
+        from inspector.commands.completion import print_names
 
         try:
             return print_names(spec_from_args(args, server_command), args.complete_names)
         except UsageError as exc:
             return _usage_error(exc)
     if command == "demo-server":
-        from .demo.server import main as demo_main
+        from inspector.demo.server import main as demo_main
 
         demo_args: list[str] = []
         if args.http:
@@ -965,19 +965,19 @@ def _dispatch(argv: list[str], *, own_process: bool = False) -> int:
             demo_args += ["--sse", str(args.sse)]
         return demo_main(demo_args)
     if command == "open":
-        from .tui.launch import run_recording
+        from inspector.tui.launch import run_recording
 
         return run_recording(args.file)
     if command == "lint" and args.rules:
-        from .commands.lint import print_rules
+        from inspector.commands.lint import print_rules
 
         return print_rules(args)
     if command == "servers":
-        from .commands.servers import run_servers
+        from inspector.commands.servers import run_servers
 
         return run_servers(args)
     if command == "auth":
-        from .commands.auth import apply_target, run_auth
+        from inspector.commands.auth import apply_target, run_auth
 
         try:
             # `auth login URL|NAME`: the positional names the server like --url / --server.
@@ -990,7 +990,7 @@ def _dispatch(argv: list[str], *, own_process: bool = False) -> int:
             return _usage_error(exc)
         return run_auth(args, auth_spec)
     if command == "replay":
-        from .commands.replay import run_replay
+        from inspector.commands.replay import run_replay
 
         try:
             replay_spec = _spec_if_named(args, server_command)
@@ -1000,7 +1000,7 @@ def _dispatch(argv: list[str], *, own_process: bool = False) -> int:
     if command == "test":
         return _run_test(args, server_command)
     if command == "card":
-        from .commands.card import run_card
+        from inspector.commands.card import run_card
 
         try:
             card_spec = spec_from_args(args, server_command)
@@ -1013,7 +1013,7 @@ def _dispatch(argv: list[str], *, own_process: bool = False) -> int:
     if command == "demo":
         return _run_demo(args, server_command)
     if command == "diff":
-        from .commands.diff import run_diff
+        from inspector.commands.diff import run_diff
 
         try:
             sides = _diff_sides(args, server_command)
@@ -1030,18 +1030,18 @@ def _dispatch(argv: list[str], *, own_process: bool = False) -> int:
         parser.print_usage(sys.stderr)
         return _usage_error(exc)
     if command == "matrix":
-        from .commands.matrix import run_matrix
+        from inspector.commands.matrix import run_matrix
 
         return run_matrix(spec, args)
     process = _early_spawn(spec)
-    from .commands.runner import run_command
+    from inspector.commands.runner import run_command
 
     return run_command(command, spec, args, process=process, own_process=own_process)
 
 
 def _run_tui(args: argparse.Namespace, server_command: list[str], parser: argparse.ArgumentParser) -> int:
-    from .tui.launch import run_tui
-    from .tui.servers_args import tui_specs
+    from inspector.tui.launch import run_tui
+    from inspector.tui.servers_args import tui_specs
 
     try:
         specs = tui_specs(args, server_command, spec_from_args)
@@ -1049,7 +1049,7 @@ def _run_tui(args: argparse.Namespace, server_command: list[str], parser: argpar
         parser.print_usage(sys.stderr)
         return _usage_error(exc)
     if getattr(args, "pick", False):
-        from .tui.picker import pick_servers
+        from inspector.tui.picker import pick_servers
 
         specs = pick_servers()
         if not specs:
@@ -1061,8 +1061,8 @@ def _run_serve(args: argparse.Namespace, server_command: list[str], parser: argp
     """Each visit opens what `inspector` with these options would (several
     servers included); a server option that makes no sense is refused here,
     before anything listens."""
-    from .tui.servers_args import tui_specs
-    from .tui.serving import serve
+    from inspector.tui.servers_args import tui_specs
+    from inspector.tui.serving import serve
 
     try:
         tui_specs(args, server_command, spec_from_args)
@@ -1084,7 +1084,7 @@ def _spec_of_file(args: argparse.Namespace, server_command: list[str]) -> Callab
     """How the server of a collection, load or walkthrough file is chosen:
     the command line's server wins, so CI can point a file at another build;
     else the file's `server:`; else what the command line gives by default."""
-    from .commands.testing import collection_spec
+    from inspector.commands.testing import collection_spec
 
     named = _names_a_server(args, server_command) or getattr(args, "server", None)
 
@@ -1097,25 +1097,25 @@ def _spec_of_file(args: argparse.Namespace, server_command: list[str]) -> Callab
 
 
 def _run_test(args: argparse.Namespace, server_command: list[str]) -> int:
-    from .commands.testing import run_test
+    from inspector.commands.testing import run_test
 
     return run_test(args, _spec_of_file(args, server_command))
 
 
 def _run_load(args: argparse.Namespace, server_command: list[str]) -> int:
-    from .commands.load import run_load
+    from inspector.commands.load.command import run_load
 
     return run_load(args, _spec_of_file(args, server_command))
 
 
 def _run_demo(args: argparse.Namespace, server_command: list[str]) -> int:
-    from .commands.demo import run_demo
+    from inspector.walkthrough.command import run_demo
 
     return run_demo(args, _spec_of_file(args, server_command))
 
 
 def _usage_error(exc: Exception) -> int:
-    from .core.safetext import visible
+    from inspector.core.safetext import visible
 
     # A config file's or a recording's text may be quoted: made inert for the terminal.
     print(f"inspector: error: {visible(str(exc))}", file=sys.stderr)
@@ -1137,7 +1137,7 @@ def _early_spawn(spec: ServerSpec) -> Popen[bytes] | None:
     """
     if spec.transport != "stdio" or not spec.command:
         return None
-    from .core.childproc import spawn
+    from inspector.core.transports.childproc import spawn
 
     try:
         return spawn(spec.command, spec.args, spec.env, spec.cwd, spec.inherit_env)

@@ -6,7 +6,7 @@
 Runs the real command, `inspector load checks.yaml --sessions 4 --duration N`,
 in this process against the embedded demo server (four stdio sessions), with a
 collection written to a temporary folder.  The live view is the command's own
-(`inspector.load.live.LiveView`, drawn on stderr when that is a terminal); the
+(`inspector.commands.load.live.LiveView`, drawn on stderr when that is a terminal); the
 one addition is that, once the run has measured for `--at` seconds, the view
 draws the same renderable once more into a recording Rich console, which
 writes the SVG.  Every number in the picture is what that run measured, so it
@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from inspector import cli  # noqa: E402
-from inspector.load import live  # noqa: E402
+from inspector.commands.load import live  # noqa: E402
 
 # The mix: a plain call, a structured answer checked against its outputSchema,
 # an expected tool error, and a list.

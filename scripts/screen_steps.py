@@ -42,8 +42,9 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Input, Static, TextArea
 
-from inspector.core import ServerSpec, demo_spec, eras
-from inspector.core.traffic import Frame
+from inspector.core.protocol import eras
+from inspector.core.record.traffic import Frame
+from inspector.core.servers.spec import ServerSpec, demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.panes.bottom import BottomPanel, TrafficPane
 from inspector.tui.panes.collections import CollectionsPane

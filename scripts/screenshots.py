@@ -53,7 +53,7 @@ async def capture_walkthrough(path: Path, folder: Path, pace: float) -> list[str
     import argparse as _argparse
 
     from inspector.commands.testing import collection_spec
-    from inspector.core.spec import demo_spec
+    from inspector.core.servers.spec import demo_spec
     from inspector.walkthrough import load_walkthrough
     from inspector.walkthrough.demo_app import DemoApp
 

@@ -6,7 +6,9 @@ from typing import Any
 
 import pytest
 
-from inspector.core import ClientHandlers, ServerRequest, ServerSpec
+from inspector.core.protocol.handlers import ClientHandlers
+from inspector.core.protocol.session import ServerRequest
+from inspector.core.servers.spec import ServerSpec
 
 from .peers import EVERYTHING, NODE, everything_http, require
 from .pilot_patience import be_patient

@@ -24,8 +24,9 @@ from urllib.parse import urlsplit
 import pytest
 
 from inspector.commands import exitcodes
-from inspector.core import Client, ServerSpec
-from inspector.core.apps import APP_MIME_TYPE, EXTENSION, app_document, content_security_policy, tool_ui
+from inspector.core.extensions.apps import APP_MIME_TYPE, EXTENSION, app_document, content_security_policy, tool_ui
+from inspector.core.protocol.client import Client
+from inspector.core.servers.spec import ServerSpec
 
 from .app_view import ViewClient
 from .peers import PYTHON, SERVERS, run_inspector
@@ -369,7 +370,7 @@ async def test_a_call_that_fails_reaches_the_app_as_tool_cancelled(log: Path) ->
 
 
 async def test_an_app_that_floods_its_host_gets_refusals_not_more_server_requests(log: Path) -> None:
-    from inspector.core.app_bridge import MAX_IN_FLIGHT
+    from inspector.core.extensions.app_bridge import MAX_IN_FLIGHT
 
     def never_read() -> list[dict[str, Any]]:
         return [m for m in asked(log) if m["method"] == "resources/read" and m["params"]["uri"] == "ui://apps/never"]
@@ -422,8 +423,8 @@ class Receiver:
 async def test_the_socket_bounds_and_tolerates_what_a_page_sends() -> None:
     import aiohttp
 
-    from inspector.core.app_host import MAX_APP_MESSAGE, AppHost
-    from inspector.core.apps import AppDocument
+    from inspector.core.extensions.app_host import MAX_APP_MESSAGE, AppHost
+    from inspector.core.extensions.apps import AppDocument
 
     receiver = Receiver()
     host = AppHost(AppDocument("ui://t", "<p>t</p>", APP_MIME_TYPE, {}), receiver)

@@ -27,7 +27,6 @@ import httpx2
 import pytest
 
 from inspector.commands import exitcodes
-from inspector.core import Client, ServerSpec
 from inspector.core.auth import (
     AuthConfig,
     AuthError,
@@ -40,6 +39,8 @@ from inspector.core.auth import (
 )
 from inspector.core.auth.provider import MAX_STEP_UPS
 from inspector.core.auth.store import server_key
+from inspector.core.protocol.client import Client
+from inspector.core.servers.spec import ServerSpec
 
 from .auth_helpers import control, protected_server, stats
 from .peers import PYTHON, SERVERS, free_port, run_inspector
@@ -537,8 +538,8 @@ async def test_preflight_logs_in_before_connecting(auth_server: str, config_dir:
 
 async def test_tui_logs_in_and_shows_every_step(auth_server: str, config_dir: Path) -> None:
     """The TUI logs in before connecting; the Auth pane lists the steps, masked."""
-    from inspector.core import ServerSpec
     from inspector.core.auth.config import AuthConfig
+    from inspector.core.servers.spec import ServerSpec
     from inspector.tui.app import InspectorApp
     from inspector.tui.panes.auth import AuthPane
 

@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 
-from inspector.core import Client, ServerSpec
 from inspector.core.auth import AuthConfig, TokenStore
 from inspector.core.auth.dpop import MAX_NONCE_RETRIES
+from inspector.core.protocol.client import Client
+from inspector.core.servers.spec import ServerSpec
 
 from .auth_helpers import control, protected_server, stats, steps_shown
 
@@ -131,7 +132,7 @@ async def test_the_auth_pane_shows_the_proofs_and_nonces(dpop_server: str, tmp_p
 
 
 async def test_a_server_that_always_wants_a_new_nonce_is_given_up_on(dpop_server: str, tmp_path: Path) -> None:
-    from inspector.core import InspectorError
+    from inspector.core.protocol.errors import InspectorError
 
     control(dpop_server, nonce_always=True)
     try:
@@ -152,7 +153,7 @@ async def test_a_server_that_always_wants_a_new_nonce_is_given_up_on(dpop_server
 
 
 def test_dpop_settings_from_a_config_entry_and_back_to_flags() -> None:
-    from inspector.core.command_line import server_options
+    from inspector.core.servers.copy_command import server_options
 
     assert AuthConfig.from_entry({"dpop": True}).dpop == "on"
     assert AuthConfig.from_entry({"dpop": "off"}).dpop == "off"

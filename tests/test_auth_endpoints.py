@@ -25,11 +25,12 @@ from pathlib import Path
 import pytest
 
 from inspector.commands import exitcodes
-from inspector.core import Client, ServerSpec
 from inspector.core.auth import AuthConfig, AuthError, LoginTimedOut, TokenStore, session_for
 from inspector.core.auth.browser import HeadlessUserAgent
 from inspector.core.auth.endpoints import insecure, is_loopback, origin, other_origins
-from inspector.core.session import SENDING
+from inspector.core.protocol.client import Client
+from inspector.core.protocol.session import SENDING
+from inspector.core.servers.spec import ServerSpec
 
 from .auth_helpers import control, protected_server, stats
 from .peers import SERVERS, free_port, run_inspector

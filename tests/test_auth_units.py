@@ -13,16 +13,16 @@ from typing import Any
 import httpx2
 import pytest
 
-from inspector.core import ServerSpec, TrafficLog
 from inspector.core.auth import AuthConfig, AuthLog, HttpExchange, LoopbackListener, SecretSet, TokenStore
 from inspector.core.auth.log import events_from_frames
 from inspector.core.auth.loopback import LoginCancelled, LoginTimeout
-from inspector.core.auth.masking import mask_body, mask_url
+from inspector.core.auth.oauth_secrets import mask_body, mask_url
 from inspector.core.auth.store import default_store
 from inspector.core.auth.www_authenticate import parse_www_authenticate
-from inspector.core.config import spec_from_entry
-from inspector.core.recording import secret_masker
-from inspector.core.traffic import frame_from_record, frame_to_record
+from inspector.core.record.secret_mask import secret_masker
+from inspector.core.record.traffic import TrafficLog, frame_from_record, frame_to_record
+from inspector.core.servers.client_configs import spec_from_entry
+from inspector.core.servers.spec import ServerSpec
 
 
 def test_www_authenticate() -> None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.core import Client, demo_spec
-from inspector.core.cache import duration_text
+from inspector.core.protocol.cache import duration_text
+from inspector.core.protocol.client import Client
+from inspector.core.servers.spec import demo_spec
 
 
 @pytest.mark.parametrize(

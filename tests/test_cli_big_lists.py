@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 
 from inspector.commands import exitcodes
-from inspector.core import wire_json
+from inspector.core.protocol import wire_json
+from inspector.core.protocol.wire_json import FAST_FROM, MAX_DEPTH, TooDeep, nested_deeper_than
 from inspector.core.safetext import escape_json
-from inspector.core.wire_json import FAST_FROM, MAX_DEPTH, TooDeep, nested_deeper_than
 
 from .peers import PYTHON, SERVERS, run_inspector
 from .servers import big_pages

@@ -104,7 +104,7 @@ def test_piped_into_head(recordings: tuple[str, str]) -> None:
 
 
 def test_a_recording_cut_short_by_a_crash_still_opens(tmp_path: Path, recordings: tuple[str, str]) -> None:
-    from inspector.core.recordings import RecordingError, lists_from_traffic, load_recording
+    from inspector.core.record.recording_files import RecordingError, lists_from_traffic, load_recording
 
     lines = Path(recordings[0]).read_text(encoding="utf-8").splitlines(keepends=True)
     cut = tmp_path / "cut.jsonl"

@@ -14,8 +14,8 @@ import pytest
 
 from inspector.collections import CollectionError, load_collection
 from inspector.commands import exitcodes
-from inspector.core import ServerSpec
-from inspector.core.recordings import load_recording
+from inspector.core.record.recording_files import load_recording
+from inspector.core.servers.spec import ServerSpec
 from inspector.tui.app import InspectorApp
 from inspector.tui.panes.bottom import BottomPanel, TrafficPane
 from inspector.tui.widgets.item_list import ItemList
@@ -577,8 +577,9 @@ def test_the_collections_package_and_command_import_no_ui() -> None:
 
 
 def test_a_raw_steps_method_names_it_in_its_label_and_in_a_load_run() -> None:
+    from inspector.commands.load.plan import step_method
+
     from inspector.collections import Step
-    from inspector.load.plan import step_method
 
     for target, method in (
         ({"jsonrpc": "2.0", "id": 1, "method": "ping"}, "ping"),

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from inspector.commands import exitcodes
-from inspector.core.childproc import DEFAULT_INHERITED_ENV
+from inspector.core.transports.childproc import DEFAULT_INHERITED_ENV
 
 from .peers import PYTHON, SERVERS, free_port, run_inspector, serving
 

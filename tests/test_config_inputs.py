@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from inspector.commands.inputs import ask_on_terminal
-from inspector.core.config import ConfigError, Input, spec_from_entry, spec_from_file
-from inspector.core.discovery import candidate_files, discover
-from inspector.core.recording import secret_refs, secret_values
+from inspector.core.record.secret_mask import secret_refs, secret_values
+from inspector.core.servers.client_configs import ConfigError, Input, spec_from_entry, spec_from_file
+from inspector.core.servers.discovery import candidate_files, discover
 
 from .peers import PYTHON, ROOT
 from .terminal import answer_on_terminal

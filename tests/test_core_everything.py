@@ -6,7 +6,9 @@ from typing import Any
 
 import pytest
 
-from inspector.core import Client, JsonRpcError, ServerSpec
+from inspector.core.protocol.client import Client
+from inspector.core.protocol.errors import JsonRpcError
+from inspector.core.servers.spec import ServerSpec
 
 from .conftest import RecordingHandlers
 from .waiting import eventually

@@ -13,8 +13,10 @@ import pytest
 from textual.pilot import Pilot
 
 from inspector.commands import exitcodes
-from inspector.core import Client, JsonRpcError, ProtocolError, ServerSpec
-from inspector.core.traffic import Frame
+from inspector.core.protocol.client import Client
+from inspector.core.protocol.errors import JsonRpcError, ProtocolError
+from inspector.core.record.traffic import Frame
+from inspector.core.servers.spec import ServerSpec
 from inspector.tui.app import InspectorApp
 from inspector.tui.panes.resources import DirectoryListing, ResourcesPane, parent_uri
 from inspector.tui.widgets.content_view import BlockView

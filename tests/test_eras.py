@@ -14,9 +14,13 @@ from typing import Any
 
 import pytest
 
-from inspector.core import Client, ClientHandlers, ConnectError, ServerRequest, ServerSpec, demo_spec
-from inspector.core.eras import ModernEra
-from inspector.core.modern import PROTOCOL_VERSION_KEY
+from inspector.core.protocol.client import Client
+from inspector.core.protocol.eras import ModernEra
+from inspector.core.protocol.errors import ConnectError
+from inspector.core.protocol.handlers import ClientHandlers
+from inspector.core.protocol.modern import PROTOCOL_VERSION_KEY
+from inspector.core.protocol.session import ServerRequest
+from inspector.core.servers.spec import ServerSpec, demo_spec
 
 from .peers import EVERYTHING, NODE, PYTHON, SERVERS, everything_http, free_port, require, serving
 from .waiting import HANG, eventually

@@ -22,10 +22,10 @@ import pytest
 from textual.widgets import Input, Static
 
 from inspector.commands import exitcodes
-from inspector.core import ServerSpec
-from inspector.core.items import Item
-from inspector.core.lint_rules import check_tools
-from inspector.core.validation import check_structured_content
+from inspector.core.checks.lint_rules import check_tools
+from inspector.core.checks.validation import check_structured_content
+from inspector.core.protocol.items import Item
+from inspector.core.servers.spec import ServerSpec
 from inspector.forms import (
     IntegerNode,
     NodeKind,

@@ -14,14 +14,7 @@ from typing import Any
 
 import pytest
 
-from inspector.forms import (
-    UNSET,
-    ArrayNode,
-    FormNode,
-    ObjectNode,
-    build_form,
-    validate_value,
-)
+from inspector.forms import UNSET, ArrayNode, FormNode, ObjectNode, build_form, validate_value
 
 
 def dump(value: Any) -> str:

@@ -7,15 +7,7 @@ from typing import Any
 
 import pytest
 
-from inspector.forms import (
-    UNSET,
-    FormNode,
-    FormValueError,
-    NullableNode,
-    ObjectNode,
-    UnionNode,
-    build_form,
-)
+from inspector.forms import UNSET, FormNode, FormValueError, NullableNode, ObjectNode, UnionNode, build_form
 
 
 def node_for(prop: dict[str, Any], key: str = "x") -> FormNode:

@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 
 from inspector.commands import exitcodes
-from inspector.core import Client, ConnectError, ConnectionClosed, RequestTimeout, ServerSpec
-from inspector.core.errors import ConnectTimeout
-from inspector.core.session import PendingRequest
+from inspector.core.protocol.client import Client
+from inspector.core.protocol.errors import ConnectError, ConnectionClosed, ConnectTimeout, RequestTimeout
+from inspector.core.protocol.session import PendingRequest
+from inspector.core.servers.spec import ServerSpec
 
 from .peers import SERVERS, run_inspector
 from .waiting import HANG, eventually

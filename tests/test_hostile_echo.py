@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from textual.widgets import Static
 
-from inspector.core import ServerSpec
-from inspector.core.traffic import RECENT, Frame, TrafficLog, frame_from_record, frame_to_record
+from inspector.core.record.traffic import RECENT, Frame, TrafficLog, frame_from_record, frame_to_record
+from inspector.core.servers.spec import ServerSpec
 from inspector.tui.app import InspectorApp
 from inspector.tui.handlers import RequestScreen
 from inspector.tui.panes.bottom import TrafficPane
@@ -174,7 +174,7 @@ def test_a_frame_keeps_its_message_without_holding_it() -> None:
 
 
 def test_masking_that_would_break_the_json_re_encodes_and_says_so() -> None:
-    from inspector.core.recording import SecretMask
+    from inspector.core.record.secret_mask import SecretMask
 
     traffic = TrafficLog(mask=SecretMask(["u00e9-and"]))
     # The secret's text sits across an escape: masked in place, the line would not parse.

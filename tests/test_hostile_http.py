@@ -22,10 +22,10 @@ import pytest
 from inspector.commands import exitcodes
 from inspector.core.auth import AuthConfig, TokenStore
 from inspector.core.auth.session import session_for
-from inspector.core.errors import MessageTooLarge, RequestTimeout
-from inspector.core.session import PendingRequest, Session
-from inspector.core.spec import ServerSpec
-from inspector.core.traffic import TrafficLog
+from inspector.core.protocol.errors import MessageTooLarge, RequestTimeout
+from inspector.core.protocol.session import PendingRequest, Session
+from inspector.core.record.traffic import TrafficLog
+from inspector.core.servers.spec import ServerSpec
 from inspector.core.transports.streamable_http import StreamableHttpTransport
 
 from .peers import PYTHON, SERVERS, free_port, run_inspector, serving

@@ -18,15 +18,15 @@ import pytest
 from textual.widgets import Static, TextArea
 
 from inspector.commands import exitcodes
-from inspector.core import Client, ServerSpec
-from inspector.core.errors import JsonRpcError, ProtocolError
-from inspector.core.handlers import ClientHandlers
-from inspector.core.session import MAX_SERVER_REQUESTS, SERVER_REQUESTS_FULL, ServerRequest
-from inspector.core.spec import parse_size
-from inspector.core.wire_json import MAX_DEPTH, nested_deeper_than, shallow_members
+from inspector.core.protocol.client import Client
+from inspector.core.protocol.errors import JsonRpcError, ProtocolError
+from inspector.core.protocol.handlers import ClientHandlers
+from inspector.core.protocol.session import MAX_SERVER_REQUESTS, SERVER_REQUESTS_FULL, ServerRequest
+from inspector.core.protocol.wire_json import MAX_DEPTH, nested_deeper_than, shallow_members
+from inspector.core.servers.spec import ServerSpec, parse_size
 from inspector.tui.app import InspectorApp
-from inspector.tui.commands import ServerCommands
 from inspector.tui.handlers import DECLINE_ALL_KEY, RequestScreen
+from inspector.tui.palette import ServerCommands
 from inspector.tui.panes.bottom import BottomPanel
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.screens.help import all_bindings

@@ -16,7 +16,10 @@ from typing import Any
 
 import pytest
 
-from inspector.core import Client, ClientHandlers, ServerRequest, ServerSpec
+from inspector.core.protocol.client import Client
+from inspector.core.protocol.handlers import ClientHandlers
+from inspector.core.protocol.session import ServerRequest
+from inspector.core.servers.spec import ServerSpec
 from inspector.core.transports.streamable_http import StreamableHttpTransport
 
 from .peers import PYTHON, SERVERS, free_port, serving

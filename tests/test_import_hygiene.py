@@ -18,7 +18,7 @@ def loaded_after(code: str) -> list[str]:
 
 def test_core_imports_no_ui() -> None:
     modules = loaded_after(
-        "import inspector.core\nimport inspector.core.client\nimport inspector.core.transports.stdio"
+        "import inspector.core\nimport inspector.core.protocol.client\nimport inspector.core.transports.stdio"
     )
     assert not [m for m in modules if m.split(".")[0] in UI_MODULES]
 
@@ -46,7 +46,7 @@ def test_scripting_path_imports_no_ui_and_no_wire_models() -> None:
 def test_version_list_matches_mcp_types() -> None:
     from mcp_types import version
 
-    from inspector.core import versions
+    from inspector.core.protocol import versions
 
     assert versions.HANDSHAKE_VERSIONS == version.HANDSHAKE_PROTOCOL_VERSIONS
     assert versions.MODERN_VERSIONS == version.MODERN_PROTOCOL_VERSIONS

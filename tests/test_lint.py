@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from inspector.commands import exitcodes
-from inspector.core.lint import all_rules
-from inspector.core.lint_rules import LINT_RULES, template_errors
-from inspector.core.validation import WIRE_RULES
+from inspector.core.checks.lint import all_rules
+from inspector.core.checks.lint_rules import LINT_RULES, template_errors
+from inspector.core.checks.validation import WIRE_RULES
 
 from .peers import EVERYTHING, NODE, SERVERS, require
 from .spec_links import assert_links
@@ -184,7 +184,7 @@ def test_every_rule_is_exercised(broken: tuple[int, dict[str, Any]]) -> None:
 
 async def test_rules_that_need_another_server() -> None:
     """Each rule of NOT_IN_A_LINT_RUN fires where the list says (the modern one in its own test)."""
-    from inspector.core.validation import check_structured_content, validate_message
+    from inspector.core.checks.validation import check_structured_content, validate_message
 
     tool = {
         "name": "w",

@@ -11,10 +11,10 @@ import sys
 
 import pytest
 
-from inspector.core import validation
-from inspector.core.lint import all_rules
-from inspector.core.problems import PAGES, SPEC_BASE, spec_url
-from inspector.core.versions import KNOWN_VERSIONS
+from inspector.core.checks import validation
+from inspector.core.checks.lint import all_rules
+from inspector.core.checks.problems import PAGES, SPEC_BASE, spec_url
+from inspector.core.protocol.versions import KNOWN_VERSIONS
 
 from .spec_links import SPEC_DIR, assert_links, build_index, index, link_problem, page_anchors, pages, slug
 

@@ -167,7 +167,7 @@ def test_a_server_that_cannot_start_exits_cannot_connect(tmp_path: Path) -> None
 
 
 def test_error_messages_are_kept_short_and_few() -> None:
-    from inspector.load.stats import LoadStats, Sample
+    from inspector.commands.load.stats import LoadStats, Sample
 
     stats = LoadStats()
     for n in range(100):
@@ -240,7 +240,7 @@ def test_locust_master_and_two_workers_over_streamable_http(tmp_path: Path, demo
 
 def test_the_locustfile_prints_its_own_path() -> None:
     done = subprocess.run(
-        [PYTHON, "-m", "inspector.load.locustfile"], capture_output=True, text=True, timeout=120, check=True
+        [PYTHON, "-m", "inspector.commands.load.locustfile"], capture_output=True, text=True, timeout=120, check=True
     )
     assert Path(done.stdout.strip()) == LOCUSTFILE
 

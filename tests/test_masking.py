@@ -9,10 +9,11 @@ import json
 import subprocess
 from pathlib import Path
 
-from inspector.core import Client, ServerSpec, TrafficLog, demo_spec
 from inspector.core.auth.config import AuthConfig
-from inspector.core.recording import mask_traffic, secret_values
-from inspector.core.traffic import frame_to_record
+from inspector.core.protocol.client import Client
+from inspector.core.record.secret_mask import mask_traffic, secret_values
+from inspector.core.record.traffic import TrafficLog, frame_to_record
+from inspector.core.servers.spec import ServerSpec, demo_spec
 
 from .peers import PYTHON, ROOT, free_port, run_inspector, serving
 

@@ -13,7 +13,7 @@ from typing import Any
 import httpx2
 
 from inspector.commands import exitcodes
-from inspector.core.versions import HANDSHAKE_VERSIONS, KNOWN_VERSIONS
+from inspector.core.protocol.versions import HANDSHAKE_VERSIONS, KNOWN_VERSIONS
 
 from .peers import EVERYTHING, NODE, PYTHON, SERVERS, free_port, require, run_inspector, serving
 

@@ -4,7 +4,7 @@ The `inspector load` lines run with every other README command (in
 test_readme_commands.py); the `locust` lines need a remote server, so here
 the README's own example server (the Python SDK one, served over Streamable
 HTTP) stands at the example URL's port, the README's collection file is
-`checks.yaml`, and a run of a minute lasts 5 s.  The shell expands `$(python -m inspector.load.locustfile)`
+`checks.yaml`, and a run of a minute lasts 5 s.  The shell expands `$(python -m inspector.commands.load.locustfile)`
 as a person's would; `python` and `locust` are this virtualenv's.
 """
 

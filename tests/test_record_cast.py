@@ -20,8 +20,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from inspector.core.recording import secret_mask
-from inspector.core.spec import ServerSpec
+from inspector.core.record.secret_mask import secret_mask
+from inspector.core.servers.spec import ServerSpec
 from inspector.tui.cast import CastWriter
 
 from .peers import PYTHON, SERVERS

@@ -14,10 +14,12 @@ from typing import Any
 import pytest
 
 from inspector.commands import exitcodes
-from inspector.core import Client, JsonlRecorder, TrafficLog, demo_spec
-from inspector.core.diff import json_changes
-from inspector.core.recordings import load_recording
-from inspector.core.replay import ReplayPlan, compare, normalise
+from inspector.core.compare.diff import json_changes
+from inspector.core.protocol.client import Client
+from inspector.core.record.recording_files import load_recording
+from inspector.core.record.replay import ReplayPlan, compare, normalise
+from inspector.core.record.traffic import JsonlRecorder, TrafficLog
+from inspector.core.servers.spec import demo_spec
 
 from .conftest import RecordingHandlers
 from .peers import PYTHON, SERVERS, free_port, run_inspector, serving

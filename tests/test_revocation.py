@@ -16,8 +16,8 @@ import httpx2
 import pytest
 
 from inspector.commands import exitcodes
-from inspector.core import ServerSpec
 from inspector.core.auth import AuthConfig
+from inspector.core.servers.spec import ServerSpec
 
 from .auth_helpers import protected_server
 from .peers import run_inspector
@@ -242,7 +242,7 @@ async def test_the_auth_pane_shows_the_revoked_steps(server: str, config_dir: Pa
 
 
 def test_a_revocation_body_is_masked() -> None:
-    from inspector.core.auth.masking import SecretSet, mask_body
+    from inspector.core.auth.oauth_secrets import SecretSet, mask_body
 
     secrets = SecretSet()
     shown = mask_body(

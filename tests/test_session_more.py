@@ -13,16 +13,11 @@ from typing import Any
 import pytest
 
 from inspector.commands import exitcodes
-from inspector.core import (
-    Client,
-    ClientHandlers,
-    InspectorError,
-    ProtocolError,
-    RequestTimeout,
-    ServerRequest,
-    ServerSpec,
-    demo_spec,
-)
+from inspector.core.protocol.client import Client
+from inspector.core.protocol.errors import InspectorError, ProtocolError, RequestTimeout
+from inspector.core.protocol.handlers import ClientHandlers
+from inspector.core.protocol.session import ServerRequest
+from inspector.core.servers.spec import ServerSpec, demo_spec
 
 from .peers import SERVERS
 from .waiting import eventually

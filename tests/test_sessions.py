@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 from textual.widgets import Static, TextArea
 
-from inspector.core import ServerSpec, demo_spec
-from inspector.core.command_line import call_command
-from inspector.core.config import spec_from_entry
-from inspector.core.discovery import discover
-from inspector.core.latency import latency_table
-from inspector.core.recordings import lists_from_traffic, load_recording, opening
+from inspector.core.record.latency import latency_table
+from inspector.core.record.recording_files import lists_from_traffic, load_recording, opening
+from inspector.core.servers.client_configs import spec_from_entry
+from inspector.core.servers.copy_command import call_command
+from inspector.core.servers.discovery import discover
+from inspector.core.servers.spec import ServerSpec, demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.panes.bottom import BottomPanel, TrafficPane
 from inspector.tui.screens.composer import ComposerScreen
@@ -59,7 +59,8 @@ def record(path: Path, release: int) -> None:
 
 async def record_everything(path: Path, release: int) -> None:
     """One recorded session that lists every kind (as the TUI does)."""
-    from inspector.core import Client, JsonlRecorder, TrafficLog
+    from inspector.core.protocol.client import Client
+    from inspector.core.record.traffic import JsonlRecorder, TrafficLog
 
     traffic = TrafficLog()
     recorder = JsonlRecorder.open(str(path))
@@ -344,7 +345,8 @@ async def test_hot_restart_on_file_change(tmp_path: Path) -> None:
 
 
 async def test_a_recording_shows_each_tools_last_call(tmp_path: Path) -> None:
-    from inspector.core import Client, JsonlRecorder, TrafficLog
+    from inspector.core.protocol.client import Client
+    from inspector.core.record.traffic import JsonlRecorder, TrafficLog
     from inspector.tui.widgets.arguments import ArgumentsEditor
     from inspector.tui.widgets.result_view import ResultView
 

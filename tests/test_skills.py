@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from inspector.commands import exitcodes
-from inspector.core import Client, JsonRpcError, ServerSpec
-from inspector.core.skills import (
+from inspector.core.extensions.skills import (
     declares_skills,
     get_skill,
     list_skills,
@@ -20,6 +19,9 @@ from inspector.core.skills import (
     parse_frontmatter,
     read_skill_file,
 )
+from inspector.core.protocol.client import Client
+from inspector.core.protocol.errors import JsonRpcError
+from inspector.core.servers.spec import ServerSpec
 from inspector.forms import JSONValue
 
 from .peers import PYTHON, SERVERS, run_inspector
@@ -234,7 +236,7 @@ def test_cli_refuses_a_server_without_skills() -> None:
 
 
 def test_entries_that_break_the_shape_are_findings_not_crashes() -> None:
-    from inspector.core.skills import parse_entry
+    from inspector.core.extensions.skills import parse_entry
 
     assert [p.rule for p in parse_entry("not an object").problems] == ["skill-entry-invalid"]
     entry = parse_entry({"uri": "skill://x/SKILL.md", "frontmatter": {"name": "y"}, "resources": 7})

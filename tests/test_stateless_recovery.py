@@ -15,8 +15,13 @@ from typing import Any
 
 import pytest
 
-from inspector.core import Client, ClientHandlers, Frame, JsonRpcError, ProtocolError, ServerRequest, ServerSpec
-from inspector.core.mrtr import MAX_ROUNDS
+from inspector.core.protocol.client import Client
+from inspector.core.protocol.errors import JsonRpcError, ProtocolError
+from inspector.core.protocol.handlers import ClientHandlers
+from inspector.core.protocol.mrtr import MAX_ROUNDS
+from inspector.core.protocol.session import ServerRequest
+from inspector.core.record.traffic import Frame
+from inspector.core.servers.spec import ServerSpec
 
 from .peers import PYTHON, SERVERS, free_port, serving
 

@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-from inspector.core import Client, ServerSpec
+from inspector.core.protocol.client import Client
+from inspector.core.servers.spec import ServerSpec
 
 from .conftest import RecordingHandlers
 from .peers import PYTHON, SERVERS

@@ -10,7 +10,7 @@ from typing import Any
 
 from textual.widgets import Button, Input, Static, TabbedContent
 
-from inspector.core import ServerSpec, demo_spec
+from inspector.core.servers.spec import ServerSpec, demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.widgets.arguments import ArgumentsEditor

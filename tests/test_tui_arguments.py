@@ -9,7 +9,7 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Input, Static, TextArea
 
-from inspector.core import demo_spec
+from inspector.core.servers.spec import demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.panes.prompts import PromptsPane
 from inspector.tui.panes.templates import TemplatesPane

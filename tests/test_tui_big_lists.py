@@ -11,7 +11,7 @@ from pathlib import Path
 from textual.pilot import Pilot
 from textual.widgets import Input, Static, TextArea
 
-from inspector.core import ServerSpec
+from inspector.core.servers.spec import ServerSpec
 from inspector.tui.app import InspectorApp
 from inspector.tui.panes.tools import ToolsPane
 from inspector.tui.widgets.arguments import ArgumentsEditor

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from textual.widgets import Static
 
-from inspector.core import ServerSpec
+from inspector.core.servers.spec import ServerSpec
 from inspector.tui.app import InspectorApp
 from inspector.tui.panes.bottom import BottomPanel, TrafficPane
 from inspector.tui.panes.tools import ToolsPane

@@ -10,8 +10,8 @@ from pathlib import Path
 from textual.widgets import DataTable, Input, Static, TabbedContent
 
 from inspector.collections import load_collection
-from inspector.core import demo_spec
-from inspector.core.recordings import last_call
+from inspector.core.record.recording_files import last_call
+from inspector.core.servers.spec import demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.panes.collections import CollectionsPane
 from inspector.tui.screens.confirm_call import ConfirmCallScreen

@@ -7,7 +7,7 @@ from __future__ import annotations
 from textual.widget import Widget
 from textual.widgets import Input
 
-from inspector.core import demo_spec
+from inspector.core.servers.spec import demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.panes.prompts import PromptsPane
 from inspector.tui.widgets.completing_field import CompletingField, matching

@@ -12,7 +12,7 @@ from rich.text import Text
 from textual._compositor import LayoutUpdate
 from textual.widgets import Button, Input, Select, Static
 
-from inspector.core import ServerSpec, demo_spec
+from inspector.core.servers.spec import ServerSpec, demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.panes.bottom import BottomPanel, TrafficPane
 from inspector.tui.panes.prompts import PromptsPane
@@ -195,7 +195,7 @@ async def test_hostile_text_is_inert() -> None:
     frame's detail, Stderr, Logs), in the confirmation and in the result."""
     from typing import Any
 
-    from inspector.core.traffic import Frame
+    from inspector.core.record.traffic import Frame
     from inspector.tui.panes.bottom import StderrPane
 
     spec = ServerSpec(command=sys.executable, args=[HOSTILE, "--mode", "hostile-text"])

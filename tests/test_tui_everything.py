@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Checkbox, Input, Static, TabbedContent, TextArea
 
-from inspector.core import ServerSpec
+from inspector.core.servers.spec import ServerSpec
 from inspector.tui.app import InspectorApp
 from inspector.tui.panes.bottom import BottomPanel, TrafficPane
 from inspector.tui.panes.tools import ToolsPane

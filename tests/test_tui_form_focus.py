@@ -7,7 +7,7 @@ from typing import Any
 
 from textual.widget import Widget
 
-from inspector.core import demo_spec
+from inspector.core.servers.spec import demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.arguments import ArgumentsEditor
 from inspector.tui.widgets.schema_form import FOCUSABLE, SchemaForm

@@ -10,7 +10,7 @@ from functools import partial
 
 from textual.widgets import Input, Select, Static
 
-from inspector.core import ServerSpec
+from inspector.core.servers.spec import ServerSpec
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.arguments import ArgumentsEditor
 from inspector.tui.widgets.item_list import ItemList

@@ -21,7 +21,7 @@ from textual._xterm_parser import XTermParser
 from textual.pilot import Pilot
 from textual.widgets import Input, Static, TabbedContent, TextArea
 
-from inspector.core import ServerSpec
+from inspector.core.servers.spec import ServerSpec
 from inspector.tui.app import InspectorApp
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.widgets.arguments import ArgumentsEditor
@@ -174,7 +174,7 @@ async def test_a_narrow_traffic_table_keeps_latency_size_and_problem_marks() -> 
     """At 100x30 the traffic table is about 58 cells wide: the latency keeps
     its unit, and the size and the mark of a call that breaks the tool's
     schema stay on screen (the clock column gives way)."""
-    from inspector.core import demo_spec
+    from inspector.core.servers.spec import demo_spec
     from inspector.tui.panes.bottom import TrafficPane
 
     app = InspectorApp(demo_spec())
@@ -223,7 +223,7 @@ async def test_read_from_the_palette_selects_the_resource_it_shows() -> None:
     selected resource) is about the resource on screen."""
     from textual.command import CommandInput, CommandList, CommandPalette
 
-    from inspector.core import demo_spec
+    from inspector.core.servers.spec import demo_spec
     from inspector.tui.panes.resources import ResourcesPane
     from inspector.tui.widgets.item_list import ItemList
 

@@ -11,7 +11,7 @@ import pytest
 from rich.console import Console
 from textual.widgets import Static, TabbedContent
 
-from inspector.core import demo_spec
+from inspector.core.servers.spec import demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.keymap import binding_ids, load_keymap
 from inspector.tui.panes.bottom import BottomPanel

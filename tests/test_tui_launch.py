@@ -57,7 +57,7 @@ def test_the_answer_timeout_reaches_the_handlers(
     argv: list[str], expected: float, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from inspector.cli import build_parser
-    from inspector.core import demo_spec
+    from inspector.core.servers.spec import demo_spec
     from inspector.tui import launch
     from inspector.tui.app import InspectorApp
 

@@ -13,8 +13,8 @@ from textual.command import CommandInput, CommandList, CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, Select, Static, TabbedContent
 
-from inspector.core import ServerSpec, demo_spec
-from inspector.core.errors import JsonRpcError
+from inspector.core.protocol.errors import JsonRpcError
+from inspector.core.servers.spec import ServerSpec, demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.badges import tool_row
 from inspector.tui.panes.bottom import TrafficPane

@@ -12,9 +12,9 @@ from textual.binding import Binding
 from textual.command import CommandList, CommandPalette
 from textual.widgets import TabbedContent
 
-from inspector.core import demo_spec
+from inspector.core.servers.spec import demo_spec
 from inspector.tui.app import InspectorApp
-from inspector.tui.commands import binding_title
+from inspector.tui.palette import binding_title
 from inspector.tui.panes.bottom import BottomPanel
 
 from .tui_helpers import burst, wait_connected, wait_for

@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.widget import Widget
 from textual.widgets import Input, TabbedContent
 
-from inspector.core import demo_spec
+from inspector.core.servers.spec import demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.panes.bottom import BottomPanel
 from inspector.tui.widgets.item_list import ItemList

@@ -10,7 +10,7 @@ import re
 import pytest
 from textual.widgets import Input, Static
 
-from inspector.core import demo_spec
+from inspector.core.servers.spec import demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.panes.bottom import BottomPanel, TrafficPane
 from inspector.tui.screens.confirm_call import ConfirmCallScreen

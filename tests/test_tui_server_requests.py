@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from textual.widgets import Static, TextArea
 
-from inspector.core import demo_spec
-from inspector.core.errors import JsonRpcError
+from inspector.core.protocol.errors import JsonRpcError
+from inspector.core.servers.spec import demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.handlers import RequestScreen
 from inspector.tui.panes.bottom import BottomPanel, TrafficPane

@@ -17,8 +17,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from inspector.cli import build_parser, spec_from_args, split_server_command
-from inspector.core import ServerSpec
-from inspector.core.spec import demo_spec
+from inspector.core.servers.spec import ServerSpec, demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.server_list import ServerList
@@ -293,7 +292,7 @@ async def test_record_writes_a_file_per_server(tmp_path: Path) -> None:
 async def test_the_picker_opens_every_server_marked(tmp_path: Path) -> None:
     from textual.widgets import OptionList
 
-    from inspector.core.discovery import discover
+    from inspector.core.servers.discovery import discover
     from inspector.tui.picker import PickerApp
 
     project = tmp_path / "project"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static, TabbedContent
 
-from inspector.core import ServerSpec, demo_spec
+from inspector.core.servers.spec import ServerSpec, demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.panes.problems import ProblemsPane
 from inspector.tui.panes.skills import SkillsPane

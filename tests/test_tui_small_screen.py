@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from textual.widgets import TabbedContent
 
-from inspector.core import demo_spec
+from inspector.core.servers.spec import demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.panes.bottom import BottomPanel, TrafficPane
 from inspector.tui.widgets.item_list import ItemList

@@ -9,19 +9,12 @@ import sys
 import pytest
 from textual.widgets import Input, Static, TabbedContent
 
-from inspector.core import ServerSpec, demo_spec
-from inspector.core.traffic import TrafficLog
+from inspector.core.record.traffic import TrafficLog
+from inspector.core.servers.spec import ServerSpec, demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.panes.bottom import BottomPanel, StderrPane, TrafficPane
 from inspector.tui.widgets.status_bar import KeyBar
-from inspector.tui.widgets.traffic_table import (
-    ID_W,
-    LATENCY_W,
-    SIZE_W,
-    TrafficTable,
-    header_text,
-    row_text,
-)
+from inspector.tui.widgets.traffic_table import ID_W, LATENCY_W, SIZE_W, TrafficTable, header_text, row_text
 
 from .peers import SERVERS
 from .tui_helpers import burst, focus, settle, wait_connected, wait_for

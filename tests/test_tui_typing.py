@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from inspector.core import ServerSpec, demo_spec
+from inspector.core.servers.spec import ServerSpec, demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.screens.jump import JumpScreen

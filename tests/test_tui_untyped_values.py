@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from textual.widgets import Checkbox, Input, Select
 
-from inspector.core import ServerSpec
+from inspector.core.servers.spec import ServerSpec
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.arguments import ArgumentsEditor
 

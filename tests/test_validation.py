@@ -9,17 +9,17 @@ from typing import Any
 
 import pytest
 
-from inspector.core.problems import PAGES, SPEC_BASE, Problem, spec_url
-from inspector.core.session import STDOUT_HINT
-from inspector.core.traffic import Frame, TrafficLog, frame_from_record, frame_to_record
-from inspector.core.validation import (
+from inspector.core.checks.problems import PAGES, SPEC_BASE, Problem, spec_url
+from inspector.core.checks.validation import (
     WIRE_RULES,
     FrameValidator,
     check_structured_content,
     check_tool_schemas,
     validate_message,
 )
-from inspector.core.versions import KNOWN_VERSIONS
+from inspector.core.protocol.session import STDOUT_HINT
+from inspector.core.protocol.versions import KNOWN_VERSIONS
+from inspector.core.record.traffic import Frame, TrafficLog, frame_from_record, frame_to_record
 
 HANDSHAKE = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 MODERN = "2026-07-28"
@@ -445,7 +445,7 @@ def test_findings_survive_a_recording() -> None:
 
 
 def test_every_rule_has_an_id_severity_rationale_and_spec_link() -> None:
-    from inspector.core.lint import all_rules
+    from inspector.core.checks.lint import all_rules
 
     for rule in all_rules():
         assert rule.severity in ("error", "warning", "info")
@@ -468,7 +468,7 @@ def test_links_follow_pages_that_moved_or_do_not_exist_yet() -> None:
 
 
 def test_importing_validation_does_not_load_the_wire_models() -> None:
-    code = "import sys, inspector.core.validation, inspector.core.lint\nprint('mcp_types' in sys.modules)"
+    code = "import sys, inspector.core.checks.validation, inspector.core.checks.lint\nprint('mcp_types' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
     assert out.strip() == "False"
 
@@ -530,7 +530,8 @@ def add(
 
 
 async def test_a_live_session_with_the_demo_validates_clean() -> None:
-    from inspector.core import Client, demo_spec
+    from inspector.core.protocol.client import Client
+    from inspector.core.servers.spec import demo_spec
 
     spec = demo_spec()
     spec.era = "legacy"

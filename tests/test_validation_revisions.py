@@ -4,7 +4,7 @@ members and enum values that only a later revision allows are errors
 
 `mcp_types` has no models for the revisions before 2025-11-25, so those are
 checked with the 2025-11-25 models and then with the revision's own
-schema.json (inspector/core/wire_schemas); these tests pin what that finds,
+schema.json (inspector/core/checks/wire_schemas); these tests pin what that finds,
 per revision, in single messages and in live sessions with a raw server that
 answers every revision with the newest content types.
 """
@@ -17,11 +17,11 @@ from typing import Any
 
 import pytest
 
-from inspector.core import Client
-from inspector.core.handlers import ClientHandlers
-from inspector.core.problems import SPEC_BASE, Problem
-from inspector.core.spec import ServerSpec
-from inspector.core.validation import FrameValidator, validate_message
+from inspector.core.checks.problems import SPEC_BASE, Problem
+from inspector.core.checks.validation import FrameValidator, validate_message
+from inspector.core.protocol.client import Client
+from inspector.core.protocol.handlers import ClientHandlers
+from inspector.core.servers.spec import ServerSpec
 
 from .peers import SERVERS
 from .spec_links import assert_links, canonical_digest, index

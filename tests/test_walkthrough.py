@@ -14,8 +14,8 @@ from typing import Any
 from rich.console import Console
 from textual.widgets import Input, Static, TextArea
 
-from inspector.core import demo_spec
-from inspector.core.traffic import Frame
+from inspector.core.record.traffic import Frame
+from inspector.core.servers.spec import demo_spec
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.widgets.schema_form import FieldRow
 from inspector.walkthrough import load_walkthrough

@@ -10,10 +10,10 @@ answers (`updating`) and writes JUnit XML (`junit`).  No UI imports: the
 
 from __future__ import annotations
 
-from .expectations import Answer, Check
-from .loading import load_collection
-from .model import Collection, CollectionError, Expect, Step
-from .running import CollectionResult, CollectionRunner, StepResult
+from inspector.collections.expectations import Answer, Check
+from inspector.collections.loading import load_collection
+from inspector.collections.model import Collection, CollectionError, Expect, Step
+from inspector.collections.running import CollectionResult, CollectionRunner, StepResult
 
 __all__ = [
     "Answer",

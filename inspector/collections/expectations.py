@@ -13,8 +13,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.safetext import one_line
-from .model import Expect
+from inspector.collections.model import Expect
+from inspector.core.safetext import one_line
 
 __all__ = ["Answer", "Check", "answer_text", "evaluate", "lookup", "search_path"]
 
@@ -175,7 +175,7 @@ def _outcome(expect: Expect, answer: Answer) -> Check:
 
 
 def _value(expression: str, expected: Any, document: Any) -> Check:
-    from ..forms.values import json_equal
+    from inspector.forms.values import json_equal
 
     found, problem = lookup(expression, document)
     label = f"{expression} == {shown(expected)}"
@@ -186,7 +186,7 @@ def _value(expression: str, expected: Any, document: Any) -> Check:
 
 
 def _matches(pattern: str, text: str) -> Check:
-    from ..forms.schema_regex import PatternNotChecked, compile_pattern
+    from inspector.forms.schema_regex import PatternNotChecked, compile_pattern
 
     label = f"text matches /{one_line(pattern, _SHOWN)}/"
     try:
@@ -197,7 +197,7 @@ def _matches(pattern: str, text: str) -> Check:
 
 
 def _output_schema(answer: Answer) -> Check:
-    from ..core.validation import check_structured_content
+    from inspector.core.checks.validation import check_structured_content
 
     label = "structuredContent matches the outputSchema"
     if answer.tool is None:

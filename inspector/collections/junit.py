@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
-from .running import CollectionResult, StepResult
+from inspector.collections.running import CollectionResult, StepResult
 
 __all__ = ["junit_xml", "xml_safe"]
 

@@ -14,7 +14,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from .model import KINDS, LIST_KINDS, Collection, CollectionError, Expect, Step
+from inspector.collections.model import KINDS, LIST_KINDS, Collection, CollectionError, Expect, Step
 
 __all__ = ["load_collection", "plain", "read_yaml_mapping", "yaml_round_trip"]
 

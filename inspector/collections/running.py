@@ -17,13 +17,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..core.client import Client
-from ..core.errors import ConnectionClosed, InspectorError, JsonRpcError, RequestTimeout
-from ..core.items import KIND_FIELDS, LIST_METHODS
-from ..core.session import PendingRequest
-from .expectations import Answer, Check, evaluate, lookup
-from .model import Collection, Expect, Step
-from .variables import VariableError, substitute
+from inspector.collections.expectations import Answer, Check, evaluate, lookup
+from inspector.collections.model import Collection, Expect, Step
+from inspector.collections.variables import VariableError, substitute
+from inspector.core.protocol.client import Client
+from inspector.core.protocol.errors import ConnectionClosed, InspectorError, JsonRpcError, RequestTimeout
+from inspector.core.protocol.items import KIND_FIELDS, LIST_METHODS
+from inspector.core.protocol.session import PendingRequest
 
 __all__ = ["Answer", "Check", "CollectionResult", "CollectionRunner", "StepResult"]
 

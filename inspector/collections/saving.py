@@ -13,10 +13,10 @@ import io
 import os
 from typing import Any
 
-from .expectations import Answer
-from .loading import load_collection, yaml_round_trip
-from .model import Step
-from .updating import snapshot_expect
+from inspector.collections.expectations import Answer
+from inspector.collections.loading import load_collection, yaml_round_trip
+from inspector.collections.model import Step
+from inspector.collections.updating import snapshot_expect
 
 __all__ = ["append_step", "call_step"]
 

@@ -17,9 +17,9 @@ import difflib
 import io
 from typing import Any
 
-from .expectations import Answer, search_path
-from .model import Collection, Step
-from .running import StepResult
+from inspector.collections.expectations import Answer, search_path
+from inspector.collections.model import Collection, Step
+from inspector.collections.running import StepResult
 
 __all__ = ["UNFIXABLE", "snapshot_expect", "unified_diff", "update_collection"]
 
@@ -42,7 +42,7 @@ def _snapshot_path(step: Step, answer: Answer) -> str | None:
     if answer.outcome not in ("success", "isError") or not isinstance(document, dict):
         return None
     if step.kind == "list":
-        from ..core.items import KIND_FIELDS
+        from inspector.core.protocol.items import KIND_FIELDS
 
         key, name = KIND_FIELDS[str(step.target)]
         return f"{key}[].{name}"
@@ -94,7 +94,7 @@ def update_collection(collection: Collection, results: list[StepResult]) -> tupl
                 expect["values"][check.key] = check.actual
             elif check.kind in UNFIXABLE or check.extra.get("unevaluable"):
                 notes.append(f"{step.name}: {check.label} kept as written")
-    from .loading import yaml_round_trip
+    from inspector.collections.loading import yaml_round_trip
 
     stream = io.StringIO()
     yaml_round_trip().dump(collection.document, stream)

@@ -18,17 +18,17 @@ import asyncio
 import sys
 from typing import Any
 
-from .. import __version__
-from ..core.app_bridge import AppBridge
-from ..core.app_browser import open_in_browser
-from ..core.apps import AppDocument, app_document, content_security_policy, tool_ui
-from ..core.errors import InspectorError, JsonRpcError
-from ..core.items import Item
-from ..core.safetext import safe_json, visible
-from . import exitcodes
-from .call import build_arguments, check_arguments
-from .confirm import ask_confirmation, ask_confirmation_async, confirmation_text
-from .runner import CommandContext, CommandFailed
+from inspector import __version__
+from inspector.commands import exitcodes
+from inspector.commands.call import build_arguments, check_arguments
+from inspector.commands.confirm import ask_confirmation, ask_confirmation_async, confirmation_text
+from inspector.commands.runner import CommandContext, CommandFailed
+from inspector.core.extensions.app_bridge import AppBridge
+from inspector.core.extensions.app_browser import open_in_browser
+from inspector.core.extensions.apps import AppDocument, app_document, content_security_policy, tool_ui
+from inspector.core.protocol.errors import InspectorError, JsonRpcError
+from inspector.core.protocol.items import Item
+from inspector.core.safetext import safe_json, visible
 
 __all__ = ["run_app"]
 
@@ -59,7 +59,7 @@ async def run_app(ctx: CommandContext) -> int:
         if not ask_confirmation(tool, arguments):
             raise CommandFailed(exitcodes.CONFIRMATION_REFUSED, "call not confirmed")
     # The web server is imported only by a preview, never by other commands.
-    from ..core.app_host import AppHost
+    from inspector.core.extensions.app_host import AppHost
 
     host_side = _HostSide(ctx)
     bridge = AppBridge(

@@ -25,14 +25,14 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
-from ..core.safetext import visible
-from . import exitcodes
-from .output import Output
+from inspector.commands import exitcodes
+from inspector.commands.output import Output
+from inspector.core.safetext import visible
 
 if TYPE_CHECKING:
-    from ..core.auth.log import AuthEvent
-    from ..core.spec import ServerSpec
-    from ..core.traffic import TrafficLog
+    from inspector.core.auth.log import AuthEvent
+    from inspector.core.record.traffic import TrafficLog
+    from inspector.core.servers.spec import ServerSpec
 
 __all__ = ["ACTIONS", "add_auth_arguments", "apply_target", "event_line", "prepare_auth", "run_auth"]
 
@@ -122,7 +122,7 @@ async def prepare_auth(spec: ServerSpec, traffic: TrafficLog) -> None:
     """Before a command connects: where the person's instructions go, and a
     login first when one is needed and a person will do it (a login inside
     the first request would race that request's timeout)."""
-    from ..core.auth.session import session_for
+    from inspector.core.auth.session import session_for
 
     config = spec.auth
     if config is None:
@@ -132,7 +132,7 @@ async def prepare_auth(spec: ServerSpec, traffic: TrafficLog) -> None:
     if config.confirm is None and _at_terminal():
         config.confirm = ask_on_terminal
     if config.paste is None and config.browser == "handoff":
-        from ..core.auth.handoff import read_stdin_line
+        from inspector.core.auth.handoff import read_stdin_line
 
         config.paste = read_stdin_line
     session = session_for(spec)
@@ -142,13 +142,13 @@ async def prepare_auth(spec: ServerSpec, traffic: TrafficLog) -> None:
         # Nobody at the keys: no probe (a login would print its URL and wait in the first request).
         return
     session.attach(traffic)
-    from ..core.auth.errors import LoginAborted
+    from inspector.core.auth.errors import LoginAborted
 
     try:
         await session.preflight(headers=dict(spec.headers))
     except LoginAborted as exc:
         # Timed out or cancelled before connecting: the command's exit code says which.
-        from .runner import CommandFailed
+        from inspector.commands.runner import CommandFailed
 
         raise CommandFailed(login_exit_code(exc), session.secrets.scrub(str(exc))) from exc
 
@@ -176,7 +176,7 @@ def run_auth(args: argparse.Namespace, spec: ServerSpec | None) -> int:
             return exitcodes.USAGE
         return _status_all(out)
     if spec.auth is None:
-        from ..core.auth.config import AuthConfig
+        from inspector.core.auth.config import AuthConfig
 
         spec.auth = AuthConfig()
     if action == "status":
@@ -199,7 +199,7 @@ def run_auth(args: argparse.Namespace, spec: ServerSpec | None) -> int:
 
 def login_exit_code(error: BaseException) -> int:
     """The exit code of a failed login: timed out, cancelled or denied, or failed."""
-    from ..core.auth.errors import LoginAborted, LoginTimedOut
+    from inspector.core.auth.errors import LoginAborted, LoginTimedOut
 
     if isinstance(error, LoginTimedOut):
         return exitcodes.TIMEOUT
@@ -235,8 +235,8 @@ def _print_record(out: Output, record: dict[str, Any]) -> None:
 
 
 def _status_all(out: Output) -> int:
-    from ..core.auth.session import describe_record
-    from ..core.auth.store import default_store
+    from inspector.core.auth.session import describe_record
+    from inspector.core.auth.store import default_store
 
     store = default_store()
     records = [describe_record(r["server"], r, store) for r in store.servers()]
@@ -253,7 +253,7 @@ def _status_all(out: Output) -> int:
 
 
 def _status_one(out: Output, spec: ServerSpec) -> int:
-    from ..core.auth.session import session_for
+    from inspector.core.auth.session import session_for
 
     session = session_for(spec)
     assert session is not None
@@ -267,7 +267,7 @@ def _status_one(out: Output, spec: ServerSpec) -> int:
 
 
 def _logout(out: Output, spec: ServerSpec) -> int:
-    from ..core.auth.session import session_for
+    from inspector.core.auth.session import session_for
 
     session = session_for(spec)
     assert session is not None
@@ -296,9 +296,9 @@ def _logout(out: Output, spec: ServerSpec) -> int:
 
 
 async def _login(out: Output, spec: ServerSpec, args: argparse.Namespace) -> int:
-    from ..core.auth.errors import AuthError
-    from ..core.auth.session import session_for
-    from ..core.traffic import JsonlRecorder, TrafficLog
+    from inspector.core.auth.errors import AuthError
+    from inspector.core.auth.session import session_for
+    from inspector.core.record.traffic import JsonlRecorder, TrafficLog
 
     config = spec.auth
     assert config is not None
@@ -307,14 +307,14 @@ async def _login(out: Output, spec: ServerSpec, args: argparse.Namespace) -> int
     if config.confirm is None and _at_terminal():
         config.confirm = ask_on_terminal
     if config.paste is None and config.browser == "handoff":
-        from ..core.auth.handoff import read_stdin_line
+        from inspector.core.auth.handoff import read_stdin_line
 
         config.paste = read_stdin_line
     session = session_for(spec)
     assert session is not None
     recorder = None
     if getattr(args, "record", None):
-        from ..core.recording import secret_masker
+        from inspector.core.record.secret_mask import secret_masker
 
         traffic = TrafficLog(retain=False)
         try:

@@ -13,14 +13,14 @@ import sys
 import time
 from typing import Any
 
-from ..core.items import Item
-from ..core.problems import Problem
-from ..core.raw_json import RawJsonObject
-from ..core.safetext import visible
-from . import exitcodes
-from .confirm import ask_confirmation
-from .render import abbreviated_lines, content_lines
-from .runner import CommandContext, CommandFailed
+from inspector.commands import exitcodes
+from inspector.commands.confirm import ask_confirmation
+from inspector.commands.render import abbreviated_lines, content_lines
+from inspector.commands.runner import CommandContext, CommandFailed
+from inspector.core.checks.problems import Problem
+from inspector.core.protocol.items import Item
+from inspector.core.protocol.raw_json import RawJsonObject
+from inspector.core.safetext import visible
 
 __all__ = ["build_arguments", "run_call", "tool_help_lines"]
 
@@ -39,8 +39,8 @@ def build_arguments(
     ``--args`` alone is sent as its own text (see `RawJsonObject`); with
     ``key=value`` or ``--with-defaults`` on top it is re-encoded.
     """
-    from ..forms import AssignmentError, parse_assignments
-    from ..forms.values import json_equal, parse_json_text
+    from inspector.forms import AssignmentError, parse_assignments
+    from inspector.forms.values import json_equal, parse_json_text
 
     base: dict[str, Any] | None = None
     if args_json is not None:
@@ -70,7 +70,7 @@ def build_arguments(
 
 
 def check_arguments(tool: Item, arguments: dict[str, Any]) -> None:
-    from ..forms import validate_value
+    from inspector.forms import validate_value
 
     found = validate_value(tool.input_schema, arguments)
     # A pattern too slow to apply says nothing about the value: warn, and send.
@@ -90,7 +90,7 @@ def tool_help_lines(tool: Item) -> list[str]:
     """`inspector call TOOL --help`: the tool's arguments, with types and defaults;
     an object's own fields follow it by their `key=value` paths (`order.customer`,
     `order.items[N].sku`), so nested arguments can be written without the schema."""
-    from ..forms import ObjectNode, build_form
+    from inspector.forms import ObjectNode, build_form
 
     lines = [f"usage: inspector call {tool.key} [key=value ...] [--args JSON] [--with-defaults] [--no-validate]"]
     if tool.description:
@@ -111,7 +111,7 @@ _HELP_DEPTH = 3
 
 
 def _field_help(path: str, node: Any, depth: int) -> list[str]:
-    from ..forms import ObjectNode
+    from inspector.forms import ObjectNode
 
     head = f"  {path}{'*' if node.required else ''}  ({_kind_text(node)})"
     if node.default_text is not None:
@@ -134,7 +134,7 @@ def _field_help(path: str, node: Any, depth: int) -> list[str]:
 
 def _item_of(node: Any) -> Any:
     """An array's item node (a sample the help throws away), or None."""
-    from ..forms import ArrayNode
+    from inspector.forms import ArrayNode
 
     if not isinstance(node, ArrayNode) or not node.can_add:
         return None
@@ -150,8 +150,8 @@ def _non_null(node: Any) -> Any:
 def _kind_text(node: Any) -> str:
     """A field's type as a person writes it: `integer or null`, `boolean or
     string`, `one of small, medium, large`, `integer ≥ 1`."""
-    from ..forms import NumberNode
-    from ..forms.values import json_text
+    from inspector.forms import NumberNode
+    from inspector.forms.values import json_text
 
     kind = str(node.kind)
     if kind == "nullable":
@@ -264,7 +264,7 @@ async def run_call(ctx: CommandContext) -> int:
 def _check_output(ctx: CommandContext, tool: Item, result: Any, request: Any) -> list[Problem]:
     """structuredContent against the tool's outputSchema, kept in the traffic log
     (and so in ``--record``) as a local frame after the answer."""
-    from ..core.validation import check_structured_content
+    from inspector.core.checks.validation import check_structured_content
 
     traffic = ctx.client.traffic
     # The request knows its answer's number even when the log keeps no frames.

@@ -17,12 +17,12 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core.card import Card, CardError, Difference, LiveView, compare_live, load_card, schema_problems
-from ..core.errors import InspectorError
-from ..core.safetext import one_line, visible
-from ..core.spec import ServerSpec
-from . import exitcodes
-from .output import Output
+from inspector.commands import exitcodes
+from inspector.commands.output import Output
+from inspector.core.compare.card import Card, CardError, Difference, LiveView, compare_live, load_card, schema_problems
+from inspector.core.protocol.errors import InspectorError
+from inspector.core.safetext import one_line, visible
+from inspector.core.servers.spec import ServerSpec
 
 __all__ = ["run_card"]
 
@@ -62,7 +62,7 @@ def _targets(card: Card, spec: ServerSpec, named: bool) -> tuple[list[Target], l
 
 
 async def _check(card: Card, target: Target, args: argparse.Namespace, record: str | None) -> None:
-    from .runner import connected, failure
+    from inspector.commands.runner import connected, failure
 
     try:
         async with connected(target.spec, args, record=record) as client:
@@ -147,7 +147,7 @@ def run_card(args: argparse.Namespace, spec: ServerSpec, named: bool) -> int:
     except BrokenPipeError:
         raise
     except Exception as exc:  # noqa: BLE001 - a failure becomes a message and an exit code
-        from .runner import reported
+        from inspector.commands.runner import reported
 
         return reported(exc)
     differs = bool(problems) or any(target.differences for target in targets)

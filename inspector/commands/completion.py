@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ..core.spec import ServerSpec
+    from inspector.core.servers.spec import ServerSpec
 
 __all__ = [
     "NAME_KINDS",
@@ -80,8 +80,8 @@ def sanitized(names: list[Any]) -> list[str]:
 
 
 async def _list_names(spec: ServerSpec, kind: str) -> list[Any]:
-    from ..core.client import Client
-    from ..core.traffic import TrafficLog
+    from inspector.core.protocol.client import Client
+    from inspector.core.record.traffic import TrafficLog
 
     list_kind, field = NAME_KINDS[kind]
     client = Client(spec, traffic=TrafficLog(retain=False))

@@ -6,9 +6,9 @@ import json
 import sys
 from typing import Any
 
-from ..core.items import Item
-from ..core.safetext import visible
-from .render import hint_summary
+from inspector.commands.render import hint_summary
+from inspector.core.protocol.items import Item
+from inspector.core.safetext import visible
 
 __all__ = ["ask_confirmation", "ask_confirmation_async", "confirmation_text"]
 
@@ -36,7 +36,7 @@ def ask_confirmation(tool: Item, arguments: dict[str, Any]) -> bool:
 async def ask_confirmation_async(text: str) -> bool:
     """Ask on the terminal without holding up the event loop (a preview keeps
     serving meanwhile); anything but y/yes is a no."""
-    from ..core.auth.handoff import read_stdin_line
+    from inspector.core.auth.handoff import read_stdin_line
 
     sys.stderr.write(text + "\nProceed? [y/N] ")
     sys.stderr.flush()

@@ -27,14 +27,14 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.diff import diff_lists
-from ..core.handlers import ClientHandlers
-from ..core.items import ListResult
-from ..core.recordings import RecordingError, lists_from_traffic, load_recording
-from ..core.safetext import one_line, visible
-from ..core.spec import ServerSpec
-from . import exitcodes
-from .output import Output
+from inspector.commands import exitcodes
+from inspector.commands.output import Output
+from inspector.core.compare.diff import diff_lists
+from inspector.core.protocol.handlers import ClientHandlers
+from inspector.core.protocol.items import ListResult
+from inspector.core.record.recording_files import RecordingError, lists_from_traffic, load_recording
+from inspector.core.safetext import one_line, visible
+from inspector.core.servers.spec import ServerSpec
 
 __all__ = ["KINDS", "Side", "fetch_sides", "record_paths", "report_lines", "run_diff"]
 
@@ -84,7 +84,7 @@ def _from_recording(path: str) -> dict[str, ListResult]:
 async def _from_server(
     side: Side, args: argparse.Namespace, handlers: ClientHandlers | None = None
 ) -> dict[str, ListResult]:
-    from .runner import connected
+    from inspector.commands.runner import connected
 
     assert side.spec is not None
     async with connected(side.spec, args, record=side.record, handlers=handlers) as client:
@@ -121,7 +121,7 @@ def run_diff(args: argparse.Namespace, sides: list[Side]) -> int:
     except BrokenPipeError:
         raise
     except Exception as exc:  # noqa: BLE001 - connection failures become a message and an exit code
-        from .runner import reported
+        from inspector.commands.runner import reported
 
         return reported(exc)
     report = diff_lists(before, after, frozenset(getattr(args, "ignore", None) or ()))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import exitcodes
-from .render import json_lines
-from .runner import CommandContext
+from inspector.commands import exitcodes
+from inspector.commands.render import json_lines
+from inspector.commands.runner import CommandContext
 
 __all__ = ["info_document", "opening_key", "run_info"]
 

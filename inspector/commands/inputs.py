@@ -12,8 +12,8 @@ import getpass
 import sys
 from typing import TextIO
 
-from ..core.config import Asker, Input
-from ..core.safetext import visible
+from inspector.core.safetext import visible
+from inspector.core.servers.client_configs import Asker, Input
 
 __all__ = ["ask_on_terminal", "terminal_asker"]
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import argparse
 
-from ..core.problems import Problem
-from . import exitcodes
-from .output import Output
-from .runner import CommandContext
+from inspector.commands import exitcodes
+from inspector.commands.output import Output
+from inspector.commands.runner import CommandContext
+from inspector.core.checks.problems import Problem
 
 __all__ = ["print_rules", "run_lint"]
 
@@ -20,7 +20,7 @@ _MARK = {"error": "error  ", "warning": "warning", "info": "info   "}
 
 
 async def run_lint(ctx: CommandContext) -> int:
-    from ..core.lint import lint_server
+    from inspector.core.checks.lint import lint_server
 
     args = ctx.args
     strict = bool(getattr(args, "strict", False))
@@ -67,7 +67,7 @@ def _print_finding(out: Output, finding: Problem) -> None:
 
 def print_rules(args: argparse.Namespace) -> int:
     """`inspector lint --rules`: every rule, its severity, rationale and spec link."""
-    from ..core.lint import all_rules
+    from inspector.core.checks.lint import all_rules
 
     out = Output.for_args(args)
     rules = all_rules()

@@ -6,12 +6,12 @@ import gc
 import sys
 from typing import Any
 
-from ..core.items import KIND_FIELDS, Item, ListResult
-from ..core.safetext import visible
-from ..core.wire_json import dumps_utf8 as _dumps_utf8
-from . import exitcodes
-from .render import item_line
-from .runner import CommandContext
+from inspector.commands import exitcodes
+from inspector.commands.render import item_line
+from inspector.commands.runner import CommandContext
+from inspector.core.protocol.items import KIND_FIELDS, Item, ListResult
+from inspector.core.protocol.wire_json import dumps_utf8 as _dumps_utf8
+from inspector.core.safetext import visible
 
 __all__ = ["run_list"]
 

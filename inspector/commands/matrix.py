@@ -14,11 +14,11 @@ import asyncio
 import sys
 from typing import Any
 
-from ..core.matrix import Cell, Column, Matrix, Row, build_matrix
-from ..core.safetext import one_line, visible
-from ..core.spec import ServerSpec
-from . import exitcodes
-from .output import Output
+from inspector.commands import exitcodes
+from inspector.commands.output import Output
+from inspector.core.compare.matrix import Cell, Column, Matrix, Row, build_matrix
+from inspector.core.safetext import one_line, visible
+from inspector.core.servers.spec import ServerSpec
 
 __all__ = ["markdown_lines", "run_matrix", "short_cell"]
 
@@ -129,7 +129,7 @@ def _print_table(matrix: Matrix, every: bool, stream: Any) -> None:
 
 
 async def _compute(spec: ServerSpec, args: argparse.Namespace) -> Matrix:
-    from .runner import connected
+    from inspector.commands.runner import connected
 
     def connect(pinned: ServerSpec) -> Any:
         return connected(pinned, args)
@@ -157,7 +157,7 @@ def run_matrix(spec: ServerSpec, args: argparse.Namespace) -> int:
     except BrokenPipeError:
         raise
     except Exception as exc:  # noqa: BLE001 - a failure becomes a message and an exit code
-        from .runner import reported
+        from inspector.commands.runner import reported
 
         return reported(exc)
     if not any(column.accepted for column in matrix.columns):

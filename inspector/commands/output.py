@@ -13,7 +13,7 @@ import json
 import sys
 from typing import IO, Any
 
-from ..core.safetext import escape_json, visible
+from inspector.core.safetext import escape_json, visible
 
 __all__ = ["Output"]
 

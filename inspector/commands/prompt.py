@@ -5,10 +5,10 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from ..core.safetext import visible
-from . import exitcodes
-from .render import abbreviated_lines, content_lines
-from .runner import CommandContext, CommandFailed
+from inspector.commands import exitcodes
+from inspector.commands.render import abbreviated_lines, content_lines
+from inspector.commands.runner import CommandContext, CommandFailed
+from inspector.core.safetext import visible
 
 __all__ = ["run_get"]
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import sys
 
-from ..core.safetext import visible
-from . import exitcodes
-from .render import item_line, resource_contents_lines
-from .runner import CommandContext
+from inspector.commands import exitcodes
+from inspector.commands.render import item_line, resource_contents_lines
+from inspector.commands.runner import CommandContext
+from inspector.core.safetext import visible
 
 __all__ = ["run_read"]
 

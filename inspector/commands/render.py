@@ -12,9 +12,9 @@ import json
 import re
 from typing import Any
 
-from ..core.apps import tool_ui
-from ..core.items import Hint, Item
-from ..core.safetext import one_line, safe_json
+from inspector.core.extensions.apps import tool_ui
+from inspector.core.protocol.items import Hint, Item
+from inspector.core.safetext import one_line, safe_json
 
 __all__ = [
     "abbreviate",

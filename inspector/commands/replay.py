@@ -15,12 +15,12 @@ import json
 import sys
 from typing import Any
 
-from ..core.recordings import RecordingError, load_recording
-from ..core.replay import Outcome, Replayer, ReplayHandlers, ReplayPlan
-from ..core.safetext import one_line, visible
-from ..core.spec import ServerSpec
-from . import exitcodes
-from .output import Output
+from inspector.commands import exitcodes
+from inspector.commands.output import Output
+from inspector.core.record.recording_files import RecordingError, load_recording
+from inspector.core.record.replay import Outcome, Replayer, ReplayHandlers, ReplayPlan
+from inspector.core.safetext import one_line, visible
+from inspector.core.servers.spec import ServerSpec
 
 __all__ = ["run_replay"]
 
@@ -54,7 +54,7 @@ def _spec_for(plan: ReplayPlan, named: ServerSpec | None, args: argparse.Namespa
 
 
 async def _replay(spec: ServerSpec, plan: ReplayPlan, args: argparse.Namespace) -> tuple[list[Outcome], Any]:
-    from .runner import connected
+    from inspector.commands.runner import connected
 
     handlers = ReplayHandlers.for_capabilities(plan.capabilities, plan.answers)
     async with connected(spec, args, record=getattr(args, "record", None), handlers=handlers) as client:
@@ -89,7 +89,7 @@ def run_replay(args: argparse.Namespace, named: ServerSpec | None) -> int:
     except BrokenPipeError:
         raise
     except Exception as exc:  # noqa: BLE001 - connection failures become a message and an exit code
-        from .runner import reported
+        from inspector.commands.runner import reported
 
         code = reported(exc)
         if code in (exitcodes.CANNOT_CONNECT, exitcodes.PROTOCOL_ERROR) and not getattr(args, "era", None):

@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 from subprocess import Popen
 from typing import Any
 
-from ..core.auth.errors import LoginAborted, LoginTimedOut
-from ..core.client import Client
-from ..core.errors import (
+from inspector.commands import exitcodes
+from inspector.commands.output import Output
+from inspector.core.auth.errors import LoginAborted, LoginTimedOut
+from inspector.core.protocol.client import Client
+from inspector.core.protocol.errors import (
     CancelledError,
     ConnectError,
     ConnectionClosed,
@@ -23,12 +25,10 @@ from ..core.errors import (
     ProtocolError,
     RequestTimeout,
 )
-from ..core.handlers import ClientHandlers
-from ..core.safetext import visible
-from ..core.spec import ServerSpec
-from ..core.traffic import JsonlRecorder, TrafficLog
-from . import exitcodes
-from .output import Output
+from inspector.core.protocol.handlers import ClientHandlers
+from inspector.core.record.traffic import JsonlRecorder, TrafficLog
+from inspector.core.safetext import visible
+from inspector.core.servers.spec import ServerSpec
 
 __all__ = ["CommandContext", "CommandFailed", "connected", "failure", "run_command"]
 
@@ -54,7 +54,7 @@ class CommandContext:
 
 
 def _handlers_for(args: argparse.Namespace) -> Any:
-    from .cli_handlers import CliHandlers, DeclareAllHandlers, RootsHandlers
+    from inspector.commands.answers import CliHandlers, DeclareAllHandlers, RootsHandlers
 
     interactive = sys.stdin.isatty() and sys.stderr.isatty()
     roots = getattr(args, "root", None)
@@ -67,35 +67,35 @@ def _command(name: str) -> Callable[[CommandContext], Awaitable[int]]:
     """The command's function; only its own module is imported (the others
     cost start-up time that `list` and `call` do not need)."""
     if name == "list":
-        from .listing import run_list
+        from inspector.commands.listing import run_list
 
         return run_list
     if name == "call":
-        from .call import run_call
+        from inspector.commands.call import run_call
 
         return run_call
     if name == "read":
-        from .read import run_read
+        from inspector.commands.read import run_read
 
         return run_read
     if name == "get":
-        from .prompt import run_get
+        from inspector.commands.prompt import run_get
 
         return run_get
     if name == "info":
-        from .info import run_info
+        from inspector.commands.info import run_info
 
         return run_info
     if name == "lint":
-        from .lint import run_lint
+        from inspector.commands.lint import run_lint
 
         return run_lint
     if name == "skills":
-        from .skills import run_skills
+        from inspector.commands.skills import run_skills
 
         return run_skills
     if name == "app":
-        from .app import run_app
+        from inspector.commands.app import run_app
 
         return run_app
     raise KeyError(name)
@@ -116,7 +116,7 @@ async def connected(
     One place for what every command that talks to a server needs: the
     mask, the recording, the answers to server requests, authorization.
     """
-    from ..core.recording import mask_traffic
+    from inspector.core.record.secret_mask import mask_traffic
 
     traffic = mask_traffic(TrafficLog(retain=retain), spec)
     recorder = None
@@ -130,7 +130,7 @@ async def connected(
     client = Client(spec, handlers=handlers or _handlers_for(args), traffic=traffic, process=process)
     try:
         if spec.auth is not None:
-            from .auth import prepare_auth
+            from inspector.commands.auth import prepare_auth
 
             await prepare_auth(spec, traffic)
         await client.connect()
@@ -279,7 +279,7 @@ def _outcome(
     except Exception as exc:  # every failure becomes a message and an exit code  # noqa: BLE001
         code, message, detail = failure(exc)
         # A message may quote the server (its stderr, an error text): masked like the traffic.
-        from ..core.recording import secret_mask
+        from inspector.core.record.secret_mask import secret_mask
 
         mask = secret_mask(spec)
         if mask is not None:

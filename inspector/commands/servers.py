@@ -6,9 +6,9 @@ import argparse
 import os
 import sys
 
-from ..core.discovery import candidate_files, discover
-from . import exitcodes
-from .output import Output
+from inspector.commands import exitcodes
+from inspector.commands.output import Output
+from inspector.core.servers.discovery import candidate_files, discover
 
 __all__ = ["run_servers"]
 

@@ -12,9 +12,10 @@ import json
 import sys
 from typing import Any
 
-from ..core.problems import Problem
-from ..core.safetext import visible
-from ..core.skills import (
+from inspector.commands import exitcodes
+from inspector.commands.runner import CommandContext, CommandFailed
+from inspector.core.checks.problems import Problem
+from inspector.core.extensions.skills import (
     EXTENSION,
     FetchedFile,
     SkillEntry,
@@ -24,8 +25,7 @@ from ..core.skills import (
     load_skill,
     read_skill_file,
 )
-from . import exitcodes
-from .runner import CommandContext, CommandFailed
+from inspector.core.safetext import visible
 
 __all__ = ["exit_code_for", "run_skills"]
 

@@ -17,12 +17,12 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from ..collections import Collection, CollectionError, CollectionResult, CollectionRunner, load_collection
-from ..collections.variables import VariableError, env_references, substitute
-from ..core.safetext import visible
-from ..core.spec import ServerSpec
-from . import exitcodes
-from .output import Output
+from inspector.collections import Collection, CollectionError, CollectionResult, CollectionRunner, load_collection
+from inspector.collections.variables import VariableError, env_references, substitute
+from inspector.commands import exitcodes
+from inspector.commands.output import Output
+from inspector.core.safetext import visible
+from inspector.core.servers.spec import ServerSpec
 
 __all__ = ["collection_spec", "run_test"]
 
@@ -39,7 +39,7 @@ def collection_spec(collection: Collection, args: argparse.Namespace) -> ServerS
     """The server a collection's `server:` names, in the forms the command
     line accepts; relative paths are relative to the collection's folder, and
     a stdio server starts there."""
-    from ..cli import UsageError, spec_from_args
+    from inspector.cli import UsageError, spec_from_args
 
     folder = os.path.dirname(os.path.abspath(collection.path))
     try:
@@ -97,7 +97,7 @@ def collection_spec(collection: Collection, args: argparse.Namespace) -> ServerS
 
 def _mark_secrets(collection: Collection, spec: ServerSpec) -> None:
     """`${env:API_TOKEN}` in a step: its value is masked like any secret."""
-    from ..core.recording import is_secret_name, mark_secret
+    from inspector.core.record.secret_mask import is_secret_name, mark_secret
 
     names: set[str] = set()
     for step in collection.steps:
@@ -118,7 +118,7 @@ def _record_path(base: str | None, collection: Collection, count: int, index: in
 async def _run_one(
     collection: Collection, spec: ServerSpec, args: argparse.Namespace, record: str | None
 ) -> CollectionResult:
-    from .runner import connected, failure
+    from inspector.commands.runner import connected, failure
 
     result = CollectionResult(collection, server=spec.label(), record=record)
     try:
@@ -146,7 +146,7 @@ async def _run_all(
 
 
 def run_test(args: argparse.Namespace, spec_for: SpecFactory) -> int:
-    from ..cli import UsageError
+    from inspector.cli import UsageError
 
     out = Output.for_args(args)
     collections: list[Collection] = []
@@ -168,7 +168,7 @@ def run_test(args: argparse.Namespace, spec_for: SpecFactory) -> int:
     else:
         _print_report(out, results, updates)
     if args.junit:
-        from ..collections.junit import junit_xml
+        from inspector.collections.junit import junit_xml
 
         try:
             with open(args.junit, "w", encoding="utf-8") as handle:
@@ -181,7 +181,7 @@ def run_test(args: argparse.Namespace, spec_for: SpecFactory) -> int:
 
 def _update(results: list[CollectionResult]) -> dict[str, dict[str, Any]]:
     """Rewrite each collection that ran; what changed, per file."""
-    from ..collections.updating import unified_diff, update_collection
+    from inspector.collections.updating import unified_diff, update_collection
 
     updates: dict[str, dict[str, Any]] = {}
     for result in results:
@@ -198,7 +198,7 @@ def _update(results: list[CollectionResult]) -> dict[str, dict[str, Any]]:
 
 
 def _exit_code(results: list[CollectionResult], updated: bool) -> int:
-    from ..collections.updating import UNFIXABLE
+    from inspector.collections.updating import UNFIXABLE
 
     for result in results:
         if result.failure_code is not None:

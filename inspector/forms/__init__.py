@@ -23,14 +23,14 @@ resolver of form, lint and validation), `merge` (``allOf``),
 `text_conversion`, `paths`, `values`.
 """
 
-from .assignments import apply_assignments, format_assignments, parse_assignments
-from .builder import build_form
-from .choice_nodes import NullableNode, UnionNode, UnionVariant
-from .container_nodes import ArrayNode, ObjectNode
-from .dialects import Dialect, dialect_of
-from .elicitation import apply_defaults
-from .errors import AssignmentError, AssignmentProblem, FormValueError
-from .leaf_nodes import (
+from inspector.forms.assignments import apply_assignments, format_assignments, parse_assignments
+from inspector.forms.builder import build_form
+from inspector.forms.choice_nodes import NullableNode, UnionNode, UnionVariant
+from inspector.forms.container_nodes import ArrayNode, ObjectNode
+from inspector.forms.dialects import Dialect, dialect_of
+from inspector.forms.elicitation import apply_defaults
+from inspector.forms.errors import AssignmentError, AssignmentProblem, FormValueError
+from inspector.forms.leaf_nodes import (
     BooleanNode,
     ConstNode,
     EnumNode,
@@ -42,10 +42,10 @@ from .leaf_nodes import (
     RawJsonNode,
     StringNode,
 )
-from .node_base import FormNode, NodeKind
-from .paths import Path, format_path, parse_path
-from .validation import Violation, check_schema, validate_value
-from .values import UNSET, JSONObject, JSONValue, Unset, json_equal
+from inspector.forms.node_base import FormNode, NodeKind
+from inspector.forms.paths import Path, format_path, parse_path
+from inspector.forms.schema_validation import Violation, check_schema, validate_value
+from inspector.forms.values import UNSET, JSONObject, JSONValue, Unset, json_equal
 
 __all__ = [
     "UNSET",

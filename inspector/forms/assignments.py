@@ -32,16 +32,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .builder import build_detached, build_form
-from .choice_nodes import NullableNode, UnionNode
-from .container_nodes import ArrayNode, ObjectNode
-from .errors import AssignmentError, AssignmentProblem, FormValueError
-from .leaf_nodes import BooleanNode, RawJsonNode, StringNode
-from .node_base import FormNode
-from .paths import APPEND, PathToken, format_path, parse_path
-from .schema_regex import PatternNotChecked, pattern_search
-from .text_conversion import infer_json
-from .values import UNSET, JSONObject, JSONValue, Schema, Unset, json_equal, json_text, json_type_name, parse_json_text
+from inspector.forms.builder import build_detached, build_form
+from inspector.forms.choice_nodes import NullableNode, UnionNode
+from inspector.forms.container_nodes import ArrayNode, ObjectNode
+from inspector.forms.errors import AssignmentError, AssignmentProblem, FormValueError
+from inspector.forms.leaf_nodes import BooleanNode, RawJsonNode, StringNode
+from inspector.forms.node_base import FormNode
+from inspector.forms.paths import APPEND, PathToken, format_path, parse_path
+from inspector.forms.schema_regex import PatternNotChecked, pattern_search
+from inspector.forms.text_conversion import infer_json
+from inspector.forms.values import (
+    UNSET,
+    JSONObject,
+    JSONValue,
+    Schema,
+    Unset,
+    json_equal,
+    json_text,
+    json_type_name,
+    parse_json_text,
+)
 
 __all__ = ["apply_assignments", "format_assignments", "parse_assignments", "split_assignment"]
 

@@ -24,9 +24,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import unquote
 
-from .choice_nodes import NullableNode, UnionNode, UnionVariant
-from .container_nodes import ArrayNode, ObjectNode
-from .leaf_nodes import (
+from inspector.forms.choice_nodes import NullableNode, UnionNode, UnionVariant
+from inspector.forms.container_nodes import ArrayNode, ObjectNode
+from inspector.forms.leaf_nodes import (
     BooleanNode,
     ConstNode,
     EnumNode,
@@ -37,11 +37,11 @@ from .leaf_nodes import (
     RawJsonNode,
     StringNode,
 )
-from .merge import MergeConflict, merge_schemas
-from .node_base import FormContext, FormNode
-from .paths import Path
-from .refs import RefError, RefResolver, Target
-from .values import JSONObject, Schema, json_text
+from inspector.forms.merge import MergeConflict, merge_schemas
+from inspector.forms.node_base import FormContext, FormNode
+from inspector.forms.paths import Path
+from inspector.forms.refs import RefError, RefResolver, Target
+from inspector.forms.values import JSONObject, Schema, json_text
 
 __all__ = [
     "DEFAULT_MAX_DEPTH",

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import FormValueError
-from .node_base import FormNode, NodeFactory, NodeKind
-from .values import UNSET, JSONValue, Schema, Unset, json_equal, json_type_name, parse_json_text
+from inspector.forms.errors import FormValueError
+from inspector.forms.node_base import FormNode, NodeFactory, NodeKind
+from inspector.forms.values import UNSET, JSONValue, Schema, Unset, json_equal, json_type_name, parse_json_text
 
 __all__ = ["NullableNode", "UnionNode", "UnionVariant"]
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .leaf_nodes import ExtrasNode
-from .node_base import FormNode, NodeFactory, NodeKind
-from .paths import Path, PathSegment
-from .validation import Violation
-from .values import UNSET, JSONValue, Schema, Unset, json_type_name, parse_json_text
+from inspector.forms.leaf_nodes import ExtrasNode
+from inspector.forms.node_base import FormNode, NodeFactory, NodeKind
+from inspector.forms.paths import Path, PathSegment
+from inspector.forms.schema_validation import Violation
+from inspector.forms.values import UNSET, JSONValue, Schema, Unset, json_type_name, parse_json_text
 
 __all__ = ["ArrayNode", "ObjectNode"]
 

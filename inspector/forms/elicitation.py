@@ -11,8 +11,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from .refs import RefError, RefResolver
-from .values import JSONObject, Schema
+from inspector.forms.refs import RefError, RefResolver
+from inspector.forms.values import JSONObject, Schema
 
 __all__ = ["apply_defaults"]
 

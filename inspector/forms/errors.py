@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .paths import Path, format_path
+from inspector.forms.paths import Path, format_path
 
 __all__ = ["AssignmentError", "AssignmentProblem", "FormValueError"]
 

@@ -7,9 +7,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from .node_base import FormNode, NodeKind
-from .text_conversion import number_text, parse_boolean, parse_integer, parse_number
-from .values import (
+from inspector.forms.node_base import FormNode, NodeKind
+from inspector.forms.text_conversion import number_text, parse_boolean, parse_integer, parse_number
+from inspector.forms.values import (
     UNSET,
     JSONValue,
     Unset,

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .paths import Path
-from .refs import RefError, RefResolver
-from .values import JSONObject
+from inspector.forms.paths import Path
+from inspector.forms.refs import RefError, RefResolver
+from inspector.forms.values import JSONObject
 
 __all__ = ["MAX_SCHEMA_DEPTH", "nested_deeper_than", "ref_cycles"]
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .values import JSONObject, json_equal
+from inspector.forms.values import JSONObject, json_equal
 
 __all__ = ["MergeConflict", "merge_schemas"]
 

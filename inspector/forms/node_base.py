@@ -28,10 +28,10 @@ import enum
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
-from .errors import FormValueError
-from .paths import Path, PathSegment, format_path
-from .validation import Violation, is_valid_against, make_validator, validate_value
-from .values import UNSET, JSONObject, JSONValue, Schema, Unset, json_equal, json_text, parse_json_text
+from inspector.forms.errors import FormValueError
+from inspector.forms.paths import Path, PathSegment, format_path
+from inspector.forms.schema_validation import Violation, is_valid_against, make_validator, validate_value
+from inspector.forms.values import UNSET, JSONObject, JSONValue, Schema, Unset, json_equal, json_text, parse_json_text
 
 __all__ = ["FormContext", "FormNode", "NodeFactory", "NodeKind"]
 

@@ -37,7 +37,7 @@ import referencing.exceptions
 import referencing.jsonschema
 from jsonschema_specifications import REGISTRY as _META_SCHEMAS
 
-from .dialects import dialect_of
+from inspector.forms.dialects import dialect_of
 
 __all__ = ["RefError", "RefResolver", "Target", "document_resolver"]
 

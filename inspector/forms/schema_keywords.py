@@ -21,8 +21,8 @@ import jsonschema.validators
 from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 
-from .schema_regex import PatternNotChecked, is_valid_pattern, pattern_search
-from .values import JSONObject
+from inspector.forms.schema_regex import PatternNotChecked, is_valid_pattern, pattern_search
+from inspector.forms.values import JSONObject
 
 __all__ = ["UncheckedError", "format_checker_for", "safe_validator_class"]
 

@@ -11,7 +11,7 @@ import math
 import re
 from decimal import Decimal, InvalidOperation
 
-from .values import JSONValue, parse_json_text
+from inspector.forms.values import JSONValue, parse_json_text
 
 __all__ = [
     "BOOLEAN_FALSE",

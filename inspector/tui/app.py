@@ -21,24 +21,24 @@ from textual.widget import Widget
 from textual.widgets import TabbedContent
 from textual.worker import Worker, WorkerState
 
-from ..core.errors import InspectorError
-from ..core.items import Item, ListResult
-from ..core.safetext import visible
-from ..core.spec import ServerSpec
-from ..core.traffic import TrafficLog
-from .collector import tune_collector
-from .commands import ActionCommands, ServerCommands
-from .key_order import KeyOrder, Routed
-from .keymap import KeymapSettings, apply_keymap
-from .screens.jump import JumpScreen, jump_targets
-from .server_list import ServerList
-from .server_view import TALL, ServerView, focus_pane, new_recording_path, worker_failure
-from .widgets.status_bar import ConnectionFacts, KeyBar, StatusBar
+from inspector.core.protocol.errors import InspectorError
+from inspector.core.protocol.items import Item, ListResult
+from inspector.core.record.traffic import TrafficLog
+from inspector.core.safetext import visible
+from inspector.core.servers.spec import ServerSpec
+from inspector.tui.collector import tune_collector
+from inspector.tui.key_order import KeyOrder, Routed
+from inspector.tui.keymap import KeymapSettings, apply_keymap
+from inspector.tui.palette import ActionCommands, ServerCommands
+from inspector.tui.screens.jump import JumpScreen, jump_targets
+from inspector.tui.server_list import ServerList
+from inspector.tui.server_view import TALL, ServerView, focus_pane, new_recording_path, worker_failure
+from inspector.tui.widgets.status_bar import ConnectionFacts, KeyBar, StatusBar
 
 if TYPE_CHECKING:
-    from ..core.client import Client
-    from ..core.validation import FrameValidator
-    from .handlers import TuiHandlers
+    from inspector.core.checks.validation import FrameValidator
+    from inspector.core.protocol.client import Client
+    from inspector.tui.handlers import TuiHandlers
 
 __all__ = ["InspectorApp", "focus_pane", "new_recording_path"]
 
@@ -388,7 +388,7 @@ class InspectorApp(App[int]):
         self.view.action_toggle_record()
 
     def action_help(self) -> None:
-        from .screens.help import HelpScreen
+        from inspector.tui.screens.help import HelpScreen
 
         self.push_screen(HelpScreen())
 
@@ -406,7 +406,7 @@ class InspectorApp(App[int]):
 
     def export_screenshot(self, *, title: str | None = None, simplify: bool = False) -> str:
         # Every screenshot (README, snapshots, the palette's) reads with its gaps.
-        from .svg_text import keep_gaps
+        from inspector.tui.svg_text import keep_gaps
 
         return keep_gaps(super().export_screenshot(title=title, simplify=simplify))
 

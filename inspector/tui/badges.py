@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ..core.apps import tool_ui
-from ..core.items import Hint, Item
-from .gaps import hold_gaps
-from .safe import plain_line
+from inspector.core.extensions.apps import tool_ui
+from inspector.core.protocol.items import Hint, Item
+from inspector.tui.gaps import hold_gaps
+from inspector.tui.safe import plain_line
 
 __all__ = ["hint_badges", "tool_row", "uri_row"]
 

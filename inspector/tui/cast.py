@@ -24,7 +24,7 @@ from typing import IO, TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from textual.driver import Driver
 
-    from ..core.recording import SecretMask
+    from inspector.core.record.secret_mask import SecretMask
 
 __all__ = ["CastWriter", "casting_driver"]
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from textual.app import App
 
-from ..core.safetext import copy_safe
+from inspector.core.safetext import copy_safe
 
 __all__ = ["copy_text"]
 

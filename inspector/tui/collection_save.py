@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..collections import Answer, CollectionError
-from ..collections.saving import append_step, call_step
-from ..core.recordings import last_call
+from inspector.collections import Answer, CollectionError
+from inspector.collections.saving import append_step, call_step
+from inspector.core.record.recording_files import last_call
 
 if TYPE_CHECKING:
-    from .app import InspectorApp
+    from inspector.tui.app import InspectorApp
 
 __all__ = ["save_current_call"]
 
@@ -28,9 +28,9 @@ def _answer(app: InspectorApp, response: Any, tool: dict[str, Any]) -> Answer:
 
 
 def save_current_call(app: InspectorApp) -> None:
-    from .panes.collections import CollectionsPane
-    from .panes.tools import ToolsPane
-    from .screens.save_step import SaveStepScreen
+    from inspector.tui.panes.collections import CollectionsPane
+    from inspector.tui.panes.tools import ToolsPane
+    from inspector.tui.screens.save_step import SaveStepScreen
 
     tool = app.view.query_one(ToolsPane).tool
     if tool is None:

@@ -22,13 +22,13 @@ from textual.reactive import reactive
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..core.errors import JsonRpcError
-from ..core.handlers import ClientHandlers
-from ..core.safetext import one_line
-from ..core.session import ServerRequest
+from inspector.core.protocol.errors import JsonRpcError
+from inspector.core.protocol.handlers import ClientHandlers
+from inspector.core.protocol.session import ServerRequest
+from inspector.core.safetext import one_line
 
 if TYPE_CHECKING:
-    from .app import InspectorApp
+    from inspector.tui.app import InspectorApp
 
 __all__ = ["ANSWER_TIMEOUT", "RequestScreen", "TuiHandlers"]
 
@@ -221,7 +221,7 @@ class TuiHandlers(ClientHandlers):
         return list(self.roots)
 
     async def create_message(self, request: ServerRequest) -> dict[str, Any]:
-        from .screens.sampling import SamplingScreen
+        from inspector.tui.screens.sampling import SamplingScreen
 
         params = request.params if isinstance(request.params, dict) else {}
         result = await self._ask(request, lambda: SamplingScreen(params))
@@ -232,7 +232,7 @@ class TuiHandlers(ClientHandlers):
         return dict(result)
 
     async def elicit(self, request: ServerRequest) -> dict[str, Any]:
-        from .screens.elicitation import ElicitationScreen
+        from inspector.tui.screens.elicitation import ElicitationScreen
 
         params = request.params if isinstance(request.params, dict) else {}
         result = await self._ask(request, lambda: ElicitationScreen(params, self))

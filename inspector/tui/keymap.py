@@ -42,13 +42,13 @@ class KeymapSettings:
 
 def binding_ids() -> set[str]:
     """Every binding id the TUI has (what a keymap may name)."""
-    from .screens.help import all_bindings
+    from inspector.tui.screens.help import all_bindings
 
     return {binding.id for _owner, binding in all_bindings() if binding.id}
 
 
 def _config_dir(environ: Mapping[str, str]) -> Path:
-    from ..core.auth.config import config_dir
+    from inspector.core.auth.config import config_dir
 
     return config_dir(dict(environ))
 
@@ -107,7 +107,7 @@ def clashes(keymap: Mapping[str, str]) -> list[str]:
     """Keys a keymap gives that another binding of the same widget keeps:
     Textual hands the key to the remapped binding, the other loses it
     (silently: its own check counts a binding missing from the map as rebound)."""
-    from .screens.help import all_bindings
+    from inspector.tui.screens.help import all_bindings
 
     found: list[str] = []
     by_owner: dict[type, list[Binding]] = {}
@@ -139,7 +139,7 @@ def keys_in_force(binding: Binding, keymap: Mapping[str, str]) -> Binding:
 
 @functools.cache
 def _by_id() -> dict[str, Binding]:
-    from .screens.help import all_bindings
+    from inspector.tui.screens.help import all_bindings
 
     return {binding.id: binding for _owner, binding in all_bindings() if binding.id}
 
@@ -147,7 +147,7 @@ def _by_id() -> dict[str, Binding]:
 def key_hint(app: Any, binding_id: str, joiner: str = " or ") -> str:
     """The keys in force for a binding, for a hint written on screen
     ("ctrl+enter or ctrl+j reads it"), so the hint follows the keymap."""
-    from .screens.help import key_names
+    from inspector.tui.screens.help import key_names
 
     binding = _by_id().get(binding_id)
     if binding is None:

@@ -8,21 +8,21 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..core.spec import ServerSpec
+from inspector.core.servers.spec import ServerSpec
 
 if TYPE_CHECKING:
     from textual.app import App
 
-    from .app import InspectorApp
-    from .cast import CastWriter
+    from inspector.tui.app import InspectorApp
+    from inspector.tui.cast import CastWriter
 
 __all__ = ["roots_of", "run_casting", "run_recording", "run_tui"]
 
 
 def run_tui(spec: ServerSpec | list[ServerSpec], args: argparse.Namespace) -> int:
-    from .app import InspectorApp
-    from .graphics import detect
-    from .keymap import load_keymap
+    from inspector.tui.app import InspectorApp
+    from inspector.tui.graphics import detect
+    from inspector.tui.keymap import load_keymap
 
     detect()
 
@@ -50,7 +50,7 @@ def roots_of(paths: list[str]) -> list[dict[str, str]]:
 def run_casting(app: InspectorApp, cast_path: str | None) -> int:
     """Run `app`; with `cast_path`, what its terminal shows is written there
     as an asciinema cast.  The process's exit code."""
-    from .terminal_keys import install
+    from inspector.tui.terminal_keys import install
 
     install(app.driver_class)
     if not cast_path:
@@ -72,8 +72,8 @@ def run_casting(app: InspectorApp, cast_path: str | None) -> int:
 
 def start_cast(app: InspectorApp, path: str) -> CastWriter:
     """Record what `app` writes to its terminal in an asciinema cast at `path`."""
-    from ..core.recording import SecretMask
-    from .cast import CastWriter, casting_driver
+    from inspector.core.record.secret_mask import SecretMask
+    from inspector.tui.cast import CastWriter, casting_driver
 
     def mask() -> SecretMask | None:
         # The traffic log's own mask: it also learns the tokens an OAuth login brings.
@@ -96,9 +96,9 @@ def run_recording(path: str) -> int:
     """`inspector open FILE`: the TUI over a recording, read-only."""
     import sys
 
-    from ..core.recordings import RecordingError, load_recording
-    from .app import InspectorApp
-    from .keymap import load_keymap
+    from inspector.core.record.recording_files import RecordingError, load_recording
+    from inspector.tui.app import InspectorApp
+    from inspector.tui.keymap import load_keymap
 
     try:
         traffic = load_recording(path)
@@ -106,7 +106,7 @@ def run_recording(path: str) -> int:
         print(f"inspector: {exc}", file=sys.stderr)
         return 2
     app = InspectorApp(ServerSpec(name=path), recording=(path, traffic), keymap=load_keymap())
-    from .terminal_keys import install
+    from inspector.tui.terminal_keys import install
 
     install(app.driver_class)
     app.run()

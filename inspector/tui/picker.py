@@ -11,9 +11,9 @@ from textual.binding import Binding
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..core.discovery import Discovered, discover
-from ..core.spec import ServerSpec
-from .safe import plain_line
+from inspector.core.servers.discovery import Discovered, discover
+from inspector.core.servers.spec import ServerSpec
+from inspector.tui.safe import plain_line
 
 __all__ = ["PickerApp", "pick_servers"]
 
@@ -81,8 +81,8 @@ class PickerApp(App[Discovered | list[Discovered] | None]):
 
 def pick_servers() -> list[ServerSpec]:
     """The server or servers chosen (none: nothing to open)."""
-    from ..commands.inputs import terminal_asker
-    from ..core.config import ConfigError
+    from inspector.commands.inputs import terminal_asker
+    from inspector.core.servers.client_configs import ConfigError
 
     found = discover()
     if not found:

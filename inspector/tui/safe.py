@@ -12,7 +12,7 @@ from rich.style import Style
 from rich.syntax import Syntax
 from rich.text import Text
 
-from ..core.safetext import one_line, safe_json, visible
+from inspector.core.safetext import one_line, safe_json, visible
 
 __all__ = ["json_syntax", "json_text", "plain", "plain_line", "styled"]
 

@@ -8,9 +8,9 @@ import json
 import os
 import sys
 
-from ..cli import spec_from_args
-from .launch import run_tui
-from .servers_args import tui_specs
+from inspector.cli import spec_from_args
+from inspector.tui.launch import run_tui
+from inspector.tui.servers_args import tui_specs
 
 # The environment variable that carries the TUI's options to each app process.
 SERVED_ARGS = "INSPECTOR_SERVED_ARGS"

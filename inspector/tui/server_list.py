@@ -9,10 +9,10 @@ from rich.text import Text
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from .safe import plain_line
+from inspector.tui.safe import plain_line
 
 if TYPE_CHECKING:
-    from .server_view import ServerView
+    from inspector.tui.server_view import ServerView
 
 __all__ = ["STATE_STYLE", "ServerList", "server_entry"]
 
@@ -52,7 +52,7 @@ class ServerList(OptionList):
     def show_keys(self) -> None:
         """The key that shows the next server, as the keymap in force has it,
         where a presenter looks for it (the key bar has no room left)."""
-        from .keymap import key_hint
+        from inspector.tui.keymap import key_hint
 
         self.border_subtitle = f"{key_hint(self.app, 'next_server', ' / ')} next"
 

@@ -29,35 +29,35 @@ from textual.widget import Widget
 from textual.widgets import Select, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
-from ..core.client import Client
-from ..core.errors import ConnectError, InspectorError, JsonRpcError
-from ..core.items import Item, ListResult
-from ..core.mrtr import Round
-from ..core.recording import mask_traffic
-from ..core.safetext import visible
-from ..core.session import PendingRequest
-from ..core.spec import ServerSpec
-from ..core.traffic import Frame, JsonlRecorder, TrafficLog
-from .clipboard import copy_text
-from .handlers import TuiHandlers
-from .panes.auth import AuthPane
-from .panes.bottom import BottomPanel
-from .panes.collections import CollectionsPane
-from .panes.prompts import PromptsPane
-from .panes.resources import ResourcesPane
-from .panes.roots import RootsPane
-from .panes.server import ServerPane
-from .panes.skills import SkillsPane
-from .panes.tasks import TasksPane
-from .panes.templates import TemplatesPane
-from .panes.tools import ToolsPane
-from .widgets.item_list import FilterList, ItemList
-from .widgets.status_bar import ConnectionFacts
-from .widgets.traffic_table import TrafficTable
+from inspector.core.protocol.client import Client
+from inspector.core.protocol.errors import ConnectError, InspectorError, JsonRpcError
+from inspector.core.protocol.items import Item, ListResult
+from inspector.core.protocol.mrtr import Round
+from inspector.core.protocol.session import PendingRequest
+from inspector.core.record.secret_mask import mask_traffic
+from inspector.core.record.traffic import Frame, JsonlRecorder, TrafficLog
+from inspector.core.safetext import visible
+from inspector.core.servers.spec import ServerSpec
+from inspector.tui.clipboard import copy_text
+from inspector.tui.handlers import TuiHandlers
+from inspector.tui.panes.auth import AuthPane
+from inspector.tui.panes.bottom import BottomPanel
+from inspector.tui.panes.collections import CollectionsPane
+from inspector.tui.panes.prompts import PromptsPane
+from inspector.tui.panes.resources import ResourcesPane
+from inspector.tui.panes.roots import RootsPane
+from inspector.tui.panes.server import ServerPane
+from inspector.tui.panes.skills import SkillsPane
+from inspector.tui.panes.tasks import TasksPane
+from inspector.tui.panes.templates import TemplatesPane
+from inspector.tui.panes.tools import ToolsPane
+from inspector.tui.widgets.item_list import FilterList, ItemList
+from inspector.tui.widgets.status_bar import ConnectionFacts
+from inspector.tui.widgets.traffic_table import TrafficTable
 
 if TYPE_CHECKING:
-    from ..core.validation import FrameValidator
-    from .app import InspectorApp
+    from inspector.core.checks.validation import FrameValidator
+    from inspector.tui.app import InspectorApp
 
 __all__ = ["LIST_PANES", "ServerView", "focus_pane", "new_recording_path", "owner_of", "worker_failure"]
 
@@ -307,13 +307,13 @@ class ServerView(Vertical):
         """The server's OAuth session (remote servers only): its steps go to the Auth pane."""
         if not self.spec.url or self.recording is not None:
             return None
-        from ..core.auth import session_for
+        from inspector.core.auth import session_for
 
         session = session_for(self.spec)
         if session is not None:
             session.attach(self.traffic)
             if session.config.confirm is None:
-                from .panes.auth import confirm_in
+                from inspector.tui.panes.auth import confirm_in
 
                 session.config.confirm = confirm_in(self.inspector)
             if session.config.browser == "handoff" and session.config.paste is None:
@@ -373,7 +373,7 @@ class ServerView(Vertical):
         self.query_one(ToolsPane).query_one(ItemList).focus_list()
 
     def _show_recording(self, path: str, traffic: TrafficLog) -> None:
-        from ..core.recordings import lists_from_traffic, opening
+        from inspector.core.record.recording_files import lists_from_traffic, opening
 
         era, result = opening(traffic)
         info = result.get("serverInfo") or (result.get("_meta") or {}).get("io.modelcontextprotocol/serverInfo") or {}
@@ -412,7 +412,7 @@ class ServerView(Vertical):
         self.query_one(ToolsPane).refresh_task_option()
 
     def show_connect_error(self, exc: InspectorError) -> None:
-        from .screens.connect_error import ConnectErrorScreen
+        from inspector.tui.screens.connect_error import ConnectErrorScreen
 
         if len(self.inspector.views) > 1:
             # A modal (whose q quits) would stop the work on the other servers:
@@ -615,7 +615,7 @@ class ServerView(Vertical):
         self._schedule_sync()
 
     async def _start_validation(self) -> None:
-        from ..core.validation import FrameValidator
+        from inspector.core.checks.validation import FrameValidator
 
         await asyncio.to_thread(FrameValidator.warm)
         self.validator = FrameValidator(
@@ -672,7 +672,7 @@ class ServerView(Vertical):
         App's alike (`origin` names who asks); `answered(True)` sends it.  A
         read-only tool the person trusted for the session goes without
         asking (the header lists such tools)."""
-        from .screens.confirm_call import TRUST, ConfirmCallScreen
+        from inspector.tui.screens.confirm_call import TRUST, ConfirmCallScreen
 
         if tool.key in self.trusted_tools:
             self.notify_plain(f"calling {tool.key} without asking (trusted read-only tool, this session)")
@@ -717,7 +717,7 @@ class ServerView(Vertical):
             self.notify("multi round-trip requests: rounds are answered automatically")
 
     async def _confirm_round(self, step: Round) -> bool:
-        from .screens.mrtr_round import RoundScreen
+        from inspector.tui.screens.mrtr_round import RoundScreen
 
         answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
 
@@ -735,7 +735,7 @@ class ServerView(Vertical):
                 "this is a recording: nothing can be sent (inspector replay FILE re-sends it)", severity="warning"
             )
             return
-        from .screens.composer import ComposerScreen
+        from inspector.tui.screens.composer import ComposerScreen
 
         screen = ComposerScreen() if text is None else ComposerScreen(text, title or "Edit and resend")
 
@@ -821,7 +821,7 @@ class ServerView(Vertical):
         focus_pane(tabs.get_pane(tab))
 
     def action_save_call(self) -> None:
-        from .collection_save import save_current_call
+        from inspector.tui.collection_save import save_current_call
 
         save_current_call(self.inspector)
 

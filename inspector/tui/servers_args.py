@@ -10,7 +10,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from ..core.spec import ServerSpec
+from inspector.core.servers.spec import ServerSpec
 
 __all__ = ["ServerNames", "several_named", "tui_specs"]
 
@@ -39,7 +39,7 @@ def tui_specs(
     names = list(getattr(args, "servers", None) or [])
     config = getattr(args, "config", None)
     if config and not names:
-        from ..core.config import ConfigError, names_in_file
+        from inspector.core.servers.client_configs import ConfigError, names_in_file
 
         try:
             names = names_in_file(config)

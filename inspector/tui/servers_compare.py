@@ -16,13 +16,13 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
-from ..core.safetext import one_line, visible
-from ..core.spec import ServerSpec
-from .screens.report_box import ReportScreen
+from inspector.core.safetext import one_line, visible
+from inspector.core.servers.spec import ServerSpec
+from inspector.tui.screens.report_box import ReportScreen
 
 if TYPE_CHECKING:
-    from .app import InspectorApp
-    from .commands import PaletteEntry
+    from inspector.tui.app import InspectorApp
+    from inspector.tui.palette import PaletteEntry
 
 __all__ = ["DiffScreen", "server_entries"]
 
@@ -30,7 +30,7 @@ __all__ = ["DiffScreen", "server_entries"]
 def server_entries(app: InspectorApp) -> list[PaletteEntry]:
     """Nothing with one server; with several: a "server:" entry per server,
     "matrix:" per server and "diff:" per pair, in list order."""
-    from .commands import PaletteEntry
+    from inspector.tui.palette import PaletteEntry
 
     views = app.views
     if len(views) < 2:
@@ -68,7 +68,7 @@ def server_entries(app: InspectorApp) -> list[PaletteEntry]:
 
 
 def _open_matrix(app: InspectorApp, spec: ServerSpec) -> None:
-    from .screens.matrix import MatrixScreen
+    from inspector.tui.screens.matrix import MatrixScreen
 
     app.push_screen(MatrixScreen(spec))
 
@@ -105,10 +105,10 @@ class DiffScreen(ReportScreen):
         self.run_worker(self._compare(), exclusive=True, exit_on_error=False)
 
     async def _compare(self) -> None:
-        from ..commands.cli_handlers import CliHandlers
-        from ..commands.diff import Side, fetch_sides, report_lines
-        from ..commands.runner import failure
-        from ..core.diff import diff_lists
+        from inspector.commands.answers import CliHandlers
+        from inspector.commands.diff import Side, fetch_sides, report_lines
+        from inspector.commands.runner import failure
+        from inspector.core.compare.diff import diff_lists
 
         sides = [Side("a", self.before[0], spec=self.before[1]), Side("b", self.after[0], spec=self.after[1])]
         status = self.query_one("#diff-status", Static)

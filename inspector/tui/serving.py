@@ -33,8 +33,8 @@ from typing import Any
 from aiohttp import web
 from textual_serve.server import Server
 
-from ..commands.exitcodes import USAGE
-from .served import SERVED_ARGS
+from inspector.commands.exitcodes import USAGE
+from inspector.tui.served import SERVED_ARGS
 
 __all__ = ["SERVED_ARGS", "TokenServer", "serve", "token_gate"]
 

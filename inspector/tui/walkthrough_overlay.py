@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from ..core.safetext import visible
+from inspector.core.safetext import visible
 
 __all__ = ["CaptionOverlay"]
 

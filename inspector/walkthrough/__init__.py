@@ -5,7 +5,7 @@ read, get), each with a caption and a pause, played live in the TUI by
 
 from __future__ import annotations
 
-from .loading import load_walkthrough
-from .model import WalkStep, Walkthrough, WalkthroughError
+from inspector.walkthrough.loading import load_walkthrough
+from inspector.walkthrough.model import WalkStep, Walkthrough, WalkthroughError
 
 __all__ = ["WalkStep", "Walkthrough", "WalkthroughError", "load_walkthrough"]

@@ -15,11 +15,11 @@ from typing import Any, ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 
-from ..core.spec import ServerSpec
-from ..tui.app import InspectorApp
-from ..tui.walkthrough_overlay import CaptionOverlay
-from .model import WalkStep, Walkthrough
-from .player import Player
+from inspector.core.servers.spec import ServerSpec
+from inspector.tui.app import InspectorApp
+from inspector.tui.walkthrough_overlay import CaptionOverlay
+from inspector.walkthrough.model import WalkStep, Walkthrough
+from inspector.walkthrough.player import Player
 
 __all__ = ["PRESENTER_KEYS", "DemoApp", "svg_name"]
 
@@ -93,8 +93,8 @@ class DemoApp(InspectorApp):
 
     def _keys(self) -> list[tuple[str, Binding]]:
         """The presenter's keys in force (a keymap may give them others), spelled out."""
-        from ..tui.keymap import keys_in_force
-        from ..tui.screens.help import key_names
+        from inspector.tui.keymap import keys_in_force
+        from inspector.tui.screens.help import key_names
 
         keys = []
         for binding in PRESENTER_KEYS:
@@ -109,7 +109,7 @@ class DemoApp(InspectorApp):
 
     async def _play(self) -> None:
         # The keymap is in force once mounted: the caption's hint follows it.
-        from ..tui.keymap import key_hint
+        from inspector.tui.keymap import key_hint
 
         keys = self._keys()
         self.overlay.keys = " · ".join(f"{names} {b.description.lower()}" for names, b in keys)

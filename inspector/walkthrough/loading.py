@@ -12,9 +12,17 @@ import os
 from collections.abc import Callable, Container, Mapping
 from typing import Any
 
-from ..collections.loading import plain, read_yaml_mapping
-from ..collections.model import CollectionError
-from .model import ACTIONS, CONFIRM_ANSWERS, SELECTS, WAIT_FOR_KEY, WalkStep, Walkthrough, WalkthroughError
+from inspector.collections.loading import plain, read_yaml_mapping
+from inspector.collections.model import CollectionError
+from inspector.walkthrough.model import (
+    ACTIONS,
+    CONFIRM_ANSWERS,
+    SELECTS,
+    WAIT_FOR_KEY,
+    WalkStep,
+    Walkthrough,
+    WalkthroughError,
+)
 
 __all__ = ["load_walkthrough"]
 

@@ -26,12 +26,12 @@ from textual import events
 from textual.widget import Widget
 from textual.widgets import Input, TextArea
 
-from .model import SELECTS, WAIT_FOR_KEY, WalkStep, Walkthrough
+from inspector.walkthrough.model import SELECTS, WAIT_FOR_KEY, WalkStep, Walkthrough
 
 if TYPE_CHECKING:
-    from ..core.traffic import Frame
-    from ..tui.app import InspectorApp
-    from ..tui.walkthrough_overlay import CaptionOverlay
+    from inspector.core.record.traffic import Frame
+    from inspector.tui.app import InspectorApp
+    from inspector.tui.walkthrough_overlay import CaptionOverlay
 
 __all__ = ["Player", "key_for"]
 
@@ -283,7 +283,7 @@ class Player:
     async def _select(self, kind: str, key: str, *, quiet: bool = False) -> bool:
         """Select `key` in the list of `kind` (its pane shown); False when the list
         has no such item (said in a warning unless `quiet`)."""
-        from ..tui.widgets.item_list import ItemList
+        from inspector.tui.widgets.item_list import ItemList
 
         self.app.action_show_tab(kind)
         pane = self.app.query_one(f"TabPane#{kind}")
@@ -303,16 +303,16 @@ class Player:
         return True
 
     def _tool_form_ready(self, key: str) -> bool:
-        from ..tui.panes.tools import ToolsPane
-        from ..tui.widgets.arguments import ArgumentsEditor
+        from inspector.tui.panes.tools import ToolsPane
+        from inspector.tui.widgets.arguments import ArgumentsEditor
 
         pane = self.app.query_one(ToolsPane)
         editor = pane.query_one(ArgumentsEditor)
         return pane.tool is not None and pane.tool.key == key and editor.key == key and not editor.form._rebuild_pending
 
     def _prompt_ready(self, key: str) -> bool:
-        from ..tui.panes.prompts import PromptsPane
-        from ..tui.widgets.completing_field import CompletingField
+        from inspector.tui.panes.prompts import PromptsPane
+        from inspector.tui.widgets.completing_field import CompletingField
 
         pane = self.app.query_one(PromptsPane)
         if pane.current is None or pane.current.key != key:
@@ -336,9 +336,9 @@ class Player:
             await self._fill_tool(values, exact=exact)
 
     async def _fill_tool(self, values: dict[str, Any], *, exact: bool) -> None:
-        from ..tui.panes.tools import ToolsPane
-        from ..tui.widgets.arguments import ArgumentsEditor
-        from ..tui.widgets.schema_form import FieldRow
+        from inspector.tui.panes.tools import ToolsPane
+        from inspector.tui.widgets.arguments import ArgumentsEditor
+        from inspector.tui.widgets.schema_form import FieldRow
 
         pane = self.app.query_one(ToolsPane)
         if pane.tool is None:
@@ -371,8 +371,8 @@ class Player:
             await self._until(lambda: not form._rebuild_pending)
 
     async def _fill_prompt(self, values: dict[str, Any]) -> None:
-        from ..tui.panes.prompts import PromptsPane
-        from ..tui.widgets.completing_field import CompletingField
+        from inspector.tui.panes.prompts import PromptsPane
+        from inspector.tui.widgets.completing_field import CompletingField
 
         pane = self.app.query_one(PromptsPane)
         for field in pane.query(CompletingField):
@@ -396,7 +396,7 @@ class Player:
         return any(w.group == group and not w.is_finished for w in self.app.workers)
 
     async def _call(self, step: WalkStep, again: bool) -> None:
-        from ..tui.screens.confirm_call import ConfirmCallScreen
+        from inspector.tui.screens.confirm_call import ConfirmCallScreen
 
         tool = str(step.target)
         if not await self._select("tools", tool):
@@ -436,8 +436,8 @@ class Player:
         await self._until(lambda: not self._busy("call"))
 
     async def _load_tool_arguments(self, arguments: dict[str, Any]) -> None:
-        from ..tui.panes.tools import ToolsPane
-        from ..tui.widgets.arguments import ArgumentsEditor
+        from inspector.tui.panes.tools import ToolsPane
+        from inspector.tui.widgets.arguments import ArgumentsEditor
 
         editor = self.app.query_one(ToolsPane).query_one(ArgumentsEditor)
         if editor.mode == "json":
@@ -447,7 +447,7 @@ class Player:
             await self._until(lambda: not editor.form._rebuild_pending)
 
     async def _read(self, uri: str, again: bool) -> None:
-        from ..tui.panes.resources import ResourcesPane
+        from inspector.tui.panes.resources import ResourcesPane
 
         # A URI no list holds (a template's expansion) is read all the same.
         listed = await self._select("resources", uri, quiet=True)
@@ -484,14 +484,14 @@ class Player:
         """While a traffic step shows, the bottom panel takes most of the rows
         (app.tcss, `-presenting`): on a short terminal its usual few rows would
         hold no more than the frame's first lines."""
-        from ..tui.panes.bottom import BottomPanel
+        from inspector.tui.panes.bottom import BottomPanel
 
         for panel in self.app.view.query(BottomPanel):
             panel.set_class(on, "-presenting")
 
     async def _show_traffic(self, step: WalkStep) -> None:
-        from ..tui.panes.bottom import BottomPanel, TrafficPane
-        from ..tui.widgets.traffic_table import TrafficTable
+        from inspector.tui.panes.bottom import BottomPanel, TrafficPane
+        from inspector.tui.widgets.traffic_table import TrafficTable
 
         method = str(step.target)
         requests = [

@@ -17,7 +17,11 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from inspector.core import Client, ClientHandlers, InspectorError, ServerRequest, ServerSpec
+from inspector.core.protocol.client import Client
+from inspector.core.protocol.errors import InspectorError
+from inspector.core.protocol.handlers import ClientHandlers
+from inspector.core.protocol.session import ServerRequest
+from inspector.core.servers.spec import ServerSpec
 
 # Request and login timeouts only a hang reaches: on a busy machine a
 # scenario may be slow, and slowness is not what the scenarios test.  The
@@ -127,7 +131,7 @@ async def tools_call(client: Client) -> None:
 
 async def list_skills_only(client: Client) -> None:
     """List the skills and stop: listing must not fetch a single file."""
-    from inspector.core.skills import list_skills
+    from inspector.core.extensions.skills import list_skills
 
     await list_skills(client)
 
@@ -138,7 +142,7 @@ async def load_listed_skills(client: Client) -> None:
     A skill whose SKILL.md fails verification is rejected: none of its other
     files is read.  The harness sees the rejection as the absent read.
     """
-    from inspector.core.skills import list_skills, load_skill, read_skill_file
+    from inspector.core.extensions.skills import list_skills, load_skill, read_skill_file
 
     listing = await list_skills(client)
     for entry in listing.entries:

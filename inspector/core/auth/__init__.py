@@ -74,10 +74,10 @@ def __getattr__(name: str) -> Any:
 
 
 if TYPE_CHECKING:
-    from .config import AuthConfig, config_dir
-    from .errors import AuthError, LoginAborted, LoginTimedOut
-    from .log import AuthEvent, AuthLog, HttpExchange, events_from_frames
-    from .loopback import LoopbackListener
-    from .masking import SecretSet
-    from .session import OAuthSession, http_auth, session_for
-    from .store import MemoryTokenStore, TokenStore, default_store
+    from inspector.core.auth.config import AuthConfig, config_dir
+    from inspector.core.auth.errors import AuthError, LoginAborted, LoginTimedOut
+    from inspector.core.auth.log import AuthEvent, AuthLog, HttpExchange, events_from_frames
+    from inspector.core.auth.loopback import LoopbackListener
+    from inspector.core.auth.oauth_secrets import SecretSet
+    from inspector.core.auth.session import OAuthSession, http_auth, session_for
+    from inspector.core.auth.store import MemoryTokenStore, TokenStore, default_store

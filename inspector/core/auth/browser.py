@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
 if TYPE_CHECKING:
-    from .log import AuthLog
+    from inspector.core.auth.log import AuthLog
 
 __all__ = ["HeadlessUserAgent", "has_graphical_browser", "open_in_system_browser"]
 
@@ -105,7 +105,7 @@ class HeadlessUserAgent:
     async def __call__(self, url: str) -> None:
         import httpx2
 
-        from .log import HttpExchange
+        from inspector.core.auth.log import HttpExchange
 
         async with httpx2.AsyncClient(timeout=self.timeout, follow_redirects=False) as client:
             current = url

@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ...forms.values import JSONObject
-    from .session import OAuthSession
-    from .store import TokenStore
+    from inspector.core.auth.session import OAuthSession
+    from inspector.core.auth.store import TokenStore
+    from inspector.forms.values import JSONObject
 
 __all__ = [
     "BROWSER_MODES",

@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
-from . import clock
+from inspector.core.auth import clock
 
 if TYPE_CHECKING:
-    from ...forms.values import JSONObject
+    from inspector.forms.values import JSONObject
 
 
 __all__ = ["ALGORITHM", "DPoPKey", "DPoPState", "htu", "wants_nonce"]

@@ -24,13 +24,13 @@ from urllib.parse import urlsplit
 import httpx2
 from mcp.shared.auth import JWT_BEARER_GRANT_TYPE, OAuthClientInformationFull, OAuthClientMetadata
 
-from .errors import AuthError
-from .log import HttpExchange
-from .provider import RecordStorage, _json, _Observed
+from inspector.core.auth.errors import AuthError
+from inspector.core.auth.log import HttpExchange
+from inspector.core.auth.provider import RecordStorage, _json, _Observed
 
 if TYPE_CHECKING:
-    from ...forms.values import JSONObject
-    from .session import OAuthSession
+    from inspector.core.auth.session import OAuthSession
+    from inspector.forms.values import JSONObject
 
 __all__ = ["ID_JAG", "TOKEN_EXCHANGE", "ObservedEnterpriseProvider"]
 

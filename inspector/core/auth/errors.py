@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import ConnectError
+from inspector.core.protocol.errors import ConnectError
 
 __all__ = ["AuthError", "LoginAborted", "LoginTimedOut"]
 

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 import httpx2
 
-from .log import HttpExchange
-from .www_authenticate import parse_www_authenticate
+from inspector.core.auth.log import HttpExchange
+from inspector.core.auth.www_authenticate import parse_www_authenticate
 
 if TYPE_CHECKING:
-    from .session import OAuthSession
+    from inspector.core.auth.session import OAuthSession
 
 __all__ = ["InspectorAuth"]
 
@@ -84,7 +84,7 @@ class InspectorAuth(httpx2.Auth):
 
 def hold_request_clock() -> tuple[Any, Any] | None:
     """Stop the clock of the MCP request being sent here (if any); what to restart."""
-    from ..session import SENDING
+    from inspector.core.protocol.session import SENDING
 
     sending = SENDING.get()
     if sending is not None:

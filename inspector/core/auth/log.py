@@ -16,13 +16,13 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .masking import SecretSet, mask_body, mask_text, mask_url
+from inspector.core.auth.oauth_secrets import SecretSet, mask_body, mask_text, mask_url
 
 if TYPE_CHECKING:
     import httpx2
 
-    from ...forms.values import JSONObject
-    from ..traffic import Frame, TrafficLog
+    from inspector.core.record.traffic import Frame, TrafficLog
+    from inspector.forms.values import JSONObject
 
 __all__ = [
     "STATUSES",
@@ -99,8 +99,8 @@ class HttpExchange:
         response_body: bool = True,
     ) -> HttpExchange:
         """Mask and copy an exchange.  Response bodies must already be read."""
-        from ..transports.httpbase import mask_headers
-        from .masking import header_secrets
+        from inspector.core.auth.oauth_secrets import header_secrets
+        from inspector.core.transports.httpbase import mask_headers
 
         request_headers = dict(request.headers.multi_items())
         header_secrets(request_headers, secrets)

@@ -53,20 +53,20 @@ from mcp.shared.auth import (
 )
 from pydantic import AnyUrl, ValidationError
 
-from . import clock
-from .dpop import ALGORITHM as DPOP_ALGORITHM
-from .dpop import MAX_NONCE_RETRIES, wants_nonce
-from .endpoints import ENDPOINT_NAMES, insecure, other_origins
-from .errors import AuthError, LoginAborted, LoginTimedOut
-from .handoff import PasteRefused, pasted_params
-from .httpauth import hold_request_clock, restart_request_clock
-from .log import HttpExchange
-from .loopback import LoginCancelled, LoginTimeout, LoopbackListener
-from .www_authenticate import parse_www_authenticate
+from inspector.core.auth import clock
+from inspector.core.auth.dpop import ALGORITHM as DPOP_ALGORITHM
+from inspector.core.auth.dpop import MAX_NONCE_RETRIES, wants_nonce
+from inspector.core.auth.endpoints import ENDPOINT_NAMES, insecure, other_origins
+from inspector.core.auth.errors import AuthError, LoginAborted, LoginTimedOut
+from inspector.core.auth.handoff import PasteRefused, pasted_params
+from inspector.core.auth.httpauth import hold_request_clock, restart_request_clock
+from inspector.core.auth.log import HttpExchange
+from inspector.core.auth.loopback import LoginCancelled, LoginTimeout, LoopbackListener
+from inspector.core.auth.www_authenticate import parse_www_authenticate
 
 if TYPE_CHECKING:
-    from ...forms.values import JSONObject
-    from .session import OAuthSession
+    from inspector.core.auth.session import OAuthSession
+    from inspector.forms.values import JSONObject
 
 __all__ = [
     "MAX_STEP_UPS",
@@ -1310,7 +1310,7 @@ def provider_for(session: OAuthSession) -> _Observed:
     """The OAuth client the session's settings ask for."""
     config = session.config
     if config.grant == "enterprise":
-        from .enterprise import ObservedEnterpriseProvider
+        from inspector.core.auth.enterprise import ObservedEnterpriseProvider
 
         return ObservedEnterpriseProvider(session)
     if config.grant == "jwt_bearer":

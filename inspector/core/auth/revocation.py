@@ -27,14 +27,14 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from .endpoints import insecure, origin
-from .log import HttpExchange
+from inspector.core.auth.endpoints import insecure, origin
+from inspector.core.auth.log import HttpExchange
 
 if TYPE_CHECKING:
     import httpx2
 
-    from ...forms.values import JSONObject
-    from .session import OAuthSession
+    from inspector.core.auth.session import OAuthSession
+    from inspector.forms.values import JSONObject
 
 __all__ = ["REVOCATION_TIMEOUT", "Revocation", "revoke_record", "stored_record"]
 
@@ -158,7 +158,7 @@ async def _client_authentication(
     if not isinstance(secret, str) or not secret:
         return {"client_id": client_id}, {}
     session.secrets.add(secret)
-    from .provider import choose_token_auth_method
+    from inspector.core.auth.provider import choose_token_auth_method
 
     supported = metadata.get("revocation_endpoint_auth_methods_supported")
     method = client.get("token_endpoint_auth_method")
@@ -185,7 +185,7 @@ async def _revoke_one(
 ) -> Revocation:
     import httpx2
 
-    from ..transports.httpbase import read_bounded
+    from inspector.core.transports.httpbase import read_bounded
 
     what = hint.replace("_", " ")
     fields, headers = await _client_authentication(session, issuer, metadata, client)

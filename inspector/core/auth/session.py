@@ -13,23 +13,23 @@ import logging
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from ..spec import DEFAULT_MAX_MESSAGE_SIZE
-from . import clock
-from .config import AuthConfig, Opener
-from .errors import AuthError
-from .log import AuthLog, HttpExchange
-from .masking import SecretSet
-from .store import TokenStore, default_store, server_key
+from inspector.core.auth import clock
+from inspector.core.auth.config import AuthConfig, Opener
+from inspector.core.auth.errors import AuthError
+from inspector.core.auth.log import AuthLog, HttpExchange
+from inspector.core.auth.oauth_secrets import SecretSet
+from inspector.core.auth.store import TokenStore, default_store, server_key
+from inspector.core.servers.spec import DEFAULT_MAX_MESSAGE_SIZE
 
 if TYPE_CHECKING:
     import httpx2
 
-    from ...forms.values import JSONObject
-    from ..spec import ServerSpec
-    from ..traffic import TrafficLog
-    from .dpop import DPoPState
-    from .provider import _Observed
-    from .revocation import Revocation
+    from inspector.core.auth.dpop import DPoPState
+    from inspector.core.auth.provider import _Observed
+    from inspector.core.auth.revocation import Revocation
+    from inspector.core.record.traffic import TrafficLog
+    from inspector.core.servers.spec import ServerSpec
+    from inspector.forms.values import JSONObject
 
 __all__ = ["OAuthSession", "http_auth", "session_for"]
 
@@ -61,7 +61,7 @@ class OAuthSession:
         self.log.attach(traffic)
 
     def http_auth(self) -> httpx2.Auth:
-        from .httpauth import InspectorAuth
+        from inspector.core.auth.httpauth import InspectorAuth
 
         return InspectorAuth(self)
 
@@ -72,7 +72,7 @@ class OAuthSession:
 
     def provider(self) -> _Observed:
         if self._provider is None:
-            from .provider import provider_for
+            from inspector.core.auth.provider import provider_for
 
             # The SDK logs its own failures with tracebacks; the auth log says it better.
             logging.getLogger("mcp.client.auth").addHandler(logging.NullHandler())
@@ -82,7 +82,7 @@ class OAuthSession:
     def dpop(self) -> DPoPState:
         """This session's proof-of-possession key and nonces (one key per session, kept in memory)."""
         if self._dpop is None:
-            from .dpop import DPoPState
+            from inspector.core.auth.dpop import DPoPState
 
             self._dpop = DPoPState()
         return self._dpop
@@ -105,14 +105,14 @@ class OAuthSession:
         if self.config.opener is not None:
             return self.config.opener
         if self.config.browser == "headless":
-            from .browser import HeadlessUserAgent
+            from inspector.core.auth.browser import HeadlessUserAgent
 
             return HeadlessUserAgent(self.log)
 
         async def show(url: str) -> None:
             notify = self.config.notify or (lambda _text: None)
             if self.config.browser in ("print", "handoff"):
-                from .handoff import handoff_text, port_forward
+                from inspector.core.auth.handoff import handoff_text, port_forward
 
                 paste = self.config.browser == "handoff" and self.config.paste is not None
                 notify(handoff_text(url, paste=paste))
@@ -125,7 +125,7 @@ class OAuthSession:
                     detail=f"browser on another machine: {forward}" if forward else None,
                 )
                 return
-            from .browser import open_in_system_browser
+            from inspector.core.auth.browser import open_in_system_browser
 
             opened = await open_in_system_browser(url, notify)
             where = "opened the system browser" if opened else "no browser here: the URL was printed"
@@ -197,7 +197,7 @@ class OAuthSession:
             },
         }
         session_ids: list[str] = []
-        from ..transports.httpbase import redirect_guard
+        from inspector.core.transports.httpbase import redirect_guard
 
         # The probe carries the person's headers: not to another origin.
         guard = redirect_guard(headers or {})
@@ -266,7 +266,7 @@ class OAuthSession:
             said = failure.http.response_body if failure.http is not None else None
             if said and said.strip():
                 # The server's own reason ("Access is only allowed at ...") is often the answer.
-                from ..errors import body_excerpt
+                from inspector.core.protocol.errors import body_excerpt
 
                 message += f"; the server said: {body_excerpt(said)}"
             raise AuthError(message, step=failure.step)
@@ -282,12 +282,12 @@ class OAuthSession:
         return True
 
     def _stored_for_revocation(self) -> JSONObject | None:
-        from .revocation import stored_record
+        from inspector.core.auth.revocation import stored_record
 
         return stored_record(self)
 
     async def _revoke(self, record: JSONObject | None, keep: set[str] | None = None) -> list[Revocation]:
-        from .revocation import revoke_record
+        from inspector.core.auth.revocation import revoke_record
 
         return await revoke_record(self, record, keep=keep)
 
@@ -309,7 +309,7 @@ class OAuthSession:
         memory than a message may.  What is past the limit is not read."""
         import httpx2
 
-        from ..transports.httpbase import read_bounded
+        from inspector.core.transports.httpbase import read_bounded
 
         try:
             body, cut = await read_bounded(response, self.max_message_size)

@@ -22,10 +22,10 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .config import config_dir
+from inspector.core.auth.config import config_dir
 
 if TYPE_CHECKING:
-    from ...forms.values import JSONObject
+    from inspector.forms.values import JSONObject
 
 
 __all__ = ["KEYRING_SERVICE", "MemoryTokenStore", "TokenStore", "default_store", "server_key"]

@@ -5,10 +5,10 @@ from __future__ import annotations
 import abc
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..traffic import TrafficLog
+from inspector.core.record.traffic import TrafficLog
 
 if TYPE_CHECKING:
-    from ...forms.values import JSONObject
+    from inspector.forms.values import JSONObject
 
 
 __all__ = ["Receiver", "Transport"]

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx2
 
-from ..errors import (
+from inspector.core.protocol.errors import (
     ConnectError,
     HttpError,
     InspectorError,
@@ -21,12 +21,12 @@ from ..errors import (
     UnusableAnswer,
     body_excerpt,
 )
-from ..spec import DEFAULT_MAX_MESSAGE_SIZE
-from ..traffic import TrafficLog
-from .base import Transport
+from inspector.core.record.traffic import TrafficLog
+from inspector.core.servers.spec import DEFAULT_MAX_MESSAGE_SIZE
+from inspector.core.transports.base import Transport
 
 if TYPE_CHECKING:
-    from ...forms.values import JSONObject
+    from inspector.forms.values import JSONObject
 
 
 __all__ = ["DEFAULT_MAX_MESSAGE_SIZE", "HttpTransportBase", "mask_headers", "read_bounded", "redirect_guard"]
@@ -201,7 +201,7 @@ class HttpTransportBase(Transport):
         for, and every one quotes what the server said in its body."""
         if response.status_code not in (401, 403):
             return HttpError(response.status_code, response.reason_phrase, body)
-        from ..auth.errors import AuthError
+        from inspector.core.auth.errors import AuthError
 
         challenge = response.headers.get("www-authenticate")
         message = f"HTTP {response.status_code} {response.reason_phrase}".rstrip()

@@ -10,12 +10,12 @@ from urllib.parse import urljoin
 
 import httpx2
 
-from ..errors import ConnectError, HttpError, InspectorError, RedirectRefused
-from ..traffic import TrafficLog
-from .httpbase import DEFAULT_MAX_MESSAGE_SIZE, HttpTransportBase, read_bounded
+from inspector.core.protocol.errors import ConnectError, HttpError, InspectorError, RedirectRefused
+from inspector.core.record.traffic import TrafficLog
+from inspector.core.transports.httpbase import DEFAULT_MAX_MESSAGE_SIZE, HttpTransportBase, read_bounded
 
 if TYPE_CHECKING:
-    from ...forms.values import JSONObject
+    from inspector.forms.values import JSONObject
 
 
 __all__ = ["LegacySseTransport"]

@@ -24,14 +24,14 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from ..childproc import DEFAULT_INHERITED_ENV, child_environment, spawn
-from ..errors import ConnectError
-from ..spec import DEFAULT_MAX_MESSAGE_SIZE
-from ..traffic import TrafficLog
-from .base import Transport
+from inspector.core.protocol.errors import ConnectError
+from inspector.core.record.traffic import TrafficLog
+from inspector.core.servers.spec import DEFAULT_MAX_MESSAGE_SIZE
+from inspector.core.transports.base import Transport
+from inspector.core.transports.childproc import DEFAULT_INHERITED_ENV, child_environment, spawn
 
 if TYPE_CHECKING:
-    from ...forms.values import JSONObject
+    from inspector.forms.values import JSONObject
 
 
 __all__ = ["DEFAULT_INHERITED_ENV", "StdioTransport", "child_environment"]

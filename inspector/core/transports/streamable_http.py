@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx2
 
-from ..errors import (
+from inspector.core.protocol.errors import (
     ConnectionClosed,
     EraFallback,
     HttpError,
@@ -25,12 +25,18 @@ from ..errors import (
     UnusableAnswer,
     body_excerpt,
 )
-from ..modern import MODERN_ERRORS, param_headers, standard_headers
-from ..traffic import TrafficLog
-from .httpbase import DEFAULT_MAX_MESSAGE_SIZE, KEPT_PREFIX, HttpTransportBase, neither_json_nor_sse, read_bounded
+from inspector.core.protocol.modern import MODERN_ERRORS, param_headers, standard_headers
+from inspector.core.record.traffic import TrafficLog
+from inspector.core.transports.httpbase import (
+    DEFAULT_MAX_MESSAGE_SIZE,
+    KEPT_PREFIX,
+    HttpTransportBase,
+    neither_json_nor_sse,
+    read_bounded,
+)
 
 if TYPE_CHECKING:
-    from ...forms.values import JSONObject
+    from inspector.forms.values import JSONObject
 
 
 __all__ = ["StreamableHttpTransport"]

@@ -32,10 +32,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...core.auth.handoff import PasteRefused, pasted_params, redirect_uri_of
-from ...core.auth.log import STEPS, AuthEvent, HttpExchange, events_from_frames
-from ...core.traffic import Frame
-from ..safe import json_syntax, plain, plain_line
+from inspector.core.auth.handoff import PasteRefused, pasted_params, redirect_uri_of
+from inspector.core.auth.log import STEPS, AuthEvent, HttpExchange, events_from_frames
+from inspector.core.record.traffic import Frame
+from inspector.tui.safe import json_syntax, plain, plain_line
 
 __all__ = ["AuthPane", "CrossOriginScreen", "confirm_in", "event_row", "exchange_text", "summary_text"]
 

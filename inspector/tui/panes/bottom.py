@@ -17,22 +17,22 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.scalar import Unit
 from textual.widgets import Input, Select, Static, TabbedContent, TabPane
 
-from ...core.latency import latency_table
-from ...core.safetext import one_line, safe_json
-from ...core.traffic import Frame, TrafficLog
-from ..clipboard import copy_text
-from ..gaps import hold_gaps
-from ..safe import json_syntax, plain, plain_line
-from ..widgets.big_text import HIGHLIGHT_LIMIT, LazyText, prepare_json, prepare_text
-from ..widgets.traffic_table import TrafficTable, header_text
-from .problems import ProblemsPane, severity_style
+from inspector.core.record.latency import latency_table
+from inspector.core.record.traffic import Frame, TrafficLog
+from inspector.core.safetext import one_line, safe_json
+from inspector.tui.clipboard import copy_text
+from inspector.tui.gaps import hold_gaps
+from inspector.tui.panes.problems import ProblemsPane, severity_style
+from inspector.tui.safe import json_syntax, plain, plain_line
+from inspector.tui.widgets.big_text import HIGHLIGHT_LIMIT, LazyText, prepare_json, prepare_text
+from inspector.tui.widgets.traffic_table import TrafficTable, header_text
 
 # While the cursor follows new frames, their detail is built once they stop
 # coming for this long (longer than the app's view sync interval).
 FOLLOW_DETAIL_AFTER = 0.2
 
 if TYPE_CHECKING:
-    from ..server_view import ServerView
+    from inspector.tui.server_view import ServerView
 
 __all__ = ["LOG_LEVELS", "BottomPanel", "FrameDetail", "StderrFilter", "StderrPane", "TrafficFilter", "log_row"]
 
@@ -285,7 +285,7 @@ class FrameDetail(VerticalScroll):
 class TrafficPane(Horizontal):
     @property
     def inspector(self) -> ServerView:
-        from ..server_view import owner_of
+        from inspector.tui.server_view import owner_of
 
         return owner_of(self)
 
@@ -449,7 +449,7 @@ class LogsPane(Vertical):
 
     @property
     def inspector(self) -> ServerView:
-        from ..server_view import owner_of
+        from inspector.tui.server_view import owner_of
 
         return owner_of(self)
 

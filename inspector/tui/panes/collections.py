@@ -17,11 +17,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, DataTable, Input, Static
 
-from ...collections import Collection, CollectionError, CollectionRunner, Step, StepResult, load_collection
-from ..safe import plain, plain_line
+from inspector.collections import Collection, CollectionError, CollectionRunner, Step, StepResult, load_collection
+from inspector.tui.safe import plain, plain_line
 
 if TYPE_CHECKING:
-    from ..server_view import ServerView
+    from inspector.tui.server_view import ServerView
 
 __all__ = ["DEFAULT_COLLECTION", "CollectionsPane", "check_lines"]
 
@@ -63,7 +63,7 @@ class CollectionsPane(Vertical):
 
     @property
     def inspector(self) -> ServerView:
-        from ..server_view import owner_of
+        from inspector.tui.server_view import owner_of
 
         return owner_of(self)
 
@@ -161,7 +161,7 @@ class CollectionsPane(Vertical):
         if not tools:
             self._run(steps)
             return
-        from ..screens.run_steps import RunStepsScreen
+        from inspector.tui.screens.run_steps import RunStepsScreen
 
         def answered(run: bool | None) -> None:
             if run:

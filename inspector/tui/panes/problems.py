@@ -14,11 +14,11 @@ from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...core.problems import Problem, severity_rank
-from ..safe import plain, plain_line
+from inspector.core.checks.problems import Problem, severity_rank
+from inspector.tui.safe import plain, plain_line
 
 if TYPE_CHECKING:
-    from ...core.traffic import Frame
+    from inspector.core.record.traffic import Frame
 
 __all__ = ["ProblemsPane", "severity_style"]
 

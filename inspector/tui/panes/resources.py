@@ -14,18 +14,18 @@ from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...core.cache import duration_text
-from ...core.client import DIRECTORY_MIME, DIRECTORY_READ
-from ...core.errors import InspectorError
-from ...core.items import Item, ListResult
-from ..badges import uri_row
-from ..keymap import key_hint
-from ..safe import json_syntax, plain, plain_line
-from ..widgets.content_view import BlockView
-from ..widgets.item_list import ItemList
+from inspector.core.protocol.cache import duration_text
+from inspector.core.protocol.client import DIRECTORY_MIME, DIRECTORY_READ
+from inspector.core.protocol.errors import InspectorError
+from inspector.core.protocol.items import Item, ListResult
+from inspector.tui.badges import uri_row
+from inspector.tui.keymap import key_hint
+from inspector.tui.safe import json_syntax, plain, plain_line
+from inspector.tui.widgets.content_view import BlockView
+from inspector.tui.widgets.item_list import ItemList
 
 if TYPE_CHECKING:
-    from ..server_view import ServerView
+    from inspector.tui.server_view import ServerView
 
 __all__ = ["BackToDirectory", "DirectoryListing", "ResourcesPane", "contents_widgets"]
 
@@ -153,7 +153,7 @@ class ResourcesPane(Horizontal):
 
     @property
     def inspector(self) -> ServerView:
-        from ..server_view import owner_of
+        from inspector.tui.server_view import owner_of
 
         return owner_of(self)
 

@@ -12,11 +12,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Static
 
-from ..safe import plain_line
-from ..widgets.item_list import FilterList
+from inspector.tui.safe import plain_line
+from inspector.tui.widgets.item_list import FilterList
 
 if TYPE_CHECKING:
-    from ..server_view import ServerView
+    from inspector.tui.server_view import ServerView
 
 __all__ = ["RootsPane", "root_row"]
 
@@ -46,7 +46,7 @@ class RootsPane(Vertical):
 
     @property
     def inspector(self) -> ServerView:
-        from ..server_view import owner_of
+        from inspector.tui.server_view import owner_of
 
         return owner_of(self)
 

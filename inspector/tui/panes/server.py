@@ -7,8 +7,8 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from ...core.client import Client
-from ..safe import json_text, plain, plain_line
+from inspector.core.protocol.client import Client
+from inspector.tui.safe import json_text, plain, plain_line
 
 __all__ = ["ServerPane"]
 

@@ -19,9 +19,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static, TabbedContent
 
-from ...core.errors import InspectorError
-from ...core.problems import Problem
-from ...core.skills import (
+from inspector.core.checks.problems import Problem
+from inspector.core.extensions.skills import (
     EXTENSION,
     FetchedFile,
     SkillEntry,
@@ -31,11 +30,12 @@ from ...core.skills import (
     load_skill,
     read_skill_file,
 )
-from ..safe import plain, plain_line
-from ..widgets.item_list import FilterList
+from inspector.core.protocol.errors import InspectorError
+from inspector.tui.safe import plain, plain_line
+from inspector.tui.widgets.item_list import FilterList
 
 if TYPE_CHECKING:
-    from ..server_view import ServerView
+    from inspector.tui.server_view import ServerView
 
 __all__ = ["SkillsPane", "file_row", "skill_row"]
 
@@ -141,7 +141,7 @@ class SkillsPane(Horizontal):
 
     @property
     def inspector(self) -> ServerView:
-        from ..server_view import owner_of
+        from inspector.tui.server_view import owner_of
 
         return owner_of(self)
 

@@ -13,13 +13,13 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Static
 
-from ...core.errors import InspectorError
-from ...core.tasks import TaskInfo
-from ..safe import json_syntax, plain, plain_line
-from ..widgets.item_list import FilterList
+from inspector.core.protocol.errors import InspectorError
+from inspector.core.protocol.tasks import TaskInfo
+from inspector.tui.safe import json_syntax, plain, plain_line
+from inspector.tui.widgets.item_list import FilterList
 
 if TYPE_CHECKING:
-    from ..server_view import ServerView
+    from inspector.tui.server_view import ServerView
 
 __all__ = ["TasksPane"]
 
@@ -64,7 +64,7 @@ class TasksPane(Horizontal):
 
     @property
     def inspector(self) -> ServerView:
-        from ..server_view import owner_of
+        from inspector.tui.server_view import owner_of
 
         return owner_of(self)
 

@@ -13,17 +13,17 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
-from ...core.errors import InspectorError
-from ...core.items import Item, ListResult
-from ..badges import uri_row
-from ..keymap import key_hint
-from ..safe import plain, plain_line
-from ..widgets.completing_field import CompletingField, ask_completion, focus_first_field
-from ..widgets.item_list import ItemList
-from .resources import contents_widgets
+from inspector.core.protocol.errors import InspectorError
+from inspector.core.protocol.items import Item, ListResult
+from inspector.tui.badges import uri_row
+from inspector.tui.keymap import key_hint
+from inspector.tui.panes.resources import contents_widgets
+from inspector.tui.safe import plain, plain_line
+from inspector.tui.widgets.completing_field import CompletingField, ask_completion, focus_first_field
+from inspector.tui.widgets.item_list import ItemList
 
 if TYPE_CHECKING:
-    from ..server_view import ServerView
+    from inspector.tui.server_view import ServerView
 
 __all__ = ["TemplatesPane", "expand_template", "template_variables"]
 
@@ -63,7 +63,7 @@ class TemplatesPane(Horizontal):
 
     @property
     def inspector(self) -> ServerView:
-        from ..server_view import owner_of
+        from inspector.tui.server_view import owner_of
 
         return owner_of(self)
 

@@ -12,27 +12,27 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Checkbox, Static, TabbedContent, TabPane
 
-from ... import __version__
-from ...core.apps import app_document, tool_ui
-from ...core.errors import CancelledError, InspectorError, JsonRpcError
-from ...core.items import Item, ListResult
-from ...core.operation import Operation
-from ...core.recordings import last_call
-from ...core.safetext import one_line, safe_json
-from ...core.tasks import TaskInfo
-from ..badges import hint_badges, tool_row
-from ..clipboard import copy_text
-from ..gaps import hold_gaps
-from ..safe import json_syntax, plain, plain_line
-from ..widgets.arguments import ArgumentsEditor
-from ..widgets.content_view import BlockView
-from ..widgets.item_list import ItemList
-from ..widgets.result_view import ResultView
+from inspector import __version__
+from inspector.core.extensions.apps import app_document, tool_ui
+from inspector.core.protocol.errors import CancelledError, InspectorError, JsonRpcError
+from inspector.core.protocol.items import Item, ListResult
+from inspector.core.protocol.operation import Operation
+from inspector.core.protocol.tasks import TaskInfo
+from inspector.core.record.recording_files import last_call
+from inspector.core.safetext import one_line, safe_json
+from inspector.tui.badges import hint_badges, tool_row
+from inspector.tui.clipboard import copy_text
+from inspector.tui.gaps import hold_gaps
+from inspector.tui.safe import json_syntax, plain, plain_line
+from inspector.tui.widgets.arguments import ArgumentsEditor
+from inspector.tui.widgets.content_view import BlockView
+from inspector.tui.widgets.item_list import ItemList
+from inspector.tui.widgets.result_view import ResultView
 
 if TYPE_CHECKING:
-    from ...core.app_bridge import AppBridge
-    from ...core.app_host import AppHost
-    from ..server_view import ServerView
+    from inspector.core.extensions.app_bridge import AppBridge
+    from inspector.core.extensions.app_host import AppHost
+    from inspector.tui.server_view import ServerView
 
 __all__ = ["ToolsPane"]
 
@@ -166,7 +166,7 @@ class ToolsPane(Horizontal):
 
     @property
     def inspector(self) -> ServerView:
-        from ..server_view import owner_of
+        from inspector.tui.server_view import owner_of
 
         return owner_of(self)
 
@@ -395,8 +395,8 @@ class ToolsPane(Horizontal):
         its URL.  The app gets the tool's last call from this pane (input,
         then result) and each later one; its own tools/call requests get the
         confirmation every call gets.  Its messages go to the traffic log."""
-        from ...core.app_bridge import AppBridge
-        from ...core.app_host import AppHost
+        from inspector.core.extensions.app_bridge import AppBridge
+        from inspector.core.extensions.app_host import AppHost
 
         tool = self.tool
         ui = tool_ui(tool.data) if tool is not None else None
@@ -450,7 +450,7 @@ class ToolsPane(Horizontal):
         self._redraw_header()
 
     async def _open_preview(self, url: str) -> None:
-        from ...core.app_browser import open_in_browser
+        from inspector.core.extensions.app_browser import open_in_browser
 
         why_not = await open_in_browser(url)
         if why_not is None:
@@ -482,7 +482,7 @@ class ToolsPane(Horizontal):
         """The `inspector call …` line that repeats this call, secrets as $VARIABLES."""
         if self.tool is None:
             return
-        from ...core.command_line import call_command
+        from inspector.core.servers.copy_command import call_command
 
         arguments, _errors = self.query_one(ArgumentsEditor).arguments()
         roots = [root["uri"] for root in self.inspector.handlers.roots if isinstance(root.get("uri"), str)]

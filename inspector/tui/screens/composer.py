@@ -15,8 +15,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
 
-from ..safe import plain
-from ..widgets.json_area import JsonArea
+from inspector.tui.safe import plain
+from inspector.tui.widgets.json_area import JsonArea
 
 __all__ = ["ComposerScreen"]
 

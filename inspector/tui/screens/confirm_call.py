@@ -14,10 +14,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from ...core.items import Item
-from ..badges import hint_badges
-from ..gaps import hold_gaps
-from ..safe import json_syntax, plain_line
+from inspector.core.protocol.items import Item
+from inspector.tui.badges import hint_badges
+from inspector.tui.gaps import hold_gaps
+from inspector.tui.safe import json_syntax, plain_line
 
 __all__ = ["TRUST", "ConfirmCallScreen"]
 

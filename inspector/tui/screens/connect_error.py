@@ -12,7 +12,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from ..safe import plain
+from inspector.tui.safe import plain
 
 __all__ = ["ConnectErrorScreen"]
 

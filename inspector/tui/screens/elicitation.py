@@ -12,10 +12,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Static
 
-from ..clipboard import copy_text
-from ..handlers import RequestScreen, TuiHandlers
-from ..safe import plain, plain_line
-from ..widgets.schema_form import SchemaForm
+from inspector.tui.clipboard import copy_text
+from inspector.tui.handlers import RequestScreen, TuiHandlers
+from inspector.tui.safe import plain, plain_line
+from inspector.tui.widgets.schema_form import SchemaForm
 
 __all__ = ["ElicitationScreen"]
 

@@ -18,7 +18,7 @@ from textual.keys import key_to_character
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..keymap import keys_in_force
+from inspector.tui.keymap import keys_in_force
 
 __all__ = ["EXTRA_KEYS", "HelpScreen", "all_bindings", "key_names", "key_table", "where"]
 

@@ -10,11 +10,11 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
-from ...core.matrix import Column, Matrix, build_matrix, columns_for
-from ...core.safetext import one_line
-from ...core.spec import ServerSpec
-from ..safe import plain_line
-from .report_box import ReportScreen
+from inspector.core.compare.matrix import Column, Matrix, build_matrix, columns_for
+from inspector.core.safetext import one_line
+from inspector.core.servers.spec import ServerSpec
+from inspector.tui.safe import plain_line
+from inspector.tui.screens.report_box import ReportScreen
 
 __all__ = ["MatrixScreen"]
 

@@ -10,8 +10,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ...core.mrtr import Round
-from ..safe import json_syntax, plain_line
+from inspector.core.protocol.mrtr import Round
+from inspector.tui.safe import json_syntax, plain_line
 
 __all__ = ["RoundScreen"]
 

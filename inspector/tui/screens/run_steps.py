@@ -10,7 +10,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from ..safe import plain_line
+from inspector.tui.safe import plain_line
 
 __all__ = ["RunStepsScreen"]
 

@@ -11,9 +11,9 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Select, Static, TextArea
 
-from ..handlers import RequestScreen
-from ..safe import json_syntax, plain, plain_line
-from ..widgets.content_view import BlockView
+from inspector.tui.handlers import RequestScreen
+from inspector.tui.safe import json_syntax, plain, plain_line
+from inspector.tui.widgets.content_view import BlockView
 
 __all__ = ["SamplingScreen", "sampling_reply"]
 

@@ -14,7 +14,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
-from ..safe import plain
+from inspector.tui.safe import plain
 
 __all__ = ["SaveStepScreen"]
 
@@ -23,7 +23,7 @@ def _as_yaml(step: dict[str, Any]) -> str:
     """The step as the file will hold it."""
     import io
 
-    from ...collections.loading import yaml_round_trip
+    from inspector.collections.loading import yaml_round_trip
 
     stream = io.StringIO()
     yaml_round_trip().dump([step], stream)

@@ -18,13 +18,13 @@ from textual.containers import Vertical
 from textual.widgets import ContentSwitcher, Static, TextArea
 from textual.worker import get_current_worker
 
-from ...core.raw_json import RawJsonObject
-from ...core.safetext import safe_json
-from ...forms import Violation, validate_value
-from ...forms.values import parse_json_text
-from ..safe import plain
-from .json_area import JsonArea
-from .schema_form import SchemaForm
+from inspector.core.protocol.raw_json import RawJsonObject
+from inspector.core.safetext import safe_json
+from inspector.forms import Violation, validate_value
+from inspector.forms.values import parse_json_text
+from inspector.tui.safe import plain
+from inspector.tui.widgets.json_area import JsonArea
+from inspector.tui.widgets.schema_form import SchemaForm
 
 __all__ = ["ArgumentsEditor"]
 

@@ -22,7 +22,7 @@ from textual.geometry import Size
 from textual.strip import Strip
 from textual.widget import Widget
 
-from ...core.safetext import safe_json, visible
+from inspector.core.safetext import safe_json, visible
 
 __all__ = ["HIGHLIGHT_LIMIT", "LazyText", "json_colours", "prepare_json", "prepare_text"]
 

@@ -19,9 +19,9 @@ from textual.widget import Widget
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...core.client import Client
-from ...core.errors import InspectorError
-from ...core.safetext import one_line, visible
+from inspector.core.protocol.client import Client
+from inspector.core.protocol.errors import InspectorError
+from inspector.core.safetext import one_line, visible
 
 __all__ = ["CompletingField", "CompletionSource", "ask_completion", "focus_first_field", "matching"]
 

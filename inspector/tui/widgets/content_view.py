@@ -17,10 +17,10 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Static
 
-from ...core.safetext import visible
-from ..gaps import hold_gaps
-from ..safe import json_syntax, plain, plain_line
-from .big_text import HIGHLIGHT_LIMIT, LazyText, prepare_json, prepare_text
+from inspector.core.safetext import visible
+from inspector.tui.gaps import hold_gaps
+from inspector.tui.safe import json_syntax, plain, plain_line
+from inspector.tui.widgets.big_text import HIGHLIGHT_LIMIT, LazyText, prepare_json, prepare_text
 
 __all__ = [
     "BlockView",
@@ -301,7 +301,7 @@ class BlockView(Vertical):
             return None
         if data is None:
             return None
-        from ..graphics import graphics_widget
+        from inspector.tui.graphics import graphics_widget
 
         try:
             return graphics_widget(data)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import copy
 
-from ...forms import UNSET, FormNode, Violation, validate_value
-from ...forms.values import JSONValue, Schema
+from inspector.forms import UNSET, FormNode, Violation, validate_value
+from inspector.forms.values import JSONValue, Schema
 
 __all__ = ["Snapshot", "check_snapshot", "snapshot"]
 

@@ -20,10 +20,10 @@ from textual.message import Message
 from textual.reactive import Reactive
 from textual.widgets import Input
 
-from ...core.cache import duration_text
-from ...core.items import Item, ListResult
-from ...core.safetext import one_line
-from .row_list import RowList
+from inspector.core.protocol.cache import duration_text
+from inspector.core.protocol.items import Item, ListResult
+from inspector.core.safetext import one_line
+from inspector.tui.widgets.row_list import RowList
 
 __all__ = ["FilterList", "ItemList", "Shown"]
 

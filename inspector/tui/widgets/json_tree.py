@@ -16,7 +16,7 @@ from rich.text import Text
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from ...core.safetext import one_line
+from inspector.core.safetext import one_line
 
 __all__ = ["JsonTree"]
 

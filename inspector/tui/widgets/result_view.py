@@ -11,17 +11,17 @@ from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import ProgressBar, Static
 
-from ...core.errors import InspectorError, JsonRpcError
-from ...core.tasks import TaskInfo
-from ..gaps import hold_gaps
-from ..keymap import key_hint
-from ..safe import json_syntax, plain, plain_line
-from .big_text import HIGHLIGHT_LIMIT
-from .content_view import ContentList, prepare_blocks
-from .json_tree import JsonTree
+from inspector.core.protocol.errors import InspectorError, JsonRpcError
+from inspector.core.protocol.tasks import TaskInfo
+from inspector.tui.gaps import hold_gaps
+from inspector.tui.keymap import key_hint
+from inspector.tui.safe import json_syntax, plain, plain_line
+from inspector.tui.widgets.big_text import HIGHLIGHT_LIMIT
+from inspector.tui.widgets.content_view import ContentList, prepare_blocks
+from inspector.tui.widgets.json_tree import JsonTree
 
 if TYPE_CHECKING:
-    from ...forms import Violation
+    from inspector.forms import Violation
 
 __all__ = ["ResultView", "problems_by_path", "structured_check", "structured_violations"]
 
@@ -31,7 +31,7 @@ def structured_violations(output_schema: dict[str, Any] | None, result: dict[str
     summary and the tree both show the outcome)."""
     if output_schema is None or "structuredContent" not in result:
         return []
-    from ...forms import validate_value
+    from inspector.forms import validate_value
 
     return validate_value(output_schema, result["structuredContent"])
 

@@ -24,8 +24,8 @@ from textual.reactive import Reactive
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, SelectionList, Static, TextArea
 
-from ...core.safetext import has_controls, one_line, safe_json, visible
-from ...forms import (
+from inspector.core.safetext import has_controls, one_line, safe_json, visible
+from inspector.forms import (
     UNSET,
     ArrayNode,
     BooleanNode,
@@ -43,9 +43,9 @@ from ...forms import (
     Violation,
     build_form,
 )
-from ...forms.values import json_text
-from ..safe import plain
-from .form_check import Snapshot, check_snapshot, snapshot
+from inspector.forms.values import json_text
+from inspector.tui.safe import plain
+from inspector.tui.widgets.form_check import Snapshot, check_snapshot, snapshot
 
 __all__ = ["SchemaForm"]
 

@@ -12,8 +12,8 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from ...core.safetext import one_line
-from ..gaps import hold_gaps
+from inspector.core.safetext import one_line
+from inspector.tui.gaps import hold_gaps
 
 __all__ = ["ConnectionFacts", "KeyBar", "KeyEntry", "StatusBar"]
 

@@ -26,10 +26,10 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ...core.problems import severity_rank
-from ...core.safetext import one_line
-from ...core.traffic import Frame
-from ..gaps import hold_gaps
+from inspector.core.checks.problems import severity_rank
+from inspector.core.record.traffic import Frame
+from inspector.core.safetext import one_line
+from inspector.tui.gaps import hold_gaps
 
 __all__ = ["TrafficTable", "frame_summary", "header_text", "row_text"]
 

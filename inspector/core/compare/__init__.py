@@ -1,0 +1,2 @@
+"""One server against another view of it: two versions (diff), every revision (matrix),
+its registry description (card)."""

@@ -1,0 +1,1 @@
+"""Protocol extensions beyond the core spec: MCP Apps and Skills."""
