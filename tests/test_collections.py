@@ -577,9 +577,8 @@ def test_the_collections_package_and_command_import_no_ui() -> None:
 
 
 def test_a_raw_steps_method_names_it_in_its_label_and_in_a_load_run() -> None:
-    from inspector.commands.load.plan import step_method
-
     from inspector.collections import Step
+    from inspector.commands.load.plan import step_method
 
     for target, method in (
         ({"jsonrpc": "2.0", "id": 1, "method": "ping"}, "ping"),

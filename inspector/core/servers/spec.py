@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import os
 import shlex
 import sys
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -85,6 +85,10 @@ class ServerSpec:
         return replace(self, **changes)  # type: ignore[arg-type]
 
 
+# The folder that holds the `inspector` package (this file is inspector/core/servers/spec.py).
+_PACKAGE_PARENT = str(Path(__file__).resolve().parents[3])
+
+
 def demo_spec() -> ServerSpec:
     """The embedded demo server, run by this same interpreter over stdio."""
     return ServerSpec(
@@ -92,7 +96,7 @@ def demo_spec() -> ServerSpec:
         command=sys.executable,
         args=["-m", "inspector.demo"],
         # So the child finds this package even when it is run from a checkout.
-        env={"PYTHONPATH": os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))},
+        env={"PYTHONPATH": _PACKAGE_PARENT},
         name="inspector-demo",
         is_demo=True,
     )
