@@ -33,7 +33,7 @@ from rich.text import Text
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from inspector import cli  # noqa: E402
+from inspector.cli import main as cli_main  # noqa: E402
 from inspector.commands.load import live  # noqa: E402
 
 # The mix: a plain call, a structured answer checked against its outputSchema,
@@ -140,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     load_argv = command(args.duration)
     pictures: list[str] = []
     with working_folder(), live_view_recording(recording_view(args.at, load_argv, pictures)):
-        code = cli.main(load_argv + AS_AT_A_TERMINAL)
+        code = cli_main(load_argv + AS_AT_A_TERMINAL)
     if code != 0:
         print(f"inspector load exited {code}: no picture written", file=sys.stderr)
         return code

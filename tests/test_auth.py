@@ -722,29 +722,12 @@ def test_the_system_browser_is_opened_through_browser_env(auth_server: str, conf
 # -- the server named by a positional ------------------------------------------------------------
 
 
-def _positional_is_wired() -> bool:
-    """Whether inspector/cli.py passes `auth ACTION SERVER` on (commands.auth.add_auth_arguments / apply_target)."""
-    import inspect
-
-    from inspector import cli as cli_module
-
-    args, extra = cli_module.build_parser().parse_known_args(["auth", "status", "http://127.0.0.1:1/mcp"])
-    return not extra and hasattr(args, "target") and "apply_target" in inspect.getsource(cli_module)
-
-
-positional_wired = pytest.mark.xfail(
-    not _positional_is_wired(),
-    reason="inspector/cli.py does not yet hand the positional SERVER to commands.auth.apply_target",
-    run=False,
-)
-
-
 def _auth_args(*argv: str) -> Any:
     """`auth` arguments as the command line gives them, resolved to a spec like inspector.cli does."""
     import argparse
 
-    from inspector.cli import spec_from_args
     from inspector.commands.auth import add_auth_arguments, apply_target
+    from inspector.core.servers.from_args import spec_from_args
 
     parser = argparse.ArgumentParser()
     add_auth_arguments(parser)
@@ -798,7 +781,6 @@ def test_the_positional_server_is_a_url_or_a_name(
     assert same.url == url
 
 
-@positional_wired
 def test_auth_commands_take_the_server_as_a_positional(auth_server: str, config_dir: Path, tmp_path: Path) -> None:
     control(auth_server)
     url = f"{auth_server}/mcp"

@@ -281,7 +281,8 @@ async def test_the_tui_shows_the_403_body(hostile: Hostile, oauth: list[str]) ->
     transport does: the server's reason is on the error screen either way."""
     from textual.widgets import Static
 
-    from inspector.cli import build_parser, spec_from_args
+    from inspector.cli.parser import build_parser
+    from inspector.core.servers.from_args import spec_from_args
     from inspector.tui.app import InspectorApp
     from inspector.tui.screens.connect_error import ConnectErrorScreen
 
@@ -305,7 +306,8 @@ async def test_the_tui_refuses_a_redirect_to_another_origin(hostile: Hostile) ->
     that probe must not carry the person's headers to another origin either."""
     from textual.widgets import Static
 
-    from inspector.cli import build_parser, spec_from_args
+    from inspector.cli.parser import build_parser
+    from inspector.core.servers.from_args import spec_from_args
     from inspector.tui.app import InspectorApp
     from inspector.tui.screens.connect_error import ConnectErrorScreen
 

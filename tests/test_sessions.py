@@ -228,7 +228,8 @@ def test_copy_as_command_round_trips_through_the_shell() -> None:
     assert words[words.index("--oauth-issuer") + 1] == "https://as.example"
     assert words[words.index("--oauth-port") + 1] == "8765"
     # The copied line is a command line the inspector accepts.
-    from inspector.cli import build_parser, split_server_command
+    from inspector.cli.parser import build_parser
+    from inspector.core.servers.from_args import split_server_command
 
     own, _server = split_server_command(words)
     build_parser().parse_args(own)

@@ -165,7 +165,7 @@ def test_yaml_keymap_and_no_file(tmp_path: Path) -> None:
 
 
 def test_the_tui_launch_reads_the_keymap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from inspector.cli import build_parser
+    from inspector.cli.parser import build_parser
     from inspector.tui import launch
 
     monkeypatch.setenv("INSPECTOR_CONFIG_DIR", str(tmp_path))

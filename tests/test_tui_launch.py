@@ -56,7 +56,7 @@ def test_multiplexers_are_not_asked_about_graphics(
 def test_the_answer_timeout_reaches_the_handlers(
     argv: list[str], expected: float, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from inspector.cli import build_parser
+    from inspector.cli.parser import build_parser
     from inspector.core.servers.spec import demo_spec
     from inspector.tui import launch
     from inspector.tui.app import InspectorApp

@@ -245,7 +245,8 @@ def header(app: InspectorApp) -> str:
 
 
 async def test_unreachable_url_says_disconnected() -> None:
-    from inspector.cli import build_parser, spec_from_args
+    from inspector.cli.parser import build_parser
+    from inspector.core.servers.from_args import spec_from_args
 
     spec = spec_from_args(build_parser().parse_args(["--url", "http://127.0.0.1:1/mcp"]), [])
     app = InspectorApp(spec)

@@ -16,7 +16,8 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from inspector.cli import build_parser, spec_from_args, split_server_command
+from inspector.cli.parser import build_parser
+from inspector.core.servers.from_args import spec_from_args, split_server_command
 from inspector.core.servers.spec import ServerSpec, demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.screens.confirm_call import ConfirmCallScreen

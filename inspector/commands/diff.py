@@ -2,7 +2,7 @@
 
 Each side is a recording (a `--record` file) or a live server, so a release
 can be checked against the last one's recording, or two builds against each
-other.  The command line (`cli.py`) turns each side's text into a `Side`:
+other.  The command line (`inspector.cli.main`) turns each side's text into a `Side`:
 
     FILE                 a recording
     http(s)://…          a live server at that URL

@@ -8,14 +8,22 @@ echo.  Without a terminal nobody is asked: the default, if any, is used.
 
 from __future__ import annotations
 
+import argparse
 import getpass
 import sys
 from typing import TextIO
 
 from inspector.core.safetext import visible
 from inspector.core.servers.client_configs import Asker, Input
+from inspector.core.servers.from_args import spec_from_args
+from inspector.core.servers.spec import ServerSpec
 
-__all__ = ["ask_on_terminal", "terminal_asker"]
+__all__ = ["ask_on_terminal", "spec_from_command_line", "terminal_asker"]
+
+
+def spec_from_command_line(args: argparse.Namespace, server_command: list[str]) -> ServerSpec:
+    """The server the options name, a person at the terminal asked for the inputs it needs."""
+    return spec_from_args(args, server_command, terminal_asker())
 
 
 def terminal_asker() -> Asker | None:

@@ -39,7 +39,8 @@ def collection_spec(collection: Collection, args: argparse.Namespace) -> ServerS
     """The server a collection's `server:` names, in the forms the command
     line accepts; relative paths are relative to the collection's folder, and
     a stdio server starts there."""
-    from inspector.cli import UsageError, spec_from_args
+    from inspector.commands.inputs import spec_from_command_line
+    from inspector.core.servers.from_args import UsageError
 
     folder = os.path.dirname(os.path.abspath(collection.path))
     try:
@@ -89,7 +90,7 @@ def collection_spec(collection: Collection, args: argparse.Namespace) -> ServerS
         value = getattr(args, option, None)
         if value not in (None, False):
             setattr(names, option, value)
-    spec = spec_from_args(names, command)
+    spec = spec_from_command_line(names, command)
     if command and not spec.cwd:
         spec.cwd = folder
     return spec
@@ -146,7 +147,7 @@ async def _run_all(
 
 
 def run_test(args: argparse.Namespace, spec_for: SpecFactory) -> int:
-    from inspector.cli import UsageError
+    from inspector.core.servers.from_args import UsageError
 
     out = Output.for_args(args)
     collections: list[Collection] = []

@@ -8,7 +8,7 @@ import json
 import os
 import sys
 
-from inspector.cli import spec_from_args
+from inspector.commands.inputs import spec_from_command_line
 from inspector.tui.launch import run_tui
 from inspector.tui.servers_args import tui_specs
 
@@ -21,7 +21,7 @@ def main() -> int:
     options = json.loads(os.environ.pop(SERVED_ARGS))
     args = argparse.Namespace(**options["args"])
     # Several servers (a repeated --server, a --config with several entries) open in one window here too.
-    return run_tui(tui_specs(args, list(options["server_command"]), spec_from_args), args)
+    return run_tui(tui_specs(args, list(options["server_command"]), spec_from_command_line), args)
 
 
 if __name__ == "__main__":

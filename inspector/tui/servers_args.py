@@ -1,7 +1,7 @@
 """Which servers the TUI opens: one, as every command names it, or several
 (`--server` repeated, `--config FILE` with more than one entry and no
 `--server`, or several marked in `--pick`).  The scripting commands stay
-one server each: a repeated `--server` is refused there (cli.py)."""
+one server each: a repeated `--server` is refused there (inspector.cli.main)."""
 
 from __future__ import annotations
 

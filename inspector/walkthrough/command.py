@@ -51,8 +51,8 @@ def add_demo_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_demo(args: argparse.Namespace, spec_for: Callable[[Any], ServerSpec]) -> int:
-    from inspector.cli import UsageError
     from inspector.core.safetext import visible
+    from inspector.core.servers.from_args import UsageError
     from inspector.walkthrough import WalkthroughError, load_walkthrough
 
     try:

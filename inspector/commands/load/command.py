@@ -103,7 +103,7 @@ def _command_line_collection(words: list[str]) -> Collection:
 
 
 def _scenario(args: argparse.Namespace) -> Collection:
-    from inspector.cli import UsageError
+    from inspector.core.servers.from_args import UsageError
 
     words = list(args.scenario)
     if words[0] == "call":
@@ -173,8 +173,8 @@ async def _drive(
 
 
 def run_load(args: argparse.Namespace, spec_for: SpecFactory) -> int:
-    from inspector.cli import UsageError
     from inspector.commands.runner import reported
+    from inspector.core.servers.from_args import UsageError
 
     out = Output.for_args(args)
     try:
