@@ -15,7 +15,7 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 
-from inspector.core.auth import AuthEvent
+from inspector.core.auth.log import AuthEvent
 from inspector.tui.panes.auth import AuthPane
 
 from .peers import PYTHON, SERVERS, free_port, serving

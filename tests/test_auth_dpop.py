@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
-from inspector.core.auth import AuthConfig, TokenStore
+from inspector.core.auth.config import AuthConfig
 from inspector.core.auth.dpop import MAX_NONCE_RETRIES
+from inspector.core.auth.store import TokenStore
 from inspector.core.protocol.client import Client
 from inspector.core.servers.spec import ServerSpec
 

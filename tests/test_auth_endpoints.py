@@ -25,9 +25,12 @@ from pathlib import Path
 import pytest
 
 from inspector.commands import exitcodes
-from inspector.core.auth import AuthConfig, AuthError, LoginTimedOut, TokenStore, session_for
 from inspector.core.auth.browser import HeadlessUserAgent
+from inspector.core.auth.config import AuthConfig
 from inspector.core.auth.endpoints import insecure, is_loopback, origin, other_origins
+from inspector.core.auth.errors import AuthError, LoginTimedOut
+from inspector.core.auth.session import session_for
+from inspector.core.auth.store import TokenStore
 from inspector.core.protocol.client import Client
 from inspector.core.protocol.session import SENDING
 from inspector.core.servers.spec import ServerSpec

@@ -149,7 +149,8 @@ def test_enterprise_needs_its_settings() -> None:
 
 
 async def test_the_auth_pane_shows_the_token_exchange(xaa_server: str, tmp_path: Path) -> None:
-    from inspector.core.auth import AuthConfig, TokenStore
+    from inspector.core.auth.config import AuthConfig
+    from inspector.core.auth.store import TokenStore
     from inspector.core.protocol.client import Client
     from inspector.core.servers.spec import ServerSpec
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 from textual.widgets import OptionList, Static
 
-from inspector.core.auth import AuthLog, HttpExchange
+from inspector.core.auth.log import AuthLog, HttpExchange
 from inspector.core.record.traffic import TrafficLog
 from inspector.tui.panes.auth import AuthPane
 

@@ -13,11 +13,11 @@ from typing import Any
 import httpx2
 import pytest
 
-from inspector.core.auth import AuthConfig, AuthLog, HttpExchange, LoopbackListener, SecretSet, TokenStore
-from inspector.core.auth.log import events_from_frames
-from inspector.core.auth.loopback import LoginCancelled, LoginTimeout
-from inspector.core.auth.oauth_secrets import mask_body, mask_url
-from inspector.core.auth.store import default_store
+from inspector.core.auth.config import AuthConfig
+from inspector.core.auth.log import AuthLog, HttpExchange, events_from_frames
+from inspector.core.auth.loopback import LoginCancelled, LoginTimeout, LoopbackListener
+from inspector.core.auth.oauth_secrets import SecretSet, mask_body, mask_url
+from inspector.core.auth.store import TokenStore, default_store
 from inspector.core.auth.www_authenticate import parse_www_authenticate
 from inspector.core.record.secret_mask import secret_masker
 from inspector.core.record.traffic import TrafficLog, frame_from_record, frame_to_record
@@ -92,7 +92,7 @@ def test_recording_masker_learns_secrets_during_the_session() -> None:
     mask = secret_masker(spec)
     assert mask is not None
     assert mask({"note": "the-client-secret"})["note"] == "***"
-    from inspector.core.auth import session_for
+    from inspector.core.auth.session import session_for
 
     session = session_for(spec)
     assert session is not None

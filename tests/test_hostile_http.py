@@ -20,8 +20,9 @@ from typing import Any
 import pytest
 
 from inspector.commands import exitcodes
-from inspector.core.auth import AuthConfig, TokenStore
+from inspector.core.auth.config import AuthConfig
 from inspector.core.auth.session import session_for
+from inspector.core.auth.store import TokenStore
 from inspector.core.protocol.errors import MessageTooLarge, RequestTimeout
 from inspector.core.protocol.session import PendingRequest, Session
 from inspector.core.record.traffic import TrafficLog

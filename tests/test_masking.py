@@ -108,7 +108,7 @@ async def test_secrets_the_oauth_flow_learns_are_masked_from_then_on() -> None:
         await client.connect()
         try:
             await _echo(client, "learned-token-0001 before")
-            from inspector.core.auth import session_for
+            from inspector.core.auth.session import session_for
 
             session = session_for(spec)
             assert session is not None

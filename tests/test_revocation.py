@@ -16,7 +16,7 @@ import httpx2
 import pytest
 
 from inspector.commands import exitcodes
-from inspector.core.auth import AuthConfig
+from inspector.core.auth.config import AuthConfig
 from inspector.core.servers.spec import ServerSpec
 
 from .auth_helpers import protected_server
@@ -199,7 +199,7 @@ def test_an_endpoint_that_cannot_be_used_is_skipped(server: str, config_dir: Pat
 
 
 async def test_the_auth_pane_shows_the_revoked_steps(server: str, config_dir: Path) -> None:
-    from inspector.core.auth import TokenStore
+    from inspector.core.auth.store import TokenStore
     from inspector.tui.app import InspectorApp
     from inspector.tui.panes.auth import AuthPane
 

@@ -19,7 +19,8 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from inspector.core.auth import AuthConfig, TokenStore
+from inspector.core.auth.config import AuthConfig
+from inspector.core.auth.store import TokenStore
 from inspector.core.servers.spec import ServerSpec
 from inspector.tui.app import InspectorApp
 from inspector.tui.panes.auth import AuthPane

@@ -307,7 +307,7 @@ class ServerView(Vertical):
         """The server's OAuth session (remote servers only): its steps go to the Auth pane."""
         if not self.spec.url or self.recording is not None:
             return None
-        from inspector.core.auth import session_for
+        from inspector.core.auth.session import session_for
 
         session = session_for(self.spec)
         if session is not None:
