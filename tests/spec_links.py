@@ -24,7 +24,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from inspector.core.checks.problems import SPEC_BASE
+from inspector.core.checks.spec_pages import SPEC_BASE
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC_DIR = Path(os.environ.get("INSPECTOR_SPEC_DIR", ROOT.parent / "shared" / "spec"))

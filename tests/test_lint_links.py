@@ -11,9 +11,8 @@ import sys
 
 import pytest
 
-from inspector.core.checks import validation
 from inspector.core.checks.lint import all_rules
-from inspector.core.checks.problems import PAGES, SPEC_BASE, spec_url
+from inspector.core.checks.spec_pages import MODEL_PAGES, PAGES, SPEC_BASE, spec_url
 from inspector.core.protocol.versions import KNOWN_VERSIONS
 
 from .spec_links import SPEC_DIR, assert_links, build_index, index, link_problem, page_anchors, pages, slug
@@ -74,8 +73,8 @@ def test_the_rule_lives_where_it_links() -> None:
 
 
 def test_wire_schema_topic_pages_exist_in_every_revision() -> None:
-    # A wire-schema problem links the topic page of the failing model (validation._PAGES).
-    topics = {page for _prefix, page in validation._PAGES} | {"basic"}
+    # A wire-schema problem links the topic page of the failing model (spec_pages.MODEL_PAGES).
+    topics = {page for _prefix, page in MODEL_PAGES} | {"basic"}
     assert_links(spec_url(revision, page) for page in topics for revision in REVISIONS)
 
 

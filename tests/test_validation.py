@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from inspector.core.checks.problems import PAGES, SPEC_BASE, Problem, spec_url
+from inspector.core.checks.problems import Problem
+from inspector.core.checks.spec_pages import PAGES, SPEC_BASE, spec_url
 from inspector.core.checks.validation import (
     WIRE_RULES,
     FrameValidator,

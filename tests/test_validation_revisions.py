@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from inspector.core.checks.problems import SPEC_BASE, Problem
+from inspector.core.checks.problems import Problem
+from inspector.core.checks.spec_pages import SPEC_BASE
 from inspector.core.checks.validation import FrameValidator, validate_message
 from inspector.core.protocol.client import Client
 from inspector.core.protocol.handlers import ClientHandlers

@@ -32,7 +32,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from inspector.core.checks.lint_rules import LINT_RULES, check_prompts, check_resources, check_templates, check_tools
-from inspector.core.checks.problems import Problem, Rule, severity_rank, spec_url
+from inspector.core.checks.problems import Problem, Rule, severity_rank
+from inspector.core.checks.spec_pages import spec_url
 from inspector.core.checks.validation import WIRE_RULES, FrameValidator
 from inspector.core.protocol.client import CAPABILITY_OF_KIND
 from inspector.core.protocol.errors import ConnectionClosed, InspectorError, JsonRpcError

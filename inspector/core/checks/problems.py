@@ -4,8 +4,8 @@ what the spec says about it.
 A `Problem` is the unit both faces show: the live wire validation attaches
 them to traffic frames (`Frame.findings`), and `inspector lint` reports them.
 Each one names a `Rule` by its stable id; the rule carries the default
-severity, a one-line rationale and the spec page.  Kept free of any heavy
-import: the traffic log imports this module.
+severity, a one-line rationale and the spec page (`spec_pages` makes the
+link).  Kept free of any heavy import: the traffic log imports this module.
 """
 
 from __future__ import annotations
@@ -13,125 +13,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from inspector.core.checks.spec_pages import spec_url
+
 if TYPE_CHECKING:
     from inspector.forms.values import JSONObject
 
 
-__all__ = [
-    "PAGES",
-    "SEVERITIES",
-    "SPEC_BASE",
-    "Problem",
-    "Rule",
-    "severity_rank",
-    "spec_url",
-]
+__all__ = ["SEVERITIES", "Problem", "Rule", "severity_rank"]
 
 SEVERITIES = ("error", "warning", "info")
-SPEC_BASE = "https://modelcontextprotocol.io/specification"
-# Revisions in order; kept here (not imported from versions.py) so this
-# module stays dependency-free for the traffic log.
-_REVISIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
 
 
 def severity_rank(severity: str) -> int:
     """0 for error, 1 for warning, 2 for info (unknown severities sort last)."""
     return SEVERITIES.index(severity) if severity in SEVERITIES else len(SEVERITIES)
-
-
-# The pages of each revision of the spec (from its specification/<rev>/ tree).
-_COMMON = frozenset(
-    {
-        "",
-        "architecture",
-        "basic",
-        "client/roots",
-        "client/sampling",
-        "server",
-        "server/prompts",
-        "server/resources",
-        "server/tools",
-        "server/utilities/completion",
-        "server/utilities/logging",
-        "server/utilities/pagination",
-        "basic/transports",
-    }
-)
-_HANDSHAKE_BASIC = frozenset(
-    {"basic/lifecycle", "basic/utilities/cancellation", "basic/utilities/ping", "basic/utilities/progress"}
-)
-PAGES: dict[str, frozenset[str]] = {
-    "2024-11-05": _COMMON | _HANDSHAKE_BASIC | {"basic/messages"},
-    "2025-03-26": _COMMON | _HANDSHAKE_BASIC | {"basic/authorization", "changelog"},
-    "2025-06-18": _COMMON | _HANDSHAKE_BASIC | {"basic/authorization", "changelog", "client/elicitation", "schema"},
-    "2025-11-25": _COMMON
-    | _HANDSHAKE_BASIC
-    | {"basic/authorization", "changelog", "client/elicitation", "schema", "basic/utilities/tasks"},
-    "2026-07-28": _COMMON
-    | {
-        "basic/authorization",
-        "basic/patterns",
-        "basic/patterns/cancellation",
-        "basic/patterns/mrtr",
-        "basic/patterns/progress",
-        "basic/patterns/subscriptions",
-        "basic/transports/stdio",
-        "basic/transports/streamable-http",
-        "basic/versioning",
-        "changelog",
-        "client/elicitation",
-        "deprecated",
-        "schema",
-        "server/discover",
-        "server/utilities/caching",
-    },
-}
-# Where a handshake-era page went in the stateless era.
-_MOVED = {
-    ("basic/lifecycle", "version-negotiation"): ("basic/versioning", "protocol-version-negotiation"),
-    ("basic/lifecycle", ""): ("basic/versioning", ""),
-    ("basic/utilities/progress", ""): ("basic/patterns/progress", ""),
-    ("basic/utilities/cancellation", ""): ("basic/patterns/cancellation", ""),
-    ("basic/transports", "stdio"): ("basic/transports/stdio", ""),
-}
-
-
-def spec_url(
-    revision: str | None,
-    page: str,
-    anchor: str = "",
-    since: str = "2024-11-05",
-    anchor_before: tuple[tuple[str, str], ...] = (),
-) -> str:
-    """The spec page for `page` ("server/tools") in `revision`, never older than `since`.
-
-    An unknown or missing revision links the newest one.  A page the revision
-    does not have links where it moved (stateless era), else the nearest
-    revision that has it.  ``anchor_before`` holds (revision, anchor) pairs,
-    oldest first: a linked revision older than that revision uses that
-    anchor instead ("" for none), for a section that a later revision added
-    to a page every revision has (``#tool-names`` exists from 2025-11-25).
-    """
-    rev = revision if revision in _REVISIONS else _REVISIONS[-1]
-    if since in _REVISIONS and _REVISIONS.index(rev) < _REVISIONS.index(since):
-        rev = since
-    moved = _MOVED.get((page, anchor))
-    if moved is not None and moved[0] in PAGES[rev]:
-        page, anchor = moved
-    elif page not in PAGES[rev]:
-        moved = _MOVED.get((page, ""))
-        if moved is not None and moved[0] in PAGES[rev]:
-            page, anchor = moved
-        else:
-            older = [r for r in _REVISIONS[: _REVISIONS.index(rev)] if page in PAGES[r]]
-            newer = [r for r in _REVISIONS[_REVISIONS.index(rev) :] if page in PAGES[r]]
-            rev = older[-1] if older else newer[0] if newer else rev
-    for before, earlier_anchor in anchor_before:
-        if before in _REVISIONS and _REVISIONS.index(rev) < _REVISIONS.index(before):
-            anchor = earlier_anchor
-            break
-    url = f"{SPEC_BASE}/{rev}/{page}" if page else f"{SPEC_BASE}/{rev}"
-    return f"{url}#{anchor}" if anchor else url
 
 
 @dataclass(frozen=True, slots=True)

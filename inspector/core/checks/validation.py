@@ -50,7 +50,9 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from inspector.core.checks import wire_models as wm
-from inspector.core.checks.problems import Problem, Rule, spec_url
+from inspector.core.checks.problems import Problem, Rule
+from inspector.core.checks.spec_pages import page_for_model as _page_for
+from inspector.core.checks.spec_pages import spec_url
 from inspector.core.protocol.versions import KNOWN_VERSIONS, MODERN_VERSIONS, at_least
 from inspector.core.record.traffic import Frame
 from inspector.forms.paths import Path, format_path
@@ -258,65 +260,6 @@ WIRE_RULES: dict[str, Rule] = {
         ),
     )
 }
-
-# Where each kind of wire model is explained (the topic page, present in every revision).
-_PAGES = (
-    ("Tool", "server/tools"),
-    ("CallTool", "server/tools"),
-    ("ListTools", "server/tools"),
-    ("InputSchema", "server/tools"),
-    ("OutputSchema", "server/tools"),
-    ("Text", "server/tools"),
-    ("Image", "server/tools"),
-    ("Audio", "server/tools"),
-    ("Embedded", "server/tools"),
-    ("ResourceLink", "server/tools"),
-    ("Resource", "server/resources"),
-    ("ReadResource", "server/resources"),
-    ("ListResource", "server/resources"),
-    ("Blob", "server/resources"),
-    ("Subscribe", "server/resources"),
-    ("Unsubscribe", "server/resources"),
-    ("Annotations", "server/resources"),
-    ("Prompt", "server/prompts"),
-    ("GetPrompt", "server/prompts"),
-    ("ListPrompts", "server/prompts"),
-    ("Complete", "server/utilities/completion"),
-    ("Completion", "server/utilities/completion"),
-    ("Logging", "server/utilities/logging"),
-    ("SetLevel", "server/utilities/logging"),
-    ("Progress", "basic/utilities/progress"),
-    ("Cancelled", "basic/utilities/cancellation"),
-    ("Ping", "basic/utilities/ping"),
-    ("CreateMessage", "client/sampling"),
-    ("Sampling", "client/sampling"),
-    ("Elicit", "client/elicitation"),
-    ("Root", "client/roots"),
-    ("ListRoots", "client/roots"),
-    ("Task", "basic/utilities/tasks"),
-    ("GetTask", "basic/utilities/tasks"),
-    ("ListTasks", "basic/utilities/tasks"),
-    ("CancelTask", "basic/utilities/tasks"),
-    ("CreateTask", "basic/utilities/tasks"),
-    ("Discover", "server/discover"),
-    ("Subscriptions", "basic/patterns/subscriptions"),
-    ("InputRequired", "basic/patterns/mrtr"),
-    ("Initialize", "basic/lifecycle"),
-    ("Initialized", "basic/lifecycle"),
-    ("ServerCapabilities", "basic/lifecycle"),
-    ("ClientCapabilities", "basic/lifecycle"),
-    ("Implementation", "basic/lifecycle"),
-)
-
-
-def _page_for(model: str) -> str:
-    best = ""
-    page = "basic"
-    for prefix, where in _PAGES:
-        if model.startswith(prefix) and len(prefix) > len(best):
-            best, page = prefix, where
-    return page
-
 
 # Methods of extensions the inspector knows (not validated, not "unknown").
 _EXTENSION_METHODS = frozenset(
