@@ -12,9 +12,8 @@ from typing import Any
 import pytest
 
 from inspector.commands import exitcodes
-from inspector.core.checks.lint import all_rules
-from inspector.core.checks.lint_rules import LINT_RULES, template_errors
-from inspector.core.checks.validation import WIRE_RULES
+from inspector.core.checks.lint_rules import template_errors
+from inspector.core.checks.rules import RULES
 
 from .peers import EVERYTHING, NODE, SERVERS, require
 from .spec_links import assert_links
@@ -174,7 +173,7 @@ def test_every_rule_is_exercised(broken: tuple[int, dict[str, Any]]) -> None:
     assert fired == expected
     # Every rule in the registry fires on the broken server, except the few listed
     # (with the reason) that need another server or a tool call.
-    registry = {rule.id for rule in all_rules()}
+    registry = {rule.id for rule in RULES.values()}
     assert registry - fired == set(NOT_IN_A_LINT_RUN)
     # Every link the run emitted is an existing page and heading of the spec.
     assert_links(f["url"] for f in report["findings"])
@@ -280,16 +279,30 @@ def test_text_output() -> None:
 def test_rules_listing() -> None:
     done = run("--rules", "--human")
     assert done.returncode == exitcodes.OK
-    for rule in all_rules():
+    for rule in RULES.values():
         assert any(line.startswith(rule.id + " ") for line in done.stdout.splitlines()), rule.id
     assert "[lint]" in done.stdout and "[wire]" in done.stdout
     listed = json.loads(run("--rules", "--json").stdout)["rules"]
     ids = [rule["id"] for rule in listed]
-    assert len(ids) == len(set(ids)) == len(LINT_RULES) + len(WIRE_RULES)
+    assert len(ids) == len(set(ids)) == len(RULES)
     for rule in listed:
         assert rule["severity"] in ("error", "warning", "info")
         assert rule["rationale"]
         assert rule["url"].startswith("https://modelcontextprotocol.io/specification/")
+
+
+def test_one_catalogue_refuses_a_second_rule_with_a_taken_id() -> None:
+    # Lint and the wire validation share one table: a rule added under an id either already uses
+    # would replace the other's without a word, so building the table refuses it.
+    from dataclasses import replace
+
+    from inspector.core.checks.rules import _catalogue
+
+    lint_rule, wire_rule = RULES["prompt-argument-duplicate"], RULES["prompt-argument-name"]
+    assert (lint_rule.category, wire_rule.category) == ("lint", "wire")
+    with pytest.raises(ValueError, match="prompt-argument-name"):
+        _catalogue(lint_rule, wire_rule, replace(lint_rule, id=wire_rule.id))
+    assert list(_catalogue(lint_rule, wire_rule)) == [lint_rule.id, wire_rule.id]
 
 
 def test_the_demo_server() -> None:

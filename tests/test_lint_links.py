@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from inspector.core.checks.lint import all_rules
+from inspector.core.checks.rules import RULES
 from inspector.core.checks.spec_pages import MODEL_PAGES, PAGES, SPEC_BASE, spec_url
 from inspector.core.protocol.versions import KNOWN_VERSIONS
 
@@ -53,13 +53,13 @@ def test_the_page_list_matches_the_spec(revision: str) -> None:
     assert PAGES[revision] <= pages(revision)
 
 
-@pytest.mark.parametrize("rule", all_rules(), ids=lambda rule: rule.id)
+@pytest.mark.parametrize("rule", RULES.values(), ids=lambda rule: rule.id)
 def test_every_rule_links_an_existing_page_and_anchor_in_every_revision(rule: object) -> None:
     assert_links(rule.url(revision) for revision in REVISIONS)  # type: ignore[attr-defined]
 
 
 def test_the_rule_lives_where_it_links() -> None:
-    names = {rule.id: rule for rule in all_rules()}
+    names = {rule.id: rule for rule in RULES.values()}
     # The "Tool Names" section exists from 2025-11-25; before it, a name's uniqueness is in the Tool data type.
     assert names["tool-name-duplicate"].url("2025-06-18") == f"{SPEC_BASE}/2025-06-18/server/tools#tool"
     assert names["tool-name-duplicate"].url("2025-11-25") == f"{SPEC_BASE}/2025-11-25/server/tools#tool-names"
@@ -95,7 +95,7 @@ def test_rules_listing_links() -> None:
         check=True,
     )
     listed = json.loads(done.stdout)["rules"]
-    assert {rule["id"] for rule in listed} == {rule.id for rule in all_rules()}
+    assert {rule["id"] for rule in listed} == {rule.id for rule in RULES.values()}
     for rule in listed:
         assert rule["rationale"] and rule["url"]
     assert_links(rule["url"] for rule in listed)

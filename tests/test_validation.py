@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from inspector.core.checks.problems import Problem
+from inspector.core.checks.rules import RULES
 from inspector.core.checks.spec_pages import PAGES, SPEC_BASE, spec_url
 from inspector.core.checks.validation import (
-    WIRE_RULES,
     FrameValidator,
     check_structured_content,
     check_tool_schemas,
@@ -446,9 +446,7 @@ def test_findings_survive_a_recording() -> None:
 
 
 def test_every_rule_has_an_id_severity_rationale_and_spec_link() -> None:
-    from inspector.core.checks.lint import all_rules
-
-    for rule in all_rules():
+    for rule in RULES.values():
         assert rule.severity in ("error", "warning", "info")
         assert rule.rationale and rule.spec
         for revision in KNOWN_VERSIONS:
@@ -456,7 +454,7 @@ def test_every_rule_has_an_id_severity_rationale_and_spec_link() -> None:
             assert url.startswith(SPEC_BASE + "/")
             linked_revision, _, page = url[len(SPEC_BASE) + 1 :].partition("#")[0].partition("/")
             assert page in PAGES[linked_revision], (rule.id, url)
-    assert all(rule_id == rule.id for rule_id, rule in WIRE_RULES.items())
+    assert all(rule_id == rule.id for rule_id, rule in RULES.items())
 
 
 def test_links_follow_pages_that_moved_or_do_not_exist_yet() -> None:

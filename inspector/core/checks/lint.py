@@ -31,10 +31,11 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from inspector.core.checks.lint_rules import LINT_RULES, check_prompts, check_resources, check_templates, check_tools
-from inspector.core.checks.problems import Problem, Rule, severity_rank
+from inspector.core.checks.lint_rules import check_prompts, check_resources, check_templates, check_tools
+from inspector.core.checks.problems import Problem, severity_rank
+from inspector.core.checks.rules import RULES
 from inspector.core.checks.spec_pages import spec_url
-from inspector.core.checks.validation import WIRE_RULES, FrameValidator
+from inspector.core.checks.validation import FrameValidator
 from inspector.core.protocol.client import CAPABILITY_OF_KIND
 from inspector.core.protocol.errors import ConnectionClosed, InspectorError, JsonRpcError
 from inspector.core.protocol.handlers import capabilities_for
@@ -45,24 +46,13 @@ if TYPE_CHECKING:
     from inspector.core.protocol.client import Client
     from inspector.forms.values import JSONObject
 
-__all__ = ["DEFAULT_MAX_PAGES", "KINDS", "LintReport", "all_rules", "lint_server"]
+__all__ = ["DEFAULT_MAX_PAGES", "KINDS", "LintReport", "lint_server"]
 
 KINDS = ("tools", "resources", "templates", "prompts")
 DEFAULT_MAX_PAGES = 50
 LISTEN_WAIT = 3.0
 
-_RULE_ORDER: dict[str, int] = {}
-
-
-def all_rules() -> list[Rule]:
-    """Every rule lint can report: its own, then the wire validation's."""
-    return [*LINT_RULES.values(), *WIRE_RULES.values()]
-
-
-def _rule_order(rule_id: str) -> int:
-    if not _RULE_ORDER:
-        _RULE_ORDER.update({rule.id: i for i, rule in enumerate(all_rules())})
-    return _RULE_ORDER.get(rule_id, len(_RULE_ORDER))
+_RULE_ORDER = {rule_id: index for index, rule_id in enumerate(RULES)}
 
 
 @dataclass
@@ -149,7 +139,7 @@ async def _list(client: Client, kind: str, max_pages: int) -> tuple[list[Item], 
             if declared:
                 where = f" on page {pages + 1}" if pages else ""
                 problems.append(
-                    LINT_RULES["capability-list-fails"].problem(
+                    RULES["capability-list-fails"].problem(
                         f"{method} failed{where}: {exc}", revision=revision, subject=subject
                     )
                 )
@@ -165,7 +155,7 @@ async def _list(client: Client, kind: str, max_pages: int) -> tuple[list[Item], 
             break
         if next_cursor in seen or next_cursor == cursor:
             problems.append(
-                LINT_RULES["pagination-cursor-repeats"].problem(
+                RULES["pagination-cursor-repeats"].problem(
                     f"{method} page {pages} offers nextCursor {next_cursor!r} again; stopped",
                     revision=revision,
                     subject=f"list {kind}",
@@ -174,7 +164,7 @@ async def _list(client: Client, kind: str, max_pages: int) -> tuple[list[Item], 
             break
         if pages >= max_pages:
             problems.append(
-                LINT_RULES["pagination-endless"].problem(
+                RULES["pagination-endless"].problem(
                     f"{method} still offers a nextCursor after {pages} pages; stopped",
                     revision=revision,
                     subject=f"list {kind}",
@@ -185,7 +175,7 @@ async def _list(client: Client, kind: str, max_pages: int) -> tuple[list[Item], 
         cursor = next_cursor
     if not declared and items:
         problems.append(
-            LINT_RULES["capability-undeclared-list"].problem(
+            RULES["capability-undeclared-list"].problem(
                 f"{method} answered with {len(items)} item(s) but the server does not declare {capability!r}",
                 revision=revision,
                 subject=subject,
@@ -212,7 +202,7 @@ async def _probe_capabilities(client: Client, listings: dict[str, list[Item]]) -
                 raise
             except InspectorError as exc:
                 out.append(
-                    LINT_RULES["capability-subscribe-fails"].problem(
+                    RULES["capability-subscribe-fails"].problem(
                         f"resources/subscribe {uri!r} failed: {exc}", revision=revision, subject="capability resources"
                     )
                 )
@@ -228,7 +218,7 @@ async def _probe_capabilities(client: Client, listings: dict[str, list[Item]]) -
                 raise
             except InspectorError as exc:
                 out.append(
-                    LINT_RULES["capability-completions-fails"].problem(
+                    RULES["capability-completions-fails"].problem(
                         f"completion/complete failed: {exc}", revision=revision, subject="capability completions"
                     )
                 )
@@ -239,7 +229,7 @@ async def _probe_capabilities(client: Client, listings: dict[str, list[Item]]) -
             raise
         except InspectorError as exc:
             out.append(
-                LINT_RULES["capability-logging-fails"].problem(
+                RULES["capability-logging-fails"].problem(
                     f"logging/setLevel failed: {exc}", revision=revision, subject="capability logging"
                 )
             )
@@ -273,7 +263,7 @@ def _list_changed_unobserved(client: Client) -> list[Problem]:
         method = f"notifications/{capability}/list_changed"
         if isinstance(declared, dict) and declared.get("listChanged") is True and method not in seen:
             out.append(
-                LINT_RULES["capability-list-changed-unobserved"].problem(
+                RULES["capability-list-changed-unobserved"].problem(
                     f"{capability}.listChanged is declared, but no {method} arrived during the lint run "
                     "(lint cannot change the list: check it by changing one while connected)",
                     revision=client.protocol_version,
@@ -320,7 +310,7 @@ async def _probe_listen(client: Client) -> list[Problem]:
         raise
     except InspectorError as exc:
         return [
-            LINT_RULES["capability-listen-refused"].problem(
+            RULES["capability-listen-refused"].problem(
                 f"subscriptions/listen failed: {exc}", revision=revision, subject="capability listChanged"
             )
         ]
@@ -335,7 +325,7 @@ async def _probe_listen(client: Client) -> list[Problem]:
             await asyncio.sleep(0.02)
         if subscription.acknowledged is None:
             out.append(
-                LINT_RULES["capability-listen-refused"].problem(
+                RULES["capability-listen-refused"].problem(
                     f"subscriptions/listen was not acknowledged within {LISTEN_WAIT:g} s"
                     + (f" ({subscription.ended})" if subscription.ended else ""),
                     revision=revision,
@@ -344,7 +334,7 @@ async def _probe_listen(client: Client) -> list[Problem]:
             )
         for refused in subscription.refused:
             out.append(
-                LINT_RULES["capability-listen-refused"].problem(
+                RULES["capability-listen-refused"].problem(
                     f"{refused} is declared but subscriptions/listen did not acknowledge it",
                     revision=revision,
                     subject="capability listChanged",
@@ -408,4 +398,4 @@ def _grouped(findings: list[Problem]) -> list[Problem]:
 
 
 def _sorted(findings: list[Problem]) -> list[Problem]:
-    return sorted(findings, key=lambda f: (severity_rank(f.severity), _rule_order(f.rule)))
+    return sorted(findings, key=lambda f: (severity_rank(f.severity), _RULE_ORDER.get(f.rule, len(_RULE_ORDER))))

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from inspector.core.checks.problems import Problem, Rule
+from inspector.core.checks.problems import Problem
+from inspector.core.checks.rules import RULES, problem
 from inspector.core.protocol.items import Item
 from inspector.forms.paths import Path, format_path
 from inspector.forms.values import json_type_name, short_json
@@ -25,280 +25,12 @@ if TYPE_CHECKING:
 
 
 __all__ = [
-    "LINT_RULES",
     "check_prompts",
     "check_resources",
     "check_templates",
     "check_tools",
     "template_errors",
 ]
-
-
-# Rule, with this module's category unless a rule names its own.
-_rule = partial(Rule, category="lint")
-
-
-LINT_RULES: dict[str, Rule] = {
-    rule.id: rule
-    for rule in (
-        # -- tools -----------------------------------------------------------------
-        _rule(
-            "tool-name-length",
-            "warning",
-            "tool names should be 1 to 128 characters long",
-            "server/tools",
-            "tool-names",
-            since="2025-11-25",
-            spec="Tool names SHOULD be between 1 and 128 characters in length (inclusive).",
-        ),
-        _rule(
-            "tool-name-chars",
-            "warning",
-            "tool names should use only ASCII letters, digits, underscore, hyphen and dot",
-            "server/tools",
-            "tool-names",
-            since="2025-11-25",
-            spec="The following SHOULD be the only allowed characters: A-Z, a-z, 0-9, underscore (_), hyphen (-), "
-            "and dot (.).",
-        ),
-        _rule(
-            "tool-name-duplicate",
-            "error",
-            "two tools share a name, so a client can call only one of them",
-            "server/tools",
-            "tool-names",
-            spec="name: unique identifier for the tool. Tool names SHOULD be unique within a server.",
-            # Every revision says a name is the tool's unique identifier (in its Tool data type);
-            # the "Tool Names" section exists from 2025-11-25.
-            anchor_before=(("2025-11-25", "tool"),),
-        ),
-        _rule(
-            "tool-description-missing",
-            "warning",
-            "a tool without a description leaves the model guessing what it does",
-            "server/tools",
-            "tool",
-            spec="description: human-readable description of functionality.",
-        ),
-        _rule(
-            "schema-required-undefined",
-            "warning",
-            "a required property that the schema does not define: no form field for it, no type, no description",
-            "server/tools",
-            "tool",
-            spec="inputSchema: JSON Schema defining expected parameters.",
-        ),
-        _rule(
-            "schema-property-no-description",
-            "info",
-            "a tool argument (a top-level input property) with no description or title, on itself, its $ref "
-            "target or any anyOf/oneOf variant, leaves the model guessing (good practice; the spec does not "
-            "require it)",
-            "server/tools",
-            "tool",
-            spec="inputSchema: JSON Schema defining expected parameters.",
-        ),
-        _rule(
-            "schema-default-invalid",
-            "error",
-            "a default that its own schema rejects (not in the enum, wrong type, out of range)",
-            "server/tools",
-            "tool",
-            spec="JSON Schema: a default value SHOULD be valid against its schema.",
-        ),
-        _rule(
-            "schema-enum-type",
-            "error",
-            "an enum or const value that contradicts the declared type can never be sent",
-            "server/tools",
-            "tool",
-            spec="JSON Schema: every enum member must also satisfy the other keywords to be valid.",
-        ),
-        _rule(
-            "schema-unsatisfiable",
-            "error",
-            "bounds that contradict each other (minimum above maximum, an empty enum): no value is valid",
-            "server/tools",
-            "tool",
-            spec="JSON Schema: an instance must satisfy every keyword of its schema.",
-        ),
-        _rule(
-            "schema-pattern-backtracking",
-            "warning",
-            "a pattern that needs a backtracking engine (backreference, lookaround) or is too large for a "
-            "linear-time one: clients may refuse it or hang on it",
-            "basic",
-            "json-schema-usage",
-            since="2025-11-25",
-            spec="JSON Schema: for interoperability, patterns should keep to the common subset of ECMA-262 "
-            "regular expressions.",
-        ),
-        _rule(
-            "form-unrenderable",
-            "info",
-            "a part of the input schema that the inspector's form shows as raw JSON (or checks without showing)",
-            "basic",
-            "json-schema-usage",
-            since="2025-11-25",
-            spec="Clients build input forms from the tool's inputSchema.",
-        ),
-        _rule(
-            "tool-annotations-contradiction",
-            "warning",
-            "readOnlyHint true with destructiveHint true: a read-only tool cannot be destructive",
-            "server/tools",
-            "tool",
-            since="2025-03-26",
-            spec="destructiveHint is meaningful only when readOnlyHint == false.",
-        ),
-        # -- resources and templates ---------------------------------------------------
-        _rule(
-            "resource-uri-duplicate",
-            "error",
-            "two resources share a URI, so a client cannot tell them apart",
-            "server/resources",
-            "resource",
-            spec="uri: unique identifier for the resource.",
-        ),
-        _rule(
-            "resource-uri-invalid",
-            "warning",
-            "a resource URI without a scheme is not an absolute URI",
-            "server/resources",
-            "common-uri-schemes",
-            spec="Resources are identified by URIs (RFC 3986).",
-        ),
-        _rule(
-            "template-invalid",
-            "error",
-            "a resource template that is not a valid RFC 6570 URI template",
-            "server/resources",
-            "resource-templates",
-            spec="uriTemplate: a URI template (according to RFC 6570).",
-        ),
-        _rule(
-            "template-duplicate",
-            "warning",
-            "two resource templates with the same uriTemplate",
-            "server/resources",
-            "resource-templates",
-            spec="Resource templates allow servers to expose parameterized resources using URI templates.",
-        ),
-        _rule(
-            "template-no-variables",
-            "info",
-            "a resource template without variables is a plain resource",
-            "server/resources",
-            "resource-templates",
-            spec="Resource templates expose parameterized resources.",
-        ),
-        # -- prompts -----------------------------------------------------------------
-        _rule(
-            "prompt-name-duplicate",
-            "error",
-            "two prompts share a name, so a client can get only one of them",
-            "server/prompts",
-            "prompt",
-            spec="name: unique identifier for the prompt.",
-        ),
-        _rule(
-            "prompt-argument-duplicate",
-            "error",
-            "a prompt with two arguments of the same name",
-            "server/prompts",
-            "prompt",
-            spec="arguments: list of arguments, each identified by its name.",
-        ),
-        # -- the live connection -------------------------------------------------------
-        _rule(
-            "capability-undeclared-list",
-            "warning",
-            "a list method answers with items although the server does not declare its capability",
-            "basic/lifecycle",
-            "capability-negotiation",
-            spec="Servers that support tools/resources/prompts MUST declare the capability.",
-            category="capability",
-        ),
-        _rule(
-            "capability-list-fails",
-            "error",
-            "the server declares a capability but its list method fails",
-            "basic/lifecycle",
-            "capability-negotiation",
-            spec="A declared capability promises the operations it covers.",
-            category="capability",
-        ),
-        _rule(
-            "capability-subscribe-fails",
-            "error",
-            "resources.subscribe is declared but resources/subscribe fails",
-            "server/resources",
-            "subscriptions",
-            spec="subscribe: whether the client can subscribe to be notified of changes to individual resources.",
-            category="capability",
-        ),
-        _rule(
-            "capability-completions-fails",
-            "error",
-            "completions is declared but completion/complete fails",
-            "server/utilities/completion",
-            since="2025-03-26",
-            spec="Servers that support completions MUST declare the completions capability.",
-            category="capability",
-        ),
-        _rule(
-            "capability-logging-fails",
-            "error",
-            "logging is declared but logging/setLevel fails",
-            "server/utilities/logging",
-            spec="Servers that emit log message notifications MUST declare the logging capability.",
-            category="capability",
-        ),
-        _rule(
-            "capability-list-changed-unobserved",
-            "info",
-            "a declared listChanged whose notification never arrived during the run (lint cannot change a list, "
-            "so this is a hint, not proof)",
-            "server/tools",
-            "list-changed-notification",
-            spec="listChanged: the server will emit a notification when the list of tools, resources or prompts "
-            "changes.",
-            category="capability",
-        ),
-        _rule(
-            "capability-listen-refused",
-            "warning",
-            "a declared listChanged that subscriptions/listen does not honour (or no acknowledgement)",
-            "basic/patterns/subscriptions",
-            "acknowledgment",
-            since="2026-07-28",
-            spec="The server acknowledges the subset of requested notifications it will send.",
-            category="capability",
-        ),
-        _rule(
-            "pagination-cursor-repeats",
-            "error",
-            "a list offers a nextCursor it already gave: following it would loop",
-            "server/utilities/pagination",
-            "implementation-guidelines",
-            spec="Servers SHOULD provide stable cursors; a cursor leads to the next page.",
-            category="pagination",
-        ),
-        _rule(
-            "pagination-endless",
-            "error",
-            "a list still offers a nextCursor after many pages",
-            "server/utilities/pagination",
-            "pagination-model",
-            spec="The end of the results is reached when nextCursor is absent.",
-            category="pagination",
-        ),
-    )
-}
-
-
-def _problem(rule: str, message: str, revision: str | None, *, subject: str = "", path: str = "") -> Problem:
-    return LINT_RULES[rule].problem(message, revision=revision, subject=subject, path=path)
 
 
 def _noun(kind: str, key: str) -> str:
@@ -344,15 +76,15 @@ def check_tools(items: list[Item], revision: str | None) -> list[Problem]:
         subject = _noun("tools", name)
         if not 1 <= len(name) <= 128:
             out.append(
-                _problem("tool-name-length", f"the name is {len(name)} characters long", revision, subject=subject)
+                problem("tool-name-length", f"the name is {len(name)} characters long", revision, subject=subject)
             )
         if name and not _TOOL_NAME_CHARS.fullmatch(name):
             bad = sorted({c for c in name if not _TOOL_NAME_CHARS.fullmatch(c)})
             shown = ", ".join(short_json(c) for c in bad[:10])
-            out.append(_problem("tool-name-chars", f"the name contains {shown}", revision, subject=subject))
+            out.append(problem("tool-name-chars", f"the name contains {shown}", revision, subject=subject))
         if count := repeated.first_of_many(name):
             out.append(
-                _problem(
+                problem(
                     "tool-name-duplicate",
                     f"{count} tools are named {short_json(name)}",
                     revision,
@@ -361,7 +93,7 @@ def check_tools(items: list[Item], revision: str | None) -> list[Problem]:
             )
         description = raw.get("description")
         if not isinstance(description, str) or not description.strip():
-            out.append(_problem("tool-description-missing", "the tool has no description", revision, subject=subject))
+            out.append(problem("tool-description-missing", "the tool has no description", revision, subject=subject))
         schema = raw.get("inputSchema")
         if isinstance(schema, dict):
             out.extend(_schema_rules(schema, ("inputSchema",), revision, subject, describe=True))
@@ -376,7 +108,7 @@ def check_tools(items: list[Item], revision: str | None) -> list[Problem]:
             and annotations.get("destructiveHint") is True
         ):
             out.append(
-                _problem(
+                problem(
                     "tool-annotations-contradiction",
                     "readOnlyHint is true and destructiveHint is true",
                     revision,
@@ -452,7 +184,7 @@ def _schema_rules(
         if describe and how == _PROPERTY and len(path) == 2 and not _has_description(schema, refs):
             name = path[-1]
             out.append(
-                _problem(
+                problem(
                     "schema-property-no-description",
                     f"property {short_json(name)} has no description",
                     revision,
@@ -492,7 +224,7 @@ def _pattern_rules(schema: JSONObject, where: str, revision: str | None, subject
         else:
             continue  # linear-time, or not a regular expression (the metaschema check reports that)
         out.append(
-            _problem(
+            problem(
                 "schema-pattern-backtracking",
                 f"{keyword} {short_json(pattern, 60)} {why}",
                 revision,
@@ -547,7 +279,7 @@ def _required_rule(schema: JSONObject, where: str, revision: str | None, subject
     if schema.get("additionalProperties") is False:
         message += " (and additionalProperties is false: no value can be valid)"
         severity = "error"
-    rule = LINT_RULES["schema-required-undefined"]
+    rule = RULES["schema-required-undefined"]
     return [rule.problem(message, revision=revision, subject=subject, path=where or "(root)", severity=severity)]
 
 
@@ -593,7 +325,7 @@ def _type_rules(schema: JSONObject, where: str, revision: str | None, subject: s
         if wrong:
             shown = ", ".join(short_json(v, 30) for v in wrong[:5])
             out.append(
-                _problem(
+                problem(
                     "schema-enum-type",
                     f"enum value(s) {shown} are not of type {' or '.join(types)}",
                     revision,
@@ -603,7 +335,7 @@ def _type_rules(schema: JSONObject, where: str, revision: str | None, subject: s
             )
     if types is not None and "const" in schema and not _fits(schema["const"], types):
         out.append(
-            _problem(
+            problem(
                 "schema-enum-type",
                 f"const {short_json(schema['const'], 30)} is a {json_type_name(schema['const'])}, "
                 f"not {' or '.join(types)}",
@@ -613,12 +345,12 @@ def _type_rules(schema: JSONObject, where: str, revision: str | None, subject: s
             )
         )
     if isinstance(enum, list) and not enum:
-        out.append(_problem("schema-unsatisfiable", "enum is empty", revision, subject=subject, path=where or "(root)"))
+        out.append(problem("schema-unsatisfiable", "enum is empty", revision, subject=subject, path=where or "(root)"))
     for low_key, high_key in _BOUNDS:
         low, high = _bound(schema.get(low_key)), _bound(schema.get(high_key))
         if low is not None and high is not None and low > high:
             out.append(
-                _problem(
+                problem(
                     "schema-unsatisfiable",
                     f"{low_key} {short_json(schema[low_key])} is greater than "
                     f"{high_key} {short_json(schema[high_key])}",
@@ -630,7 +362,7 @@ def _type_rules(schema: JSONObject, where: str, revision: str | None, subject: s
     low, high = _bound(schema.get("exclusiveMinimum")), _bound(schema.get("exclusiveMaximum"))
     if low is not None and high is not None and low >= high:
         out.append(
-            _problem(
+            problem(
                 "schema-unsatisfiable",
                 f"exclusiveMinimum {short_json(schema['exclusiveMinimum'])} is not below "
                 f"exclusiveMaximum {short_json(schema['exclusiveMaximum'])}",
@@ -663,7 +395,7 @@ def _default_rule(
         if violations:
             detail = f": {violations[0].message}"
     return [
-        _problem(
+        problem(
             "schema-default-invalid",
             f"default {short_json(default, 40)} is not valid against its own schema{detail}",
             revision,
@@ -680,7 +412,7 @@ def _form_rules(schema: JSONObject, revision: str | None, subject: str) -> list[
     try:
         root = build_form(schema, prefill_defaults=False)
     except (RecursionError, ValueError, TypeError) as exc:
-        return [_problem("form-unrenderable", f"no form can be built: {exc}", revision, subject=subject)]
+        return [problem("form-unrenderable", f"no form can be built: {exc}", revision, subject=subject)]
     out: list[Problem] = []
     seen: set[tuple[str, str]] = set()
     stack = [root]
@@ -695,7 +427,7 @@ def _form_rules(schema: JSONObject, revision: str | None, subject: str) -> list[
             if key not in seen:
                 seen.add(key)
                 out.append(
-                    _problem(
+                    problem(
                         "form-unrenderable", f"edited as raw JSON: {node.reason}", revision, subject=subject, path=where
                     )
                 )
@@ -704,7 +436,7 @@ def _form_rules(schema: JSONObject, revision: str | None, subject: str) -> list[
             key = (where, note)
             if key not in seen:
                 seen.add(key)
-                out.append(_problem("form-unrenderable", note, revision, subject=subject, path=where))
+                out.append(problem("form-unrenderable", note, revision, subject=subject, path=where))
         if isinstance(node, UnionNode):
             for variant in node.variants:
                 stack.append(variant.node)
@@ -732,11 +464,10 @@ def check_resources(items: list[Item], revision: str | None) -> list[Problem]:
             continue
         subject = _noun("resources", uri)
         if count := repeated.first_of_many(uri):
-            problem = _problem("resource-uri-duplicate", f"{count} resources have this URI", revision, subject=subject)
-            out.append(problem)
+            out.append(problem("resource-uri-duplicate", f"{count} resources have this URI", revision, subject=subject))
         if not _SCHEME.match(uri):
             out.append(
-                _problem(
+                problem(
                     "resource-uri-invalid", "the URI has no scheme (e.g. file://, https://)", revision, subject=subject
                 )
             )
@@ -808,12 +539,12 @@ def check_templates(items: list[Item], revision: str | None) -> list[Problem]:
         subject = _noun("templates", template)
         errors = template_errors(template)
         for error in errors[:5]:
-            out.append(_problem("template-invalid", error, revision, subject=subject, path="uriTemplate"))
+            out.append(problem("template-invalid", error, revision, subject=subject, path="uriTemplate"))
         if not errors and "{" not in template:
-            out.append(_problem("template-no-variables", "the template has no {variables}", revision, subject=subject))
+            out.append(problem("template-no-variables", "the template has no {variables}", revision, subject=subject))
         if count := repeated.first_of_many(template):
             out.append(
-                _problem(
+                problem(
                     "template-duplicate",
                     f"{count} templates have this uriTemplate",
                     revision,
@@ -827,8 +558,6 @@ def check_templates(items: list[Item], revision: str | None) -> list[Problem]:
 
 
 def check_prompts(items: list[Item], revision: str | None) -> list[Problem]:
-    from inspector.core.checks.validation import WIRE_RULES
-
     out: list[Problem] = []
     repeated = _Repeated(items, "name")
     for item in items:
@@ -838,7 +567,7 @@ def check_prompts(items: list[Item], revision: str | None) -> list[Problem]:
         subject = _noun("prompts", name)
         if count := repeated.first_of_many(name):
             out.append(
-                _problem(
+                problem(
                     "prompt-name-duplicate",
                     f"{count} prompts are named {short_json(name)}",
                     revision,
@@ -854,7 +583,7 @@ def check_prompts(items: list[Item], revision: str | None) -> list[Problem]:
             if isinstance(arg_name, str) and not arg_name.strip():
                 # A missing or non-string name is a schema error, reported by the wire validation.
                 out.append(
-                    WIRE_RULES["prompt-argument-name"].problem(
+                    RULES["prompt-argument-name"].problem(
                         "the argument's name is empty",
                         revision=revision,
                         subject=subject,
@@ -864,7 +593,7 @@ def check_prompts(items: list[Item], revision: str | None) -> list[Problem]:
             elif isinstance(arg_name, str):
                 if arg_name in seen:
                     out.append(
-                        _problem(
+                        problem(
                             "prompt-argument-duplicate",
                             f"arguments[{seen[arg_name]}] and arguments[{index}] are both named {short_json(arg_name)}",
                             revision,

@@ -5,7 +5,8 @@ A `Problem` is the unit both faces show: the live wire validation attaches
 them to traffic frames (`Frame.findings`), and `inspector lint` reports them.
 Each one names a `Rule` by its stable id; the rule carries the default
 severity, a one-line rationale and the spec page (`spec_pages` makes the
-link).  Kept free of any heavy import: the traffic log imports this module.
+link).  Every rule lint and the wire validation report is in `rules.RULES`.
+Kept free of any heavy import: the traffic log imports this module.
 """
 
 from __future__ import annotations

@@ -46,11 +46,11 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from inspector.core.checks import wire_models as wm
-from inspector.core.checks.problems import Problem, Rule
+from inspector.core.checks.problems import Problem
+from inspector.core.checks.rules import RULES as WIRE_RULES
 from inspector.core.checks.spec_pages import page_for_model as _page_for
 from inspector.core.checks.spec_pages import spec_url
 from inspector.core.protocol.versions import KNOWN_VERSIONS, MODERN_VERSIONS, at_least
@@ -63,203 +63,12 @@ if TYPE_CHECKING:
 
 
 __all__ = [
-    "WIRE_RULES",
     "FrameValidator",
     "check_structured_content",
     "check_tool_schemas",
     "validate_message",
 ]
 
-
-# Rule, with this module's category unless a rule names its own.
-_rule = partial(Rule, category="wire")
-
-
-# Every rule the wire validation can report.  Ids are stable: tests, the
-# TUI's Problems view and `inspector lint --rules` all use them.
-WIRE_RULES: dict[str, Rule] = {
-    rule.id: rule
-    for rule in (
-        _rule(
-            "stdout-not-json",
-            "error",
-            "a stdio server wrote a line to stdout that is not a JSON-RPC message (logs belong on stderr)",
-            "basic/transports",
-            "stdio",
-            spec="The server MUST NOT write anything to its stdout that is not a valid MCP message.",
-        ),
-        _rule(
-            "jsonrpc-parse",
-            "error",
-            "a frame is not valid JSON (or not UTF-8), so nobody can read it",
-            "basic",
-            spec="MCP messages are JSON-RPC 2.0 messages, UTF-8 encoded JSON.",
-        ),
-        _rule(
-            "jsonrpc-envelope",
-            "error",
-            "the JSON-RPC envelope is wrong: jsonrpc version, id type, result/error, error object",
-            "basic",
-            spec='Messages carry "jsonrpc": "2.0"; request ids are strings or integers and MUST NOT be null; '
-            "a response has a result or an error, not both.",
-        ),
-        _rule(
-            "jsonrpc-batch",
-            "error",
-            "JSON-RPC batches were removed in 2025-06-18",
-            "changelog",
-            since="2025-06-18",
-            spec="Remove support for JSON-RPC batching (2025-06-18).",
-        ),
-        _rule(
-            "jsonrpc-session",
-            "warning",
-            "a message that does not fit the session: a response to an unknown id, progress for a finished request",
-            "basic",
-            spec="Responses MUST carry the id of the request they answer.",
-        ),
-        _rule(
-            "protocol-version-unknown",
-            "error",
-            "the server answered initialize with a protocol version that is not a released revision",
-            "basic/lifecycle",
-            "version-negotiation",
-            spec="If the server supports the requested version it MUST answer with it; otherwise with another "
-            "version it supports.",
-        ),
-        _rule(
-            "method-not-in-revision",
-            "error",
-            "a method used that the negotiated revision does not define (it belongs to another revision)",
-            "basic/lifecycle",
-            spec="Both parties MUST use the protocol version negotiated for the session.",
-        ),
-        _rule(
-            "method-unknown",
-            "info",
-            "a method that no revision of the spec defines (an extension or a typo)",
-            "basic",
-            spec="Methods are defined by the specification; custom methods are extensions.",
-        ),
-        _rule(
-            "wire-schema",
-            "error",
-            "the message does not match the wire schema of the negotiated revision",
-            "basic",
-            spec="Messages MUST follow the schema of the negotiated protocol revision.",
-        ),
-        # Info, not warning: no revision's schema.json closes an object
-        # (additionalProperties is never false), so a message with a field from a
-        # later revision is still valid in the negotiated one; a peer on that
-        # revision ignores it.  What the schema does reject (a content type or an
-        # enum value it lacks) is wire-value-newer, an error.
-        _rule(
-            "wire-field-newer",
-            "info",
-            "a field that a later revision added: the negotiated revision does not define it, so a peer on "
-            "that revision ignores it (its schema allows extra fields)",
-            "changelog",
-            since="2025-03-26",
-            spec="Fields exist from the revision that introduced them; the schema of every revision allows "
-            "additional properties, so the message stays valid.",
-        ),
-        _rule(
-            "wire-value-newer",
-            "error",
-            "a content type, union member, enum value or shape that only a later revision allows: the "
-            "negotiated revision's schema rejects the message (e.g. an audio block in a 2024-11-05 session)",
-            "changelog",
-            since="2025-03-26",
-            spec="Both parties MUST respect the negotiated protocol version; its schema lists the content types "
-            "and values it allows.",
-        ),
-        _rule(
-            "wire-field-unknown",
-            "info",
-            "a field that no revision defines (a typo, or an extension that belongs in _meta)",
-            "basic",
-            "meta",
-            spec="Extension data belongs in _meta; other unknown fields are ignored by clients.",
-            # The `_meta` section of the basic page exists from 2025-06-18.
-            anchor_before=(("2025-06-18", ""),),
-        ),
-        _rule(
-            "capability-undeclared-request",
-            "error",
-            "the server sent a request for a client capability the client did not declare",
-            "basic/lifecycle",
-            "capability-negotiation",
-            spec="Both parties MUST only use capabilities that were successfully negotiated.",
-        ),
-        _rule(
-            "capability-undeclared-notification",
-            "warning",
-            "the server sent a notification for a capability it did not declare",
-            "basic/lifecycle",
-            "capability-negotiation",
-            spec="Both parties MUST only use capabilities that were successfully negotiated.",
-        ),
-        _rule(
-            "tool-input-schema-root",
-            "error",
-            'a tool inputSchema must be a JSON Schema object with "type": "object" at the root',
-            "server/tools",
-            "tool",
-            spec='inputSchema: a JSON Schema object with type "object"; MUST be a valid JSON Schema object (not null).',
-        ),
-        _rule(
-            "tool-input-schema-invalid",
-            "error",
-            "a tool inputSchema is not a valid JSON Schema (checked against the metaschema it declares)",
-            "server/tools",
-            "tool",
-            spec="inputSchema MUST be a valid JSON Schema; $schema names the dialect, 2020-12 when absent.",
-        ),
-        _rule(
-            "tool-output-schema-invalid",
-            "error",
-            'a tool outputSchema is not a valid JSON Schema, or not "type": "object" at the root',
-            "server/tools",
-            "output-schema",
-            since="2025-06-18",
-            spec='outputSchema: a JSON Schema of "type": "object"; $schema names the dialect, 2020-12 when absent.',
-        ),
-        _rule(
-            "tool-arguments-invalid",
-            "warning",
-            "tool arguments sent that do not match the tool's inputSchema",
-            "server/tools",
-            "calling-tools",
-            spec="arguments are validated against the tool's inputSchema.",
-        ),
-        _rule(
-            "prompt-argument-name",
-            "error",
-            "a prompt argument without a name cannot be filled in",
-            "server/prompts",
-            "data-types",
-            spec="PromptArgument.name: string (required).",
-        ),
-        _rule(
-            "structured-content-invalid",
-            "error",
-            "a tool result's structuredContent does not match the tool's outputSchema",
-            "server/tools",
-            "output-schema",
-            since="2025-06-18",
-            spec="If an output schema is provided, servers MUST provide structured results that conform to it.",
-        ),
-        _rule(
-            "structured-content-missing",
-            "error",
-            "a tool that declares an outputSchema returned no structuredContent (and the result is not an error)",
-            "server/tools",
-            "output-schema",
-            since="2025-06-18",
-            spec="If an output schema is provided, servers MUST provide structured results that conform to it.",
-        ),
-    )
-}
 
 # Methods of extensions the inspector knows (not validated, not "unknown").
 _EXTENSION_METHODS = frozenset(
