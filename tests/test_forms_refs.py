@@ -22,7 +22,7 @@ import pytest
 from textual.widgets import Input, Static
 
 from inspector.commands import exitcodes
-from inspector.core.checks.lint_rules import check_tools
+from inspector.core.checks.lint_items import check_tools
 from inspector.core.checks.validation import check_structured_content
 from inspector.core.protocol.items import Item
 from inspector.core.servers.spec import ServerSpec

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from inspector.commands import exitcodes
-from inspector.core.checks.lint_rules import template_errors
 from inspector.core.checks.rules import RULES
+from inspector.core.checks.uri_template import template_errors
 
 from .peers import EVERYTHING, NODE, SERVERS, require
 from .spec_links import assert_links

@@ -6,8 +6,8 @@
 
 Three sources of findings:
 
-* the item rules (`lint_rules`): tool names and schemas, annotations,
-  resources, templates, prompts;
+* the item rules (`lint_items`, with `lint_schemas` and `uri_template`):
+  tool names and schemas, annotations, resources, templates, prompts;
 * the live checks here: each list is paged by hand (so a repeating or
   endless cursor, or a page that fails, is seen and the items before it
   are kept), and each declared capability is exercised once
@@ -31,10 +31,11 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from inspector.core.checks.lint_rules import check_prompts, check_resources, check_templates, check_tools
+from inspector.core.checks.lint_items import check_prompts, check_resources, check_templates, check_tools
 from inspector.core.checks.problems import Problem, severity_rank
 from inspector.core.checks.rules import RULES
 from inspector.core.checks.spec_pages import spec_url
+from inspector.core.checks.uri_template import template_errors
 from inspector.core.checks.validation import FrameValidator
 from inspector.core.protocol.client import CAPABILITY_OF_KIND
 from inspector.core.protocol.errors import ConnectionClosed, InspectorError, JsonRpcError
@@ -285,8 +286,6 @@ def _completion_params(listings: dict[str, list[Item]]) -> JSONObject | None:
                         "ref": {"type": "ref/prompt", "name": item.name},
                         "argument": {"name": argument["name"], "value": ""},
                     }
-    from inspector.core.checks.lint_rules import template_errors
-
     for item in listings["templates"]:
         template = item.data.get("uriTemplate")
         if isinstance(template, str) and not template_errors(template):

@@ -5,10 +5,11 @@ page and what it says there); a check reports a `Problem` that names it.
 The ids are stable: tests, the TUI's Problems view, saved recordings and
 `inspector lint --rules` (which lists this table in order) all use them.
 
-Categories: ``lint`` for what the listed items declare (`lint_rules`),
-``capability`` and ``pagination`` for what lint finds by exercising the live
-connection (`lint`), ``wire`` for what the validation finds in each frame
-(`validation`), which lint also runs over every frame of its session.
+Categories: ``lint`` for what the listed items declare (`lint_items`,
+`lint_schemas`), ``capability`` and ``pagination`` for what lint finds by
+exercising the live connection (`lint`), ``wire`` for what the validation
+finds in each frame (`validation`), which lint also runs over every frame of
+its session.
 """
 
 from __future__ import annotations
