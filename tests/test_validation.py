@@ -467,7 +467,10 @@ def test_links_follow_pages_that_moved_or_do_not_exist_yet() -> None:
 
 
 def test_importing_validation_does_not_load_the_wire_models() -> None:
-    code = "import sys, inspector.core.checks.validation, inspector.core.checks.lint\nprint('mcp_types' in sys.modules)"
+    code = (
+        "import sys, inspector.core.checks.validation, inspector.core.checks.lint_run\n"
+        "print('mcp_types' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
     assert out.strip() == "False"
 

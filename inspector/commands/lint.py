@@ -20,7 +20,7 @@ _MARK = {"error": "error  ", "warning": "warning", "info": "info   "}
 
 
 async def run_lint(ctx: CommandContext) -> int:
-    from inspector.core.checks.lint import lint_server
+    from inspector.core.checks.lint_run import lint_server
 
     args = ctx.args
     strict = bool(getattr(args, "strict", False))

@@ -1,10 +1,10 @@
 """The lint rules that look at listed items: tools, resources, templates, prompts.
 
 Each check is a plain function over `Item`s (the lenient parse of a list) and
-returns `Problem`s; `lint` runs them after listing everything, beside the
-checks of the live connection and the wire validation of the whole session.
-A tool's schemas are looked at by `lint_schemas`, a template's grammar by
-`uri_template`.  Paths are relative to the item
+returns `Problem`s; `lint_run` runs them after listing everything, beside the
+checks of the live connection (`lint_live`) and the wire validation of the
+whole session.  A tool's schemas are looked at by `lint_schemas`, a
+template's grammar by `uri_template`.  Paths are relative to the item
 (``inputSchema.properties.city``) and the subject names it (``tool "add"``).
 """
 

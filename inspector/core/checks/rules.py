@@ -7,9 +7,9 @@ The ids are stable: tests, the TUI's Problems view, saved recordings and
 
 Categories: ``lint`` for what the listed items declare (`lint_items`,
 `lint_schemas`), ``capability`` and ``pagination`` for what lint finds by
-exercising the live connection (`lint`), ``wire`` for what the validation
-finds in each frame (`validation`), which lint also runs over every frame of
-its session.
+exercising the live connection (`lint_live`), ``wire`` for what the
+validation finds in each frame (`validation`), which lint also runs over
+every frame of its session.
 """
 
 from __future__ import annotations
