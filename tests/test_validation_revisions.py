@@ -67,7 +67,7 @@ def later(revision: str, added: str) -> bool:
 def test_the_packaged_schemas_are_the_specs_own(revision: str) -> None:
     from importlib import resources
 
-    ours = resources.files("inspector.core").joinpath("wire_schemas", f"{revision}.json").read_text("utf-8")
+    ours = resources.files("inspector.core.checks").joinpath("wire_schemas", f"{revision}.json").read_text("utf-8")
     # The digest of the spec's own schema.json, from the index of the spec (tests/spec_links.py).
     assert canonical_digest(json.loads(ours)) == index()["schemas"][revision]
 
