@@ -14,7 +14,7 @@ it, and get back the JSON value::
     check_schema(schema)                         # the schema against its meta-schema
     apply_defaults(requested_schema)             # elicitation content from defaults
 
-Module map: `builder` (schema → nodes), `node_base` / `leaf_nodes` /
+Module map: `builder` (schema → nodes), `node_base` / `leaf_nodes` / `enum_nodes` /
 `container_nodes` / `choice_nodes` (the node classes), `assignments` (CLI
 ``key=value``), `validation` (jsonschema wrapper), `schema_keywords` (its
 regex keywords), `schema_regex` (server patterns in bounded time), `limits`
@@ -29,15 +29,13 @@ from inspector.forms.choice_nodes import NullableNode, UnionNode, UnionVariant
 from inspector.forms.container_nodes import ArrayNode, ObjectNode
 from inspector.forms.dialects import Dialect, dialect_of
 from inspector.forms.elicitation import apply_defaults
+from inspector.forms.enum_nodes import EnumNode, EnumOption, MultiSelectNode
 from inspector.forms.errors import AssignmentError, AssignmentProblem, FormValueError
 from inspector.forms.leaf_nodes import (
     BooleanNode,
     ConstNode,
-    EnumNode,
-    EnumOption,
     ExtrasNode,
     IntegerNode,
-    MultiSelectNode,
     NumberNode,
     RawJsonNode,
     StringNode,

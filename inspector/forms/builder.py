@@ -26,17 +26,8 @@ from urllib.parse import unquote
 
 from inspector.forms.choice_nodes import NullableNode, UnionNode, UnionVariant
 from inspector.forms.container_nodes import ArrayNode, ObjectNode
-from inspector.forms.leaf_nodes import (
-    BooleanNode,
-    ConstNode,
-    EnumNode,
-    EnumOption,
-    IntegerNode,
-    MultiSelectNode,
-    NumberNode,
-    RawJsonNode,
-    StringNode,
-)
+from inspector.forms.enum_nodes import EnumNode, EnumOption, MultiSelectNode
+from inspector.forms.leaf_nodes import BooleanNode, ConstNode, IntegerNode, NumberNode, RawJsonNode, StringNode
 from inspector.forms.merge import MergeConflict, merge_schemas
 from inspector.forms.node_base import FormContext, FormNode
 from inspector.forms.paths import Path
