@@ -14,30 +14,31 @@ it, and get back the JSON value::
     check_schema(schema)                         # the schema against its meta-schema
     apply_defaults(requested_schema)             # elicitation content from defaults
 
-Module map: `builder` (schema → nodes), `node_base` / `leaf_nodes` /
-`container_nodes` / `choice_nodes` (the node classes), `assignments` (CLI
-``key=value``), `validation` (jsonschema wrapper), `schema_keywords` (its
-regex keywords), `schema_regex` (server patterns in bounded time), `limits`
-(depth and ``$ref`` cycles), `elicitation`, `refs` (the one ``$ref``
-resolver of form, lint and validation), `merge` (``allOf``),
+Module map: `builder` (schema → nodes), `expansion` (``$ref`` followed and
+``allOf`` merged before a schema becomes a node), `node_base` / `leaf_nodes` /
+`enum_nodes` / `container_nodes` / `choice_nodes` (the node classes),
+`assignments` (CLI ``key=value``) and `assignments_format` (a value back into
+them), `schema_validation` (jsonschema wrapper), `schema_keywords` (its regex
+keywords), `schema_regex` (server patterns in bounded time), `limits` (depth
+and ``$ref`` cycles), `elicitation`, `refs` (the one ``$ref`` resolver of
+form, lint and validation), `merge` (``allOf``), `dialects`, `errors`,
 `text_conversion`, `paths`, `values`.
 """
 
-from inspector.forms.assignments import apply_assignments, format_assignments, parse_assignments
+from inspector.forms.assignments import apply_assignments, parse_assignments
+from inspector.forms.assignments_format import format_assignments
 from inspector.forms.builder import build_form
 from inspector.forms.choice_nodes import NullableNode, UnionNode, UnionVariant
 from inspector.forms.container_nodes import ArrayNode, ObjectNode
 from inspector.forms.dialects import Dialect, dialect_of
 from inspector.forms.elicitation import apply_defaults
+from inspector.forms.enum_nodes import EnumNode, EnumOption, MultiSelectNode
 from inspector.forms.errors import AssignmentError, AssignmentProblem, FormValueError
 from inspector.forms.leaf_nodes import (
     BooleanNode,
     ConstNode,
-    EnumNode,
-    EnumOption,
     ExtrasNode,
     IntegerNode,
-    MultiSelectNode,
     NumberNode,
     RawJsonNode,
     StringNode,

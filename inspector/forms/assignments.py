@@ -28,7 +28,7 @@ cannot convert stays a string, and keys the schema forbids are kept.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,13 +47,11 @@ from inspector.forms.values import (
     JSONValue,
     Schema,
     Unset,
-    json_equal,
-    json_text,
     json_type_name,
     parse_json_text,
 )
 
-__all__ = ["apply_assignments", "format_assignments", "parse_assignments", "split_assignment"]
+__all__ = ["apply_assignments", "parse_assignments", "split_assignment"]
 
 
 class _Problem(Exception):
@@ -68,6 +66,16 @@ def split_assignment(text: str) -> tuple[str, str | None, str]:
     The operator is ``"="``, ``":="`` or None for a bare key.  An ``=`` inside
     ``[...]`` (a quoted key) does not split.
     """
+    for i in _outside_brackets(text):
+        if text.startswith(":=", i):
+            return text[:i], ":=", text[i + 2 :]
+        if text[i] == "=":
+            return text[:i], "=", text[i + 1 :]
+    return text, None, ""
+
+
+def _outside_brackets(text: str) -> Iterator[int]:
+    """The indexes of *text*'s characters that are outside ``[...]`` (where a quoted key may hold anything)."""
     depth = 0
     quoted = False
     i = 0
@@ -77,8 +85,7 @@ def split_assignment(text: str) -> tuple[str, str | None, str]:
             if ch == "\\":
                 i += 2
                 continue
-            if ch == '"':
-                quoted = False
+            quoted = ch != '"'
         elif ch == '"' and depth > 0:
             quoted = True
         elif ch == "[":
@@ -86,12 +93,8 @@ def split_assignment(text: str) -> tuple[str, str | None, str]:
         elif ch == "]":
             depth = max(0, depth - 1)
         elif depth == 0:
-            if ch == ":" and text[i + 1 : i + 2] == "=":
-                return text[:i], ":=", text[i + 2 :]
-            if ch == "=":
-                return text[:i], "=", text[i + 1 :]
+            yield i
         i += 1
-    return text, None, ""
 
 
 def parse_assignments(
@@ -286,38 +289,42 @@ def _resolve(root: FormNode, tokens: list[PathToken], run: _Run) -> FormNode | _
     node = root
     i = 0
     while i < len(tokens):
-        token = tokens[i]
         node = _unwrap(node, tokens[:i], run)
         if isinstance(node, RawJsonNode) or node.is_raw:
             return _JsonSlot(node, tokens[i:])
         if isinstance(node, ObjectNode):
-            if not isinstance(token.value, str):
-                raise _Problem(f"{_where(tokens[:i])} is an object; use .key, not an index")
-            key, used = _match_field(node, tokens, i)
+            key, used = _field_at(node, tokens, i)
             if key is None:
                 return _JsonSlot(node.extras, tokens[i:], owner=node)
             node = node.fields[key]
             i += used
-            continue
-        if isinstance(node, ArrayNode):
-            if token.value is APPEND:
-                node = node.add()
-            elif isinstance(token.value, int):
-                if token.value < len(node.items):
-                    node = node.items[token.value]
-                elif token.value == len(node.items):
-                    node = node.add()
-                else:
-                    raise _Problem(
-                        f"index {token.value} is past the end of {_where(tokens[:i])} "
-                        f"({len(node.items)} items; use [] to append)"
-                    )
-            else:
-                raise _Problem(f"{_where(tokens[:i])} is an array; use [N] or []")
+        elif isinstance(node, ArrayNode):
+            node = _item_at(node, tokens, i)
             i += 1
-            continue
-        raise _Problem(f"{_where(tokens[:i])} is a {node.kind} field and has no {_where([token])!r}")
+        else:
+            raise _Problem(f"{_where(tokens[:i])} is a {node.kind} field and has no {_where([tokens[i]])!r}")
     return node
+
+
+def _field_at(node: ObjectNode, tokens: list[PathToken], i: int) -> tuple[str | None, int]:
+    """The field of *node* that the tokens from *i* name, and how many tokens its name takes."""
+    if not isinstance(tokens[i].value, str):
+        raise _Problem(f"{_where(tokens[:i])} is an object; use .key, not an index")
+    return _match_field(node, tokens, i)
+
+
+def _item_at(node: ArrayNode, tokens: list[PathToken], i: int) -> FormNode:
+    """The item of *node* that token *i* names: an existing one, or one added at the end."""
+    index = tokens[i].value
+    if index is APPEND:
+        return node.add()
+    if not isinstance(index, int):
+        raise _Problem(f"{_where(tokens[:i])} is an array; use [N] or []")
+    if index < len(node.items):
+        return node.items[index]
+    if index == len(node.items):
+        return node.add()
+    raise _Problem(f"index {index} is past the end of {_where(tokens[:i])} ({len(node.items)} items; use [] to append)")
 
 
 # -- applying -------------------------------------------------------------------
@@ -369,42 +376,50 @@ def _unknown_message(owner: ObjectNode, key: str, where: str) -> str:
 
 
 def _apply_json(slot: _JsonSlot, op: str | None, raw: str, run: _Run) -> None:
-    first = slot.tokens[0].value
-    value: JSONValue
-    if slot.owner is not None:
-        assert isinstance(first, str)
-        if not slot.owner.allows_additional and not run.lenient:
-            raise _Problem(_unknown_message(slot.owner, first, format_path(slot.owner.path)))
-        scratch = slot.owner.additional_node(first) if len(slot.tokens) == 1 else None
-    elif len(slot.tokens) == 1 and isinstance(first, str):
-        scratch = _map_value_node(slot.node, first)
-    else:
-        scratch = None
-    if op == ":=":
-        value = _json_arg(raw)
-    elif op == "=":
-        if scratch is not None:
-            try:
-                converted = scratch.convert_text(raw)
-            except FormValueError:
-                if not run.lenient:
-                    raise
-                converted = raw
-            value = "" if converted is UNSET and isinstance(scratch, StringNode) else converted
-            if value is UNSET:
-                raise _Problem("needs a value")
-        else:
-            value = infer_json(raw)
-    else:
-        if scratch is not None and not isinstance(scratch, BooleanNode) and not run.lenient:
-            raise _Problem("needs a value (key=VALUE); only a boolean field can be given alone")
-        value = True
+    value = _slot_value(_scratch_for(slot, run), op, raw, run)
     current = slot.node.to_value()
     try:
         updated = _set_in(current, slot.tokens, value)
     except ValueError as exc:
         raise _Problem(str(exc)) from None
     slot.node.load_value(updated)
+
+
+def _scratch_for(slot: _JsonSlot, run: _Run) -> FormNode | None:
+    """A node to convert the text for *slot*, where a schema describes its one key; else None."""
+    first = slot.tokens[0].value
+    if slot.owner is not None:
+        assert isinstance(first, str)
+        if not slot.owner.allows_additional and not run.lenient:
+            raise _Problem(_unknown_message(slot.owner, first, format_path(slot.owner.path)))
+        return slot.owner.additional_node(first) if len(slot.tokens) == 1 else None
+    if len(slot.tokens) == 1 and isinstance(first, str):
+        return _map_value_node(slot.node, first)
+    return None
+
+
+def _slot_value(scratch: FormNode | None, op: str | None, raw: str, run: _Run) -> JSONValue:
+    """The value an argument gives a place in raw JSON: converted by *scratch* when there is one."""
+    if op == ":=":
+        return _json_arg(raw)
+    if op == "=":
+        return infer_json(raw) if scratch is None else _converted(scratch, raw, run)
+    if scratch is not None and not isinstance(scratch, BooleanNode) and not run.lenient:
+        raise _Problem("needs a value (key=VALUE); only a boolean field can be given alone")
+    return True
+
+
+def _converted(scratch: FormNode, raw: str, run: _Run) -> JSONValue:
+    try:
+        converted = scratch.convert_text(raw)
+    except FormValueError:
+        if not run.lenient:
+            raise
+        converted = raw
+    value = "" if converted is UNSET and isinstance(scratch, StringNode) else converted
+    if value is UNSET:
+        raise _Problem("needs a value")
+    return value
 
 
 def _map_value_node(node: FormNode, key: str) -> FormNode | None:
@@ -452,43 +467,3 @@ def _set_in(current: JSONValue | Unset, tokens: list[PathToken], value: JSONValu
     else:
         raise ValueError(f"index {token} is past the end ({len(items)} items; use [] to append)")
     return items
-
-
-# -- the other way ------------------------------------------------------------------
-
-
-def format_assignments(schema: Schema, value: JSONObject) -> list[str]:
-    """``key=value`` strings that `parse_assignments` turns back into *value*'s keys.
-
-    Uses ``key=text`` where the field's text conversion reproduces the value
-    exactly (``name=foo``, ``count=3``), else ``key:=json``.  Handy for a
-    "copy as command line" action.
-    """
-    form = build_form(schema)
-    fields = form.fields if isinstance(form, ObjectNode) else {}
-    out: list[str] = []
-    for key, item in value.items():
-        shown = key if _plain_key(key) else f"[{json_text(key)}]"
-        node = fields.get(key)
-        text = _as_text(node, item) if node is not None else None
-        out.append(f"{shown}={text}" if text is not None else f"{shown}:={json_text(item)}")
-    return out
-
-
-def _plain_key(key: str) -> bool:
-    return bool(key) and format_path((key,)) == key and "=" not in key and ":" not in key
-
-
-def _as_text(node: FormNode, item: JSONValue) -> str | None:
-    if isinstance(item, dict | list):
-        return None
-    node.load_value(item)
-    if node.is_raw:
-        return None
-    text = node.text()
-    try:
-        back = node.convert_text(text)
-    except FormValueError:
-        return None
-    same = back is not UNSET and json_equal(back, item) and type(back) is type(item)
-    return text if same else None

@@ -1,11 +1,11 @@
 """Build a form (a tree of nodes) from a JSON Schema.
 
 `build_form` reads tool ``inputSchema``s, elicitation ``requestedSchema``s and
-any other JSON Schema.  It resolves local ``$ref`` (with a recursion guard),
-merges simple ``allOf``, recognises titled enums, nullables and unions, and
-falls back to a `RawJsonNode` (with a ``reason``) for whatever a form cannot
-show: conditionals, free-form maps, tuple arrays, unknown types, external or
-too-recursive references, unmergeable ``allOf``.
+any other JSON Schema.  It resolves local ``$ref`` (with a recursion guard)
+and merges simple ``allOf`` (both in `expansion`), recognises titled enums,
+nullables and unions, and falls back to a `RawJsonNode` (with a ``reason``)
+for whatever a form cannot show: conditionals, free-form maps, tuple arrays,
+unknown types, external or too-recursive references, unmergeable ``allOf``.
 
 Defaults: a ``default`` documents what the server does when the field is
 absent, so a form starts without them (every optional field empty; a UI
@@ -20,27 +20,18 @@ object appear.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 from urllib.parse import unquote
 
 from inspector.forms.choice_nodes import NullableNode, UnionNode, UnionVariant
 from inspector.forms.container_nodes import ArrayNode, ObjectNode
-from inspector.forms.leaf_nodes import (
-    BooleanNode,
-    ConstNode,
-    EnumNode,
-    EnumOption,
-    IntegerNode,
-    MultiSelectNode,
-    NumberNode,
-    RawJsonNode,
-    StringNode,
-)
-from inspector.forms.merge import MergeConflict, merge_schemas
+from inspector.forms.enum_nodes import EnumNode, EnumOption, MultiSelectNode
+from inspector.forms.expansion import Budget, BuildContext, Fallback, expand, without_annotations
+from inspector.forms.leaf_nodes import BooleanNode, ConstNode, IntegerNode, NumberNode, RawJsonNode, StringNode
 from inspector.forms.node_base import FormContext, FormNode
 from inspector.forms.paths import Path
-from inspector.forms.refs import RefError, RefResolver, Target
+from inspector.forms.refs import RefResolver
 from inspector.forms.values import JSONObject, Schema, json_text
 
 __all__ = [
@@ -60,8 +51,6 @@ DEFAULT_MAX_DEPTH = 32
 DEFAULT_MAX_NODES = 2000
 """How many nodes one build step may create (guards against explosive schemas)."""
 
-_ANNOTATIONS = ("title", "description", "default", "examples", "example", "$comment")
-_DOCUMENT_KEYS = ("$schema", "$id", "$defs", "definitions", "$anchor")
 _UNSHOWN = (
     "not",
     "dependentSchemas",
@@ -87,39 +76,6 @@ _NUMBER_WORDS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "
 _KNOWN_TYPES = ("string", "number", "integer", "boolean", "object", "array", "null")
 
 
-class _Fallback(Exception):
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-@dataclass
-class _Budget:
-    remaining: int
-
-
-@dataclass(frozen=True)
-class _Ctx:
-    form: FormContext
-    resolver: RefResolver
-    recursion_limit: int
-    max_depth: int
-    max_nodes: int
-    budget: _Budget
-    refs: tuple[int, ...] = field(default=())  # the ``$ref`` targets expanded on the way here, by identity
-    scope: Any = None  # where the last ``$ref`` led (`RefResolver.scope_of`); None: the document's
-    depth: int = 0
-
-    def deeper(self) -> _Ctx:
-        return replace(self, depth=self.depth + 1)
-
-    def fresh(self) -> _Ctx:
-        return replace(self, budget=_Budget(self.max_nodes))
-
-    def with_ref(self, target: Target) -> _Ctx:
-        return replace(self, refs=(*self.refs, id(target.schema)), scope=target.scope)
-
-
 def build_form(
     schema: Schema,
     *,
@@ -135,13 +91,13 @@ def build_form(
     starts present: an empty form gives ``{}``.
     """
     context = FormContext(schema, prefill_defaults=prefill_defaults)
-    ctx = _Ctx(
+    ctx = BuildContext(
         form=context,
         resolver=RefResolver(schema),
         recursion_limit=recursion_limit,
         max_depth=max_depth,
         max_nodes=DEFAULT_MAX_NODES,
-        budget=_Budget(DEFAULT_MAX_NODES),
+        budget=Budget(DEFAULT_MAX_NODES),
     )
     node = _build(schema, (), ctx, required=True, parent=None)
     node.reset()
@@ -156,13 +112,13 @@ def build_detached(subschema: Schema, *, root_schema: Schema, path: Path = (), s
     an object of *root_schema* itself.
     """
     context = FormContext(root_schema)
-    ctx = _Ctx(
+    ctx = BuildContext(
         form=context,
         resolver=RefResolver(root_schema),
         recursion_limit=DEFAULT_RECURSION_LIMIT,
         max_depth=DEFAULT_MAX_DEPTH,
         max_nodes=DEFAULT_MAX_NODES,
-        budget=_Budget(DEFAULT_MAX_NODES),
+        budget=Budget(DEFAULT_MAX_NODES),
         scope=scope,
     )
     node = _build(subschema, path, ctx, required=True, parent=None)
@@ -170,95 +126,27 @@ def build_detached(subschema: Schema, *, root_schema: Schema, path: Path = (), s
     return node
 
 
-# -- expansion -----------------------------------------------------------------
-
-
-def _expand(schema: Schema, ctx: _Ctx) -> tuple[JSONObject, _Ctx]:
-    """Resolve top-level ``$ref`` and merge ``allOf`` until neither is left."""
-    expanded_here: set[int] = set()  # a $ref target met twice without a descent is a cycle
-    for _ in range(64):
-        if schema is True:
-            return {}, ctx
-        if schema is False:
-            raise _Fallback("the schema allows no value here (false)")
-        if not isinstance(schema, dict):
-            raise _Fallback("the schema is not a JSON object")
-        if "$ref" in schema:
-            ref = schema["$ref"]
-            if not isinstance(ref, str):
-                raise _Fallback("$ref must be a string")
-            try:
-                found = ctx.resolver.lookup(ref, ctx.resolver.scope_of(schema, ctx.scope))
-            except RefError as exc:
-                raise _Fallback(exc.reason) from None
-            target = found.schema
-            if found.meta:
-                raise _Fallback(f"$ref {ref!r} points into a JSON Schema meta-schema (the value is a schema)")
-            if target is False:
-                raise _Fallback(f"$ref {ref!r} allows no value (false)")
-            if target is True:
-                target = {}
-            else:
-                if id(target) in expanded_here:
-                    raise _Fallback(f"$ref cycle through {ref!r} never reaches a schema; edit this part as JSON")
-                expanded_here.add(id(target))
-                if ctx.refs.count(id(target)) >= ctx.recursion_limit:
-                    raise _Fallback(
-                        f"recursive $ref {ref!r} nested more than {ctx.recursion_limit} times; edit this part as JSON"
-                    )
-                ctx = ctx.with_ref(found)
-            siblings = {k: v for k, v in schema.items() if k != "$ref"}
-            schema = _merge([siblings, target], "$ref") if siblings else target
-            continue
-        if "allOf" in schema:
-            members = schema["allOf"]
-            if not isinstance(members, list):
-                raise _Fallback("allOf is not a list")
-            base = {k: v for k, v in schema.items() if k != "allOf"}
-            expanded: list[Any] = [base]
-            here = ctx.scope  # every member is written where the allOf is, whatever the one before led to
-            for member in members:
-                part, ctx = _expand(member, replace(ctx, scope=here))
-                expanded.append(part)
-            schema = _merge(expanded, "allOf")
-            continue
-        return schema, ctx
-    raise _Fallback("$ref / allOf chain too long")
-
-
-def _merge(schemas: list[Any], what: str) -> JSONObject:
-    try:
-        return merge_schemas(schemas)
-    except MergeConflict as exc:
-        raise _Fallback(f"{what} cannot be combined into one form field: {exc.reason}") from None
-
-
-def _strip(schema: JSONObject, *more: str) -> JSONObject:
-    drop = {*_ANNOTATIONS, *_DOCUMENT_KEYS, *more}
-    return {k: v for k, v in schema.items() if k not in drop}
-
-
 # -- building --------------------------------------------------------------------
 
 
-def _build(schema: Schema, path: Path, ctx: _Ctx, *, required: bool, parent: FormNode | None) -> FormNode:
+def _build(schema: Schema, path: Path, ctx: BuildContext, *, required: bool, parent: FormNode | None) -> FormNode:
     common: dict[str, Any] = {"path": path, "context": ctx.form, "required": required, "parent": parent}
     info = schema if isinstance(schema, dict) else {}
     try:
         if ctx.budget.remaining <= 0:
-            raise _Fallback("the schema is too large to show as a form")
+            raise Fallback("the schema is too large to show as a form")
         ctx.budget.remaining -= 1
         if ctx.depth > ctx.max_depth:
-            raise _Fallback(f"fields nest more than {ctx.max_depth} levels deep")
+            raise Fallback(f"fields nest more than {ctx.max_depth} levels deep")
         if schema is True or schema == {}:
             return RawJsonNode(schema=info, reason="any JSON value (the schema sets no type)", **common)
         scope = ctx.resolver.scope_of(schema, ctx.scope)
         if scope is not ctx.scope:  # an embedded $id: the $refs below resolve against it
             ctx = replace(ctx, scope=scope)
-        expanded, ctx = _expand(schema, ctx)
+        expanded, ctx = expand(schema, ctx)
         info = expanded
         node = _classify(expanded, ctx, common)
-    except _Fallback as fb:
+    except Fallback as fb:
         return RawJsonNode(schema=info, reason=fb.reason, **common)
     notes = [f"'{kw}' is checked on validation but not shown in the form" for kw in _UNSHOWN if kw in expanded]
     node.notes = tuple(notes)
@@ -274,12 +162,12 @@ def _types_of(schema: JSONObject) -> list[str] | None:
     elif isinstance(declared, list) and declared and all(isinstance(t, str) for t in declared):
         types = list(dict.fromkeys(declared))
     else:
-        raise _Fallback(f"'type' must be a string or a list of strings, not {json_text(declared)}")
+        raise Fallback(f"'type' must be a string or a list of strings, not {json_text(declared)}")
     if "number" in types and "integer" in types:
         types.remove("integer")
     for t in types:
         if t not in _KNOWN_TYPES:
-            raise _Fallback(f"unknown type {t!r}")
+            raise Fallback(f"unknown type {t!r}")
     return types
 
 
@@ -332,102 +220,140 @@ def _options_of(schema: JSONObject) -> tuple[EnumOption, ...] | None:
     return _enum_options(schema) or _titled_options(schema)
 
 
-def _is_null_schema(member: Any, ctx: _Ctx) -> bool:
+def _is_null_schema(member: Any, ctx: BuildContext) -> bool:
     try:
-        shape, _ = _expand(member, ctx)
-    except _Fallback:
+        shape, _ = expand(member, ctx)
+    except Fallback:
         return False
     if shape.get("type") == "null":
         return True
-    return "const" in shape and shape["const"] is None and len(_strip(shape)) == 1
+    return "const" in shape and shape["const"] is None and len(without_annotations(shape)) == 1
 
 
-def _classify(schema: dict[str, Any], ctx: _Ctx, common: dict[str, Any]) -> FormNode:
+def _classify(schema: JSONObject, ctx: BuildContext, common: dict[str, Any]) -> FormNode:
     if "if" in schema:
-        raise _Fallback("a conditional schema (if/then/else) cannot be shown as a form")
+        raise Fallback("a conditional schema (if/then/else) cannot be shown as a form")
+    choice = _choice(schema, common)
+    if choice is not None:
+        return choice
+    types = _types_of(schema)
+    if types is not None and "null" in types and len(types) > 1:
+        rest = [t for t in types if t != "null"]
+        inner = {**without_annotations(schema), "type": rest[0] if len(rest) == 1 else rest}
+        return _nullable(schema, inner, ctx, common)
+    for keyword in ("oneOf", "anyOf"):
+        if keyword in schema:
+            return _alternatives(schema, keyword, ctx, common)
+    if types is not None and len(types) > 1:
+        base = without_annotations(schema, "type")
+        return _union(schema, "type", base, [{"type": t} for t in types], ctx, common)
+    return _typed(schema, types[0] if types else _infer_type(schema), ctx, common)
+
+
+def _choice(schema: JSONObject, common: dict[str, Any]) -> FormNode | None:
+    """The node for a ``const``, an ``enum`` or a titled ``oneOf`` / ``anyOf`` of consts; else None."""
     if "const" in schema:
         return ConstNode(schema=schema, const=schema["const"], **common)
     if "enum" in schema:
         options = _enum_options(schema)
         if options is None:
-            raise _Fallback("'enum' must be a non-empty list")
+            raise Fallback("'enum' must be a non-empty list")
         return EnumNode(schema=schema, options=options, **common)
     titled = _titled_options(schema)
     if titled is not None:
         return EnumNode(schema=schema, options=titled, **common)
-    types = _types_of(schema)
-    if types is not None and "null" in types and len(types) > 1:
-        rest = [t for t in types if t != "null"]
-        inner = {**_strip(schema), "type": rest[0] if len(rest) == 1 else rest}
+    return None
+
+
+def _alternatives(schema: JSONObject, keyword: str, ctx: BuildContext, common: dict[str, Any]) -> FormNode:
+    """A ``oneOf`` / ``anyOf``: nullable when some members are null and others not, else a union."""
+    members = schema[keyword]
+    if not isinstance(members, list) or not members:
+        raise Fallback(f"'{keyword}' must be a non-empty list")
+    base = without_annotations(schema, keyword)
+    nulls = [i for i, m in enumerate(members) if _is_null_schema(m, ctx)]
+    if nulls and len(nulls) < len(members):
+        rest = [m for i, m in enumerate(members) if i not in nulls]
+        inner = {**base, keyword: rest} if len(rest) > 1 else {"allOf": [base, rest[0]]}
         return _nullable(schema, inner, ctx, common)
-    for keyword in ("oneOf", "anyOf"):
-        if keyword not in schema:
-            continue
-        members = schema[keyword]
-        if not isinstance(members, list) or not members:
-            raise _Fallback(f"'{keyword}' must be a non-empty list")
-        base = _strip(schema, keyword)
-        nulls = [i for i, m in enumerate(members) if _is_null_schema(m, ctx)]
-        if nulls and len(nulls) < len(members):
-            rest = [m for i, m in enumerate(members) if i not in nulls]
-            inner = {**base, keyword: rest} if len(rest) > 1 else {"allOf": [base, rest[0]]}
-            return _nullable(schema, inner, ctx, common)
-        return _union(schema, keyword, base, members, ctx, common)
-    if types is not None and len(types) > 1:
-        base = _strip(schema, "type")
-        return _union(schema, "type", base, [{"type": t} for t in types], ctx, common)
-    kind = types[0] if types else _infer_type(schema)
+    return _union(schema, keyword, base, members, ctx, common)
+
+
+_SCALARS: dict[str, type[FormNode]] = {
+    "string": StringNode,
+    "integer": IntegerNode,
+    "number": NumberNode,
+    "boolean": BooleanNode,
+}
+
+
+def _typed(schema: JSONObject, kind: str | None, ctx: BuildContext, common: dict[str, Any]) -> FormNode:
+    """The node for one JSON type (*kind* None: the schema names none and implies none)."""
     if kind is None:
         if "not" in schema:
-            raise _Fallback("a 'not' schema with no type cannot be shown as a form")
+            raise Fallback("a 'not' schema with no type cannot be shown as a form")
         return RawJsonNode(schema=schema, reason="any JSON value (the schema sets no type)", **common)
     if kind == "object":
         return _object(schema, ctx, common)
     if kind == "array":
         return _array(schema, ctx, common)
-    if kind == "string":
-        return StringNode(schema=schema, **common)
-    if kind == "integer":
-        return IntegerNode(schema=schema, **common)
-    if kind == "number":
-        return NumberNode(schema=schema, **common)
-    if kind == "boolean":
-        return BooleanNode(schema=schema, **common)
+    scalar = _SCALARS.get(kind)
+    if scalar is not None:
+        return scalar(schema=schema, **common)
     return ConstNode(schema=schema, const=None, **common)  # "null"
 
 
-def _nullable(schema: dict[str, Any], inner: dict[str, Any], ctx: _Ctx, common: dict[str, Any]) -> FormNode:
+def _nullable(schema: dict[str, Any], inner: dict[str, Any], ctx: BuildContext, common: dict[str, Any]) -> FormNode:
     node = NullableNode(schema=schema, **common)
     node.inner = _build(inner, common["path"], ctx.deeper(), required=common["required"], parent=node)
     return node
 
 
 def _variant_title(member: Any, shape: JSONObject | None, index: int) -> str:
-    if isinstance(member, dict):
-        if isinstance(member.get("title"), str) and member["title"]:
-            return str(member["title"])
-        ref = member.get("$ref")
-        if isinstance(ref, str) and "/" in unquote(ref):
-            # The pointer's last key, decoded as `refs` decodes it (percent-decoding first).
-            return unquote(ref).rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
-    if shape is not None:
-        if isinstance(shape.get("title"), str) and shape["title"]:
-            return str(shape["title"])
-        props = shape.get("properties")
-        if isinstance(props, dict):
-            for key, sub in props.items():
-                if isinstance(sub, dict) and "const" in sub:
-                    const = sub["const"]
-                    return f"{key}: {const if isinstance(const, str) else json_text(const)}"
-        required = shape.get("required")
-        if isinstance(required, list) and required and all(isinstance(k, str) for k in required):
-            return ", ".join(required)
-        types = shape.get("type")
-        if isinstance(types, str):
-            return types
-        if isinstance(types, list) and all(isinstance(t, str) for t in types):
-            return " or ".join(types)
-    return f"option {index + 1}"
+    title = _written_title(member) if isinstance(member, dict) else None
+    if title is None and shape is not None:
+        title = _shape_title(shape)
+    return title if title is not None else f"option {index + 1}"
+
+
+def _written_title(member: JSONObject) -> str | None:
+    """The member's own ``title``, else the last key of its ``$ref``."""
+    if isinstance(member.get("title"), str) and member["title"]:
+        return str(member["title"])
+    ref = member.get("$ref")
+    if isinstance(ref, str) and "/" in unquote(ref):
+        # The pointer's last key, decoded as `refs` decodes it (percent-decoding first).
+        return unquote(ref).rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+    return None
+
+
+def _shape_title(shape: JSONObject) -> str | None:
+    """A name for a member from its expanded schema: title, discriminator, required keys or type."""
+    if isinstance(shape.get("title"), str) and shape["title"]:
+        return str(shape["title"])
+    discriminator = _discriminator(shape.get("properties"))
+    if discriminator is not None:
+        return discriminator
+    required = shape.get("required")
+    if isinstance(required, list) and required and all(isinstance(k, str) for k in required):
+        return ", ".join(required)
+    types = shape.get("type")
+    if isinstance(types, str):
+        return types
+    if isinstance(types, list) and all(isinstance(t, str) for t in types):
+        return " or ".join(types)
+    return None
+
+
+def _discriminator(props: Any) -> str | None:
+    """``key: value`` for the first property that is a ``const``, as in ``kind: circle``."""
+    if not isinstance(props, dict):
+        return None
+    for key, sub in props.items():
+        if isinstance(sub, dict) and "const" in sub:
+            const = sub["const"]
+            return f"{key}: {const if isinstance(const, str) else json_text(const)}"
+    return None
 
 
 def _union(
@@ -435,7 +361,7 @@ def _union(
     keyword: str,
     base: JSONObject,
     members: list[Any],
-    ctx: _Ctx,
+    ctx: BuildContext,
     common: dict[str, Any],
 ) -> FormNode:
     node = UnionNode(schema=schema, keyword=keyword, **common)
@@ -444,8 +370,8 @@ def _union(
     for index, member in enumerate(members):
         combined: Any = {"allOf": [base, member]} if base else member
         try:
-            shape: JSONObject | None = _expand(combined, ctx)[0]
-        except _Fallback:
+            shape: JSONObject | None = expand(combined, ctx)[0]
+        except Fallback:
             shape = None
         titles.append(_variant_title(member, shape, index))
 
@@ -466,14 +392,14 @@ def _union(
     return node
 
 
-def _object(schema: dict[str, Any], ctx: _Ctx, common: dict[str, Any]) -> FormNode:
+def _object(schema: dict[str, Any], ctx: BuildContext, common: dict[str, Any]) -> FormNode:
     props = schema.get("properties", {})
     if not isinstance(props, dict):
-        raise _Fallback("'properties' is not an object")
+        raise Fallback("'properties' is not an object")
     additional = schema.get("additionalProperties", True)
     free_form = "patternProperties" in schema or (isinstance(additional, dict) and additional != {})
     if not props and free_form:
-        raise _Fallback("an object with free-form keys (additionalProperties / patternProperties) is edited as JSON")
+        raise Fallback("an object with free-form keys (additionalProperties / patternProperties) is edited as JSON")
     listed = schema.get("required", [])
     required_keys = frozenset(k for k in listed if isinstance(k, str)) if isinstance(listed, list) else frozenset()
     allows = (
@@ -504,14 +430,14 @@ def _object(schema: dict[str, Any], ctx: _Ctx, common: dict[str, Any]) -> FormNo
     return node
 
 
-def _array(schema: dict[str, Any], ctx: _Ctx, common: dict[str, Any]) -> FormNode:
+def _array(schema: dict[str, Any], ctx: BuildContext, common: dict[str, Any]) -> FormNode:
     if "prefixItems" in schema or isinstance(schema.get("items"), list):
-        raise _Fallback("a tuple-style array (prefixItems, or a list in 'items') is edited as JSON")
+        raise Fallback("a tuple-style array (prefixItems, or a list in 'items') is edited as JSON")
     items = schema.get("items", True)
     if isinstance(items, dict):
         try:
-            shape: JSONObject | None = _expand(items, ctx)[0]
-        except _Fallback:
+            shape: JSONObject | None = expand(items, ctx)[0]
+        except Fallback:
             shape = None
         options = _options_of(shape) if shape is not None else None
         if options is not None:

@@ -9,13 +9,9 @@ from inspector.forms.leaf_nodes import ExtrasNode
 from inspector.forms.node_base import FormNode, NodeFactory, NodeKind
 from inspector.forms.paths import Path, PathSegment
 from inspector.forms.schema_validation import Violation
-from inspector.forms.values import UNSET, JSONValue, Schema, Unset, json_type_name, parse_json_text
+from inspector.forms.values import UNSET, JSONValue, Schema, Unset, int_or_none, json_type_name, parse_json_text
 
 __all__ = ["ArrayNode", "ObjectNode"]
-
-
-def _int_or_none(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 class _Container(FormNode):
@@ -214,8 +210,8 @@ class ArrayNode(_Container):
         super().__init__(**kwargs)
         items = self.schema.get("items", True)
         self.item_schema: Schema = items
-        self.min_items = _int_or_none(self.schema.get("minItems"))
-        self.max_items = _int_or_none(self.schema.get("maxItems"))
+        self.min_items = int_or_none(self.schema.get("minItems"))
+        self.max_items = int_or_none(self.schema.get("maxItems"))
         self.unique_items = self.schema.get("uniqueItems") is True
         self.items: list[FormNode] = []
         self._make_item = make_item

@@ -38,6 +38,7 @@ import referencing.jsonschema
 from jsonschema_specifications import REGISTRY as _META_SCHEMAS
 
 from inspector.forms.dialects import dialect_of
+from inspector.forms.values import JSONObject
 
 __all__ = ["RefError", "RefResolver", "Target", "document_resolver"]
 
@@ -135,28 +136,7 @@ class RefResolver:
         """
         if self._bases is not None:
             return self._bases
-        objects: list[int] = []
-        nested = anchored = False
-        root = self.root
-        stack: list[Any] = [root]
-        while stack and len(objects) < _MAX_NODES:
-            node = stack.pop()
-            if isinstance(node, dict):
-                objects.append(id(node))
-                if "$anchor" in node or "$dynamicAnchor" in node:
-                    anchored = True
-                for word in ("$id", "id"):
-                    ident = node.get(word)
-                    if isinstance(ident, str) and (node is not root or "#" in ident):
-                        nested = True
-                children: Any = node.values()
-            elif isinstance(node, list):
-                children = node
-            else:
-                continue
-            for child in children:
-                if isinstance(child, dict | list):
-                    stack.append(child)
+        objects, nested, anchored = _survey(self.root)
         self._bases = dict.fromkeys(objects)
         if nested or anchored:
             resource, base, registry = self._made()
@@ -248,6 +228,35 @@ class RefResolver:
             raise RefError(f"$ref {ref!r} points at something that is not a schema")
         meta = id(found.contents) in _meta_objects()
         return Target(found.contents, found.resolver if meta else self.scope_of(found.contents, found.resolver), meta)
+
+
+def _survey(root: Any) -> tuple[list[int], bool, bool]:
+    """The identities of *root*'s objects, whether one has an embedded ``$id``, whether one has an anchor."""
+    objects: list[int] = []
+    nested = anchored = False
+    stack: list[Any] = [root]
+    while stack and len(objects) < _MAX_NODES:
+        node = stack.pop()
+        if isinstance(node, dict):
+            objects.append(id(node))
+            anchored = anchored or "$anchor" in node or "$dynamicAnchor" in node
+            nested = nested or _names_a_resource(node, root)
+            children: Any = node.values()
+        elif isinstance(node, list):
+            children = node
+        else:
+            continue
+        stack.extend(child for child in children if isinstance(child, dict | list))
+    return objects, nested, anchored
+
+
+def _names_a_resource(node: JSONObject, root: Any) -> bool:
+    """Whether *node* opens a scope of its own: an embedded ``$id`` / ``id``, or the root's with a fragment."""
+    for word in ("$id", "id"):
+        ident = node.get(word)
+        if isinstance(ident, str) and (node is not root or "#" in ident):
+            return True
+    return False
 
 
 def _missing(resolver: Any, ref: str) -> str:

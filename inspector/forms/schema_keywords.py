@@ -134,6 +134,14 @@ def _evaluated_keys(validator: Any, instance: JSONObject, schema: Any, depth: in
     """The keys of *instance* that *schema* evaluates in place (JSON Schema 2019-09 §7.7.1 annotations)."""
     if not isinstance(schema, dict) or depth > _MAX_EVALUATION_DEPTH:
         return set()
+    out = _own_keys(instance, schema)
+    for subschema, resolved in _in_place_subschemas(validator, instance, schema):
+        out |= _evaluated_keys(resolved, instance, subschema, depth + 1)
+    return out
+
+
+def _own_keys(instance: JSONObject, schema: JSONObject) -> set[str]:
+    """The keys *schema*'s own property keywords evaluate."""
     out: set[str] = set()
     properties = schema.get("properties")
     if isinstance(properties, dict):
@@ -146,6 +154,39 @@ def _evaluated_keys(validator: Any, instance: JSONObject, schema: Any, depth: in
                 out.add(key)
     if "additionalProperties" in schema or "unevaluatedProperties" in schema:
         out.update(instance)  # whatever is left, these two evaluate
+    return out
+
+
+def _in_place_subschemas(validator: Any, instance: JSONObject, schema: JSONObject) -> Iterator[tuple[Any, Any]]:
+    """(subschema, validator) for each subschema that evaluates *instance* in place.
+
+    References, ``allOf``, the ``anyOf`` / ``oneOf`` members *instance*
+    matches, the ``if`` branch taken, ``dependentSchemas`` of keys present.
+    """
+    yield from _referenced(validator, schema)
+    members = schema.get("allOf")
+    for member in members if isinstance(members, list) else ():
+        yield member, validator
+    for word in ("anyOf", "oneOf"):
+        members = schema.get(word)
+        for member in members if isinstance(members, list) else ():
+            if validator.evolve(schema=member).is_valid(instance):
+                yield member, validator
+    if "if" in schema:
+        if validator.evolve(schema=schema["if"]).is_valid(instance):
+            yield schema["if"], validator
+            yield schema.get("then"), validator
+        else:
+            yield schema.get("else"), validator
+    dependent = schema.get("dependentSchemas")
+    if isinstance(dependent, dict):
+        for key, member in dependent.items():
+            if key in instance:
+                yield member, validator
+
+
+def _referenced(validator: Any, schema: JSONObject) -> Iterator[tuple[Any, Any]]:
+    """Where *schema*'s ``$ref`` / ``$dynamicRef`` / ``$recursiveRef`` lead, each with a validator in scope there."""
     for word in ("$ref", "$dynamicRef", "$recursiveRef"):
         ref = schema.get(word)
         if isinstance(ref, str):
@@ -153,28 +194,7 @@ def _evaluated_keys(validator: Any, instance: JSONObject, schema: Any, depth: in
                 resolved = validator._resolver.lookup(ref)
             except Exception:  # noqa: BLE001 - an unresolvable reference evaluates nothing; reported elsewhere
                 continue
-            inner = validator.evolve(schema=resolved.contents, _resolver=resolved.resolver)
-            out |= _evaluated_keys(inner, instance, resolved.contents, depth + 1)
-    members = schema.get("allOf")
-    for member in members if isinstance(members, list) else ():
-        out |= _evaluated_keys(validator, instance, member, depth + 1)
-    for word in ("anyOf", "oneOf"):
-        members = schema.get(word)
-        for member in members if isinstance(members, list) else ():
-            if validator.evolve(schema=member).is_valid(instance):
-                out |= _evaluated_keys(validator, instance, member, depth + 1)
-    if "if" in schema:
-        if validator.evolve(schema=schema["if"]).is_valid(instance):
-            out |= _evaluated_keys(validator, instance, schema["if"], depth + 1)
-            out |= _evaluated_keys(validator, instance, schema.get("then"), depth + 1)
-        else:
-            out |= _evaluated_keys(validator, instance, schema.get("else"), depth + 1)
-    dependent = schema.get("dependentSchemas")
-    if isinstance(dependent, dict):
-        for key, member in dependent.items():
-            if key in instance:
-                out |= _evaluated_keys(validator, instance, member, depth + 1)
-    return out
+            yield resolved.contents, validator.evolve(schema=resolved.contents, _resolver=resolved.resolver)
 
 
 _REPLACED = {

@@ -172,89 +172,109 @@ def _translate(pattern: str) -> tuple[str, str, int]:
     The size multiplies counted repetitions through groups, as an unrolling
     compiler would.  Raises ValueError for an unbalanced pattern.
     """
-    re2_out: list[str] = []
-    bt_out: list[str] = []
-    # Per open group: its size so far and the size of its last atom.
-    stack: list[list[int]] = [[0, 0]]
-    in_class = False
-    i, n = 0, len(pattern)
+    translation = _Translation(pattern)
+    i = 0
+    while i < len(pattern):
+        i = translation.step(i)
+    return translation.result()
 
-    def atom(text_re2: str, text_bt: str, size: int = 1) -> None:
-        re2_out.append(text_re2)
-        bt_out.append(text_bt)
-        if not in_class:
-            stack[-1][0] += size
-            stack[-1][1] = size
 
-    while i < n:
-        ch = pattern[i]
-        if ch == "\\" and i + 1 < n:
-            nxt = pattern[i + 1]
-            if nxt == "u" and i + 6 <= n and all(c in _HEX for c in pattern[i + 2 : i + 6]):
-                code = pattern[i + 2 : i + 6]
-                atom(f"\\x{{{code}}}", f"\\u{code}")
-                i += 6
-                continue
-            if nxt == "k" and i + 2 < n and pattern[i + 2] == "<" and ">" in pattern[i + 3 :]:
-                name = pattern[i + 3 : pattern.index(">", i + 3)]
-                atom(pattern[i : i + len(name) + 4], f"(?P={name})")
-                i += len(name) + 4
-                continue
-            atom(pattern[i : i + 2], pattern[i : i + 2])
-            i += 2
-            continue
-        if in_class:
-            if ch == "]":
-                in_class = False
-            re2_out.append(ch)
-            bt_out.append(ch)
-            i += 1
-            continue
-        if ch == "[":
-            in_class = True
-            atom(ch, ch)
-            i += 1
-            continue
-        if ch == "(":
-            stack.append([0, 0])
-            re2_out.append(ch)
-            bt_out.append(ch)
-            i += 1
-            continue
-        if ch == ")":
-            if len(stack) == 1:
-                raise ValueError("unbalanced parenthesis")
-            size = max(stack.pop()[0], 1)
-            re2_out.append(ch)
-            bt_out.append(ch)
-            stack[-1][0] += size
-            stack[-1][1] = size
-            i += 1
-            continue
-        if ch == "{":
-            close = pattern.find("}", i)
-            counts = pattern[i + 1 : close].split(",") if close > 0 else []
-            if counts and all(c.strip().isdigit() or (k == 1 and not c.strip()) for k, c in enumerate(counts)):
-                times = max(int(c) for c in counts if c.strip())
-                last = stack[-1][1]
-                stack[-1][0] += last * max(times - 1, 0)
-                stack[-1][1] = last * times
-                re2_out.append(pattern[i : close + 1])
-                bt_out.append(pattern[i : close + 1])
-                i = close + 1
-                continue
-        if ch == "$":
+class _Translation:
+    """What `_translate` has written so far for both engines, and the sizes of the open groups."""
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self.re2: list[str] = []
+        self.bt: list[str] = []
+        # Per open group: its size so far and the size of its last atom.
+        self.stack: list[list[int]] = [[0, 0]]
+        self.in_class = False
+
+    def step(self, i: int) -> int:
+        """Translate what starts at *i*; returns the index after it."""
+        ch = self.pattern[i]
+        if ch == "\\" and i + 1 < len(self.pattern):
+            return self._escape(i)
+        if self.in_class:
+            self.in_class = ch != "]"
+            self._verbatim(ch)
+        elif ch == "[":
+            self.in_class = True
+            self._atom(ch, ch)
+        elif ch == "(":
+            self.stack.append([0, 0])
+            self._verbatim(ch)
+        elif ch == ")":
+            self._close_group()
+        elif ch == "{" and (close := self._count_end(i)) is not None:
+            return self._repeat(i, close)
+        elif ch == "$":
             # ECMA's $ (no multiline flag) is the end of the text, never before a final newline.
-            atom("$", r"\Z", 0)
-            i += 1
-            continue
-        atom(ch, ch)
-        i += 1
-    if in_class:
-        raise ValueError("unterminated character class")
-    if len(stack) != 1:
-        raise ValueError("missing closing parenthesis")
-    return "".join(re2_out), "".join(bt_out), stack[0][0]
+            self._atom("$", r"\Z", 0)
+        else:
+            self._atom(ch, ch)
+        return i + 1
+
+    def result(self) -> tuple[str, str, int]:
+        if self.in_class:
+            raise ValueError("unterminated character class")
+        if len(self.stack) != 1:
+            raise ValueError("missing closing parenthesis")
+        return "".join(self.re2), "".join(self.bt), self.stack[0][0]
+
+    def _atom(self, text_re2: str, text_bt: str, size: int = 1) -> None:
+        self._written(text_re2, text_bt)
+        if not self.in_class:
+            self.stack[-1][0] += size
+            self.stack[-1][1] = size
+
+    def _written(self, text_re2: str, text_bt: str) -> None:
+        self.re2.append(text_re2)
+        self.bt.append(text_bt)
+
+    def _verbatim(self, text: str) -> None:
+        self._written(text, text)
+
+    def _escape(self, i: int) -> int:
+        """``\\uXXXX`` and ``\\k<name>`` in each engine's words; any other escape as written."""
+        pattern, n = self.pattern, len(self.pattern)
+        nxt = pattern[i + 1]
+        if nxt == "u" and i + 6 <= n and all(c in _HEX for c in pattern[i + 2 : i + 6]):
+            code = pattern[i + 2 : i + 6]
+            self._atom(f"\\x{{{code}}}", f"\\u{code}")
+            return i + 6
+        if nxt == "k" and i + 2 < n and pattern[i + 2] == "<" and ">" in pattern[i + 3 :]:
+            name = pattern[i + 3 : pattern.index(">", i + 3)]
+            self._atom(pattern[i : i + len(name) + 4], f"(?P={name})")
+            return i + len(name) + 4
+        self._atom(pattern[i : i + 2], pattern[i : i + 2])
+        return i + 2
+
+    def _close_group(self) -> None:
+        if len(self.stack) == 1:
+            raise ValueError("unbalanced parenthesis")
+        size = max(self.stack.pop()[0], 1)
+        self._verbatim(")")
+        self.stack[-1][0] += size
+        self.stack[-1][1] = size
+
+    def _count_end(self, i: int) -> int | None:
+        """Where the counted repetition ``{n}``, ``{n,}`` or ``{n,m}`` at *i* closes (None: a plain brace)."""
+        close = self.pattern.find("}", i)
+        counts = self.pattern[i + 1 : close].split(",") if close > 0 else []
+        if counts and all(c.strip().isdigit() or (k == 1 and not c.strip()) for k, c in enumerate(counts)):
+            return close
+        return None
+
+    def _repeat(self, i: int, close: int) -> int:
+        """Copy the counted repetition from *i* to *close* and multiply the last atom's size by it."""
+        counts = self.pattern[i + 1 : close].split(",")
+        times = max(int(c) for c in counts if c.strip())
+        last = self.stack[-1][1]
+        self.stack[-1][0] += last * max(times - 1, 0)
+        self.stack[-1][1] = last * times
+        self._verbatim(self.pattern[i : close + 1])
+        return close + 1
 
 
 # -- texts a pattern was too slow on --------------------------------------------------------

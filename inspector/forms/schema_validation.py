@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -274,59 +274,57 @@ def _choices(values: Iterable[Any], limit: int = 8) -> str:
     return shown + (f", … ({len(items)} in all)" if len(items) > limit else "")
 
 
+def _type_message(wanted: Any, error: Any) -> str:
+    names = " or ".join(wanted) if isinstance(wanted, list) else str(wanted)
+    return f"expected {names}, got {json_type_name(error.instance)} {short_json(error.instance, 40)}"
+
+
+def _exclusive_bound(bound: Any, error: Any, draft4_word: str) -> Any:
+    """The bound an ``exclusiveMinimum`` / ``exclusiveMaximum`` sets (draft-04: a boolean on *draft4_word*)."""
+    return bound if not isinstance(bound, bool) else error.schema.get(draft4_word)
+
+
+def _one_of_message(_: Any, error: Any) -> str:
+    if error.context:
+        return "matches none of the alternatives"
+    return "matches more than one alternative (oneOf allows exactly one)"
+
+
+def _not_message(schema: Any, _: Any) -> str:
+    if schema == {}:
+        return "no value is allowed here"
+    return "matches a schema it must not match"
+
+
+# For each keyword: the message, from the keyword's value in the schema and the error.
+_MESSAGES: dict[str | None, Callable[[Any, Any], str]] = {
+    "type": _type_message,
+    "enum": lambda v, _: f"must be one of: {_choices(v)}",
+    "const": lambda v, _: f"must be {short_json(v)}",
+    "minimum": lambda v, _: f"must be at least {v}",
+    "maximum": lambda v, _: f"must be at most {v}",
+    "exclusiveMinimum": lambda v, e: f"must be greater than {_exclusive_bound(v, e, 'minimum')}",
+    "exclusiveMaximum": lambda v, e: f"must be less than {_exclusive_bound(v, e, 'maximum')}",
+    "multipleOf": lambda v, _: f"must be a multiple of {v}",
+    "minLength": lambda v, _: f"must be at least {_plural(v, 'character')} long",
+    "maxLength": lambda v, _: f"must be at most {_plural(v, 'character')} long",
+    "pattern": lambda v, _: f"does not match the pattern {short_json(v)}",
+    "format": lambda v, _: f"is not a valid {v}",
+    "minItems": lambda v, _: f"must have at least {_plural(v, 'item')}",
+    "maxItems": lambda v, _: f"must have at most {_plural(v, 'item')}",
+    "uniqueItems": lambda _v, _e: "items must be unique",
+    "minProperties": lambda v, _: f"must have at least {_plural(v, 'property')}",
+    "maxProperties": lambda v, _: f"must have at most {_plural(v, 'property')}",
+    "oneOf": _one_of_message,
+    "anyOf": lambda _v, _e: "matches none of the alternatives",
+    "not": _not_message,
+    None: lambda _v, _e: "no value is allowed here",  # the schema is false
+}
+
+
 def _message(error: Any) -> str:
-    kw = error.validator
-    v = error.validator_value
-    inst = error.instance
-    match kw:
-        case "type":
-            wanted = " or ".join(v) if isinstance(v, list) else str(v)
-            return f"expected {wanted}, got {json_type_name(inst)} {short_json(inst, 40)}"
-        case "enum":
-            return f"must be one of: {_choices(v)}"
-        case "const":
-            return f"must be {short_json(v)}"
-        case "minimum":
-            return f"must be at least {v}"
-        case "maximum":
-            return f"must be at most {v}"
-        case "exclusiveMinimum":
-            return f"must be greater than {v if not isinstance(v, bool) else error.schema.get('minimum')}"
-        case "exclusiveMaximum":
-            return f"must be less than {v if not isinstance(v, bool) else error.schema.get('maximum')}"
-        case "multipleOf":
-            return f"must be a multiple of {v}"
-        case "minLength":
-            return f"must be at least {_plural(v, 'character')} long"
-        case "maxLength":
-            return f"must be at most {_plural(v, 'character')} long"
-        case "pattern":
-            return f"does not match the pattern {short_json(v)}"
-        case "format":
-            return f"is not a valid {v}"
-        case "minItems":
-            return f"must have at least {_plural(v, 'item')}"
-        case "maxItems":
-            return f"must have at most {_plural(v, 'item')}"
-        case "uniqueItems":
-            return "items must be unique"
-        case "minProperties":
-            return f"must have at least {_plural(v, 'property')}"
-        case "maxProperties":
-            return f"must have at most {_plural(v, 'property')}"
-        case "oneOf":
-            if error.context:
-                return "matches none of the alternatives"
-            return "matches more than one alternative (oneOf allows exactly one)"
-        case "anyOf":
-            return "matches none of the alternatives"
-        case "not":
-            if v == {}:
-                return "no value is allowed here"
-            return "matches a schema it must not match"
-        case None:
-            return "no value is allowed here"
-    return str(error.message)
+    render = _MESSAGES.get(error.validator)
+    return str(error.message) if render is None else render(error.validator_value, error)
 
 
 def _violations_from(error: Any) -> Iterator[Violation]:

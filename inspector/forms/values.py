@@ -18,6 +18,7 @@ __all__ = [
     "JSONValue",
     "Schema",
     "Unset",
+    "int_or_none",
     "json_equal",
     "json_text",
     "json_type_name",
@@ -68,6 +69,11 @@ def json_type_name(value: JSONValue) -> str:
     if isinstance(value, dict):
         return "object"
     return type(value).__name__
+
+
+def int_or_none(value: Any) -> int | None:
+    """*value* when it is a JSON integer (a boolean is not), else None: a count such as ``maxLength``."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def json_equal(a: JSONValue, b: JSONValue) -> bool:
