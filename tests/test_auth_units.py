@@ -19,8 +19,9 @@ from inspector.core.auth.loopback import LoginCancelled, LoginTimeout, LoopbackL
 from inspector.core.auth.oauth_secrets import SecretSet, mask_body, mask_url
 from inspector.core.auth.store import TokenStore, default_store
 from inspector.core.auth.www_authenticate import parse_www_authenticate
+from inspector.core.record.frame_lines import frame_from_record, frame_to_record
 from inspector.core.record.secret_mask import secret_masker
-from inspector.core.record.traffic import TrafficLog, frame_from_record, frame_to_record
+from inspector.core.record.traffic import TrafficLog
 from inspector.core.servers.client_configs import spec_from_entry
 from inspector.core.servers.spec import ServerSpec
 

@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 from textual.widgets import Static
 
-from inspector.core.record.traffic import RECENT, Frame, TrafficLog, frame_from_record, frame_to_record
+from inspector.core.record.frame_lines import frame_from_record, frame_to_record
+from inspector.core.record.traffic import RECENT, Frame, TrafficLog
 from inspector.core.servers.spec import ServerSpec
 from inspector.tui.app import InspectorApp
 from inspector.tui.handlers import RequestScreen

@@ -11,8 +11,9 @@ from pathlib import Path
 
 from inspector.core.auth.config import AuthConfig
 from inspector.core.protocol.client import Client
+from inspector.core.record.frame_lines import frame_to_record
 from inspector.core.record.secret_mask import mask_traffic, secret_values
-from inspector.core.record.traffic import TrafficLog, frame_to_record
+from inspector.core.record.traffic import TrafficLog
 from inspector.core.servers.spec import ServerSpec, demo_spec
 
 from .peers import PYTHON, ROOT, free_port, run_inspector, serving

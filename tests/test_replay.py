@@ -16,9 +16,10 @@ import pytest
 from inspector.commands import exitcodes
 from inspector.core.compare.diff import json_changes
 from inspector.core.protocol.client import Client
+from inspector.core.record.frame_lines import JsonlRecorder
 from inspector.core.record.recording_files import load_recording
 from inspector.core.record.replay import ReplayPlan, compare, normalise
-from inspector.core.record.traffic import JsonlRecorder, TrafficLog
+from inspector.core.record.traffic import TrafficLog
 from inspector.core.servers.spec import demo_spec
 
 from .conftest import RecordingHandlers

@@ -60,7 +60,8 @@ def record(path: Path, release: int) -> None:
 async def record_everything(path: Path, release: int) -> None:
     """One recorded session that lists every kind (as the TUI does)."""
     from inspector.core.protocol.client import Client
-    from inspector.core.record.traffic import JsonlRecorder, TrafficLog
+    from inspector.core.record.frame_lines import JsonlRecorder
+    from inspector.core.record.traffic import TrafficLog
 
     traffic = TrafficLog()
     recorder = JsonlRecorder.open(str(path))
@@ -347,7 +348,8 @@ async def test_hot_restart_on_file_change(tmp_path: Path) -> None:
 
 async def test_a_recording_shows_each_tools_last_call(tmp_path: Path) -> None:
     from inspector.core.protocol.client import Client
-    from inspector.core.record.traffic import JsonlRecorder, TrafficLog
+    from inspector.core.record.frame_lines import JsonlRecorder
+    from inspector.core.record.traffic import TrafficLog
     from inspector.tui.widgets.arguments import ArgumentsEditor
     from inspector.tui.widgets.result_view import ResultView
 

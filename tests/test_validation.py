@@ -20,7 +20,8 @@ from inspector.core.checks.validation import (
 )
 from inspector.core.protocol.session import STDOUT_HINT
 from inspector.core.protocol.versions import KNOWN_VERSIONS
-from inspector.core.record.traffic import Frame, TrafficLog, frame_from_record, frame_to_record
+from inspector.core.record.frame_lines import frame_from_record, frame_to_record
+from inspector.core.record.traffic import Frame, TrafficLog
 
 HANDSHAKE = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 MODERN = "2026-07-28"

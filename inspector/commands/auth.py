@@ -298,7 +298,8 @@ def _logout(out: Output, spec: ServerSpec) -> int:
 async def _login(out: Output, spec: ServerSpec, args: argparse.Namespace) -> int:
     from inspector.core.auth.errors import AuthError
     from inspector.core.auth.session import session_for
-    from inspector.core.record.traffic import JsonlRecorder, TrafficLog
+    from inspector.core.record.frame_lines import JsonlRecorder
+    from inspector.core.record.traffic import TrafficLog
 
     config = spec.auth
     assert config is not None

@@ -26,7 +26,8 @@ from inspector.core.protocol.errors import (
     RequestTimeout,
 )
 from inspector.core.protocol.handlers import ClientHandlers
-from inspector.core.record.traffic import JsonlRecorder, TrafficLog
+from inspector.core.record.frame_lines import JsonlRecorder
+from inspector.core.record.traffic import TrafficLog
 from inspector.core.safetext import visible
 from inspector.core.servers.spec import ServerSpec
 

@@ -34,8 +34,9 @@ from inspector.core.protocol.errors import ConnectError, InspectorError, JsonRpc
 from inspector.core.protocol.items import Item, ListResult
 from inspector.core.protocol.mrtr import Round
 from inspector.core.protocol.session import PendingRequest
+from inspector.core.record.frame_lines import JsonlRecorder
 from inspector.core.record.secret_mask import mask_traffic
-from inspector.core.record.traffic import Frame, JsonlRecorder, TrafficLog
+from inspector.core.record.traffic import Frame, TrafficLog
 from inspector.core.safetext import visible
 from inspector.core.servers.spec import ServerSpec
 from inspector.tui.clipboard import copy_text

@@ -8,7 +8,8 @@ import json
 from typing import TYPE_CHECKING
 
 from inspector.core.protocol.items import KIND_FIELDS, LIST_METHODS, ListResult, parse_item
-from inspector.core.record.traffic import Frame, TrafficLog, frame_from_record
+from inspector.core.record.frame_lines import frame_from_record
+from inspector.core.record.traffic import Frame, TrafficLog
 
 if TYPE_CHECKING:
     from inspector.forms.values import JSONObject

@@ -8,12 +8,10 @@ are frames too, so one ordered log tells the whole story of a session.
 
 from __future__ import annotations
 
-import base64
-import json
 import sys
 import time
 from collections.abc import Callable, Iterator
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
 
 from inspector.core.checks.problems import Problem
 from inspector.core.protocol.wire_json import loads
@@ -23,16 +21,15 @@ if TYPE_CHECKING:
 
 
 __all__ = [
+    "JSONRPC_KINDS",
     "RECENT",
+    "UNPARSED",
     "Direction",
     "Frame",
     "FrameKind",
     "FrameMask",
-    "JsonlRecorder",
     "TrafficLog",
     "classify",
-    "frame_from_record",
-    "frame_to_record",
     "parse_raw",
 ]
 
@@ -67,7 +64,7 @@ def classify(message: Any) -> tuple[FrameKind, str | None, Any]:
 
 # A frame's message not parsed yet (or dropped from the recent cache): it is
 # parsed again from the raw bytes when someone asks for it.
-_UNPARSED: Any = object()
+UNPARSED: Any = object()
 
 
 def parse_raw(raw: bytes) -> Any:
@@ -133,7 +130,7 @@ class RecentMessages:
         for old, old_message in entries[:how_many]:
             # A message set by hand since (a masked copy, say) stays.
             if old._message is old_message:
-                old._message = _UNPARSED
+                old._message = UNPARSED
         del entries[:how_many]
         self._big = sum(len(f.raw) for f, _m in entries if f.raw is not None and len(f.raw) > BIG_FRAME)
 
@@ -253,7 +250,7 @@ class Frame:
     def message(self) -> Any:
         """The parsed message (None when the frame has none or is not JSON)."""
         value = self._message
-        if value is _UNPARSED:
+        if value is UNPARSED:
             raw = self.raw
             value = parse_raw(raw) if raw is not None else None
             self._message = value
@@ -445,100 +442,3 @@ class TrafficLog:
             if frame.seq == seq:
                 return frame
         return None
-
-
-def frame_to_record(frame: Frame, mask: Callable[[JSONObject], JSONObject] | None = None) -> JSONObject:
-    """A JSON-serialisable dict for one frame (the `--record` line format)."""
-    record: JSONObject = {
-        "seq": frame.seq,
-        "time": round(frame.time, 6),
-        "dir": frame.direction,
-        "kind": frame.kind,
-    }
-    if frame.raw is not None:
-        try:
-            record["raw"] = frame.raw.decode("utf-8")
-        except UnicodeDecodeError:
-            record["raw_b64"] = base64.b64encode(frame.raw).decode("ascii")
-    if frame.error is not None:
-        record["error"] = frame.error
-    if frame.method is not None:
-        record["method"] = frame.method
-    if frame.id is not None:
-        record["id"] = frame.id
-    if frame.latency is not None:
-        record["latency_ms"] = round(frame.latency * 1000, 3)
-    if frame.partner is not None:
-        record["partner"] = frame.partner
-    if frame.meta:
-        record["meta"] = frame.meta
-    if frame.note is not None:
-        record["note"] = frame.note
-    if frame.problems:
-        record["problems"] = list(frame.problems)
-    if frame.findings:
-        record["findings"] = [problem.to_dict() for problem in frame.findings]
-    return mask(record) if mask is not None else record
-
-
-def frame_from_record(record: JSONObject) -> Frame:
-    """Rebuild a frame from a recorded line (re-parsing the raw text)."""
-    raw: bytes | None = None
-    if "raw" in record:
-        raw = record["raw"].encode("utf-8", errors="surrogateescape")
-    elif "raw_b64" in record:
-        raw = base64.b64decode(record["raw_b64"])
-    message: Any = None
-    error = record.get("error")
-    if raw is not None and record.get("kind") in JSONRPC_KINDS and error is None:
-        try:
-            json.loads(raw)
-        except ValueError as exc:
-            error = str(exc)
-        except RecursionError:
-            error = "nested too deeply to parse"
-        else:
-            # Parsed again from the raw text when asked for, like a live frame's.
-            message = _UNPARSED
-    latency = record.get("latency_ms")
-    frame = Frame(
-        seq=int(record["seq"]),
-        time=float(record.get("time", 0.0)),
-        direction=str(record.get("dir", "local")),
-        kind=str(record.get("kind", "transport")),
-        raw=raw,
-        message=message,
-        error=error,
-        method=_intern(record["method"]) if isinstance(record.get("method"), str) else None,
-        id=record.get("id"),
-        latency=latency / 1000 if isinstance(latency, (int, float)) else None,
-        partner=record.get("partner"),
-        meta=record.get("meta"),
-        note=record.get("note"),
-    )
-    problems = record.get("problems")
-    if problems:
-        frame.problems.extend(problems)
-    findings = record.get("findings")
-    if isinstance(findings, list) and findings:
-        frame.findings.extend(Problem.from_dict(f) for f in findings if isinstance(f, dict))
-    return frame
-
-
-class JsonlRecorder:
-    """Writes each frame as one JSON line, flushed at once so a crash loses nothing."""
-
-    def __init__(self, stream: IO[str], mask: Callable[[JSONObject], JSONObject] | None = None) -> None:
-        self._stream = stream
-        self._mask = mask
-
-    @classmethod
-    def open(cls, path: str, mask: Callable[[JSONObject], JSONObject] | None = None) -> JsonlRecorder:
-        return cls(open(path, "w", encoding="utf-8"), mask)
-
-    def __call__(self, frame: Frame) -> None:
-        self._stream.write(json.dumps(frame_to_record(frame, self._mask), ensure_ascii=False) + "\n")
-        self._stream.flush()
-
-    def close(self) -> None:
-        self._stream.close()
