@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from inspector.commands import exitcodes
+from inspector.core.extensions.skill_verification import parse_frontmatter
 from inspector.core.extensions.skills import (
     declares_skills,
     get_skill,
     list_skills,
     load_skill,
-    parse_frontmatter,
     read_skill_file,
 )
 from inspector.core.protocol.client import Client
@@ -236,7 +236,7 @@ def test_cli_refuses_a_server_without_skills() -> None:
 
 
 def test_entries_that_break_the_shape_are_findings_not_crashes() -> None:
-    from inspector.core.extensions.skills import parse_entry
+    from inspector.core.extensions.skill_entries import parse_entry
 
     assert [p.rule for p in parse_entry("not an object").problems] == ["skill-entry-invalid"]
     entry = parse_entry({"uri": "skill://x/SKILL.md", "frontmatter": {"name": "y"}, "resources": 7})

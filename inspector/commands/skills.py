@@ -15,10 +15,10 @@ from typing import Any
 from inspector.commands import exitcodes
 from inspector.commands.runner import CommandContext, CommandFailed
 from inspector.core.checks.problems import Problem
+from inspector.core.extensions.skill_entries import SkillEntry
 from inspector.core.extensions.skills import (
     EXTENSION,
     FetchedFile,
-    SkillEntry,
     declares_skills,
     get_skill,
     list_skills,

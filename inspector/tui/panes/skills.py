@@ -20,10 +20,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static, TabbedContent
 
 from inspector.core.checks.problems import Problem
+from inspector.core.extensions.skill_entries import SkillEntry
 from inspector.core.extensions.skills import (
     EXTENSION,
     FetchedFile,
-    SkillEntry,
     declares_skills,
     get_skill,
     list_skills,
