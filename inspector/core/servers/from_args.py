@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from inspector.core.auth.config import AuthConfig
     from inspector.core.servers.client_configs import Asker
     from inspector.core.servers.spec import ServerSpec
 
@@ -49,7 +50,14 @@ def spec_from_args(args: argparse.Namespace, server_command: list[str], ask: Ask
     *ask* answers a config entry's VS Code `${input:ID}` variables (the
     command line passes one that asks on the terminal); without it they come
     from `INSPECTOR_INPUT_<ID>` or their defaults."""
-    from inspector.core.servers.client_configs import ConfigError, spec_from_file
+    spec = _named_server(args, server_command, ask)
+    for apply in _SERVER_OPTIONS:
+        apply(args, spec)
+    return spec
+
+
+def _named_server(args: argparse.Namespace, server_command: list[str], ask: Asker | None) -> ServerSpec:
+    """The one server `-- COMMAND`, --url, --config or --server names."""
     from inspector.core.servers.spec import ServerSpec, demo_spec
 
     url = getattr(args, "url", None)
@@ -58,81 +66,120 @@ def spec_from_args(args: argparse.Namespace, server_command: list[str], ask: Ask
     if chosen > 1:
         raise UsageError("name one server: `-- COMMAND`, --url or --config")
     if config:
-        try:
-            spec = spec_from_file(config, getattr(args, "server", None), ask=ask)
-        except ConfigError as exc:
-            raise UsageError(input_hint(exc)) from exc
-        spec.config_path = os.path.abspath(config)
-    elif url:
-        spec = ServerSpec(transport="auto", url=url)
-    elif server_command:
-        spec = ServerSpec(transport="stdio", command=server_command[0], args=server_command[1:])
-    elif getattr(args, "server", None):
-        from inspector.core.servers.discovery import find_server
+        return _from_config_file(config, getattr(args, "server", None), ask)
+    if url:
+        return ServerSpec(transport="auto", url=url)
+    if server_command:
+        return ServerSpec(transport="stdio", command=server_command[0], args=server_command[1:])
+    if getattr(args, "server", None):
+        return _discovered(args.server, ask)
+    return demo_spec()
 
-        found = find_server(args.server)
-        if found is None:
-            raise UsageError(f"no server named {args.server!r} in the config files found (see `inspector servers`)")
-        try:
-            spec = found.resolve(ask)
-        except ConfigError as exc:
-            raise UsageError(f"{args.server} in {found.path}: {input_hint(exc)}") from exc
-    else:
-        spec = demo_spec()
-    transport = getattr(args, "transport", None)
-    if transport:
-        if transport == "stdio" and not spec.command:
-            raise UsageError("--transport stdio needs a server command after --")
-        if transport in ("http", "sse") and not spec.url:
-            raise UsageError(f"--transport {transport} needs --url")
-        spec.transport = transport
-    headers = pairs(getattr(args, "header", None), ":", "--header")
-    if headers:
-        from inspector.core.record.secret_mask import secret_header
 
-        if not spec.url:
-            raise UsageError("--header only applies to HTTP servers (--url)")
-        spec.headers.update(headers)
-        spec.secret_names.update(name for name in headers if secret_header(spec, name))
-    apply_auth_options(args, spec)
-    env = pairs(getattr(args, "env", None), "=", "--env")
-    if env:
-        if spec.url:
-            raise UsageError("--env only applies to stdio servers")
-        spec.env.update(env)
-    cwd = getattr(args, "cwd", None)
-    if cwd:
-        if not os.path.isdir(cwd):
-            raise UsageError(f"--cwd {cwd}: no such directory")
-        spec.cwd = cwd
-    if getattr(args, "inherit_env", None):
-        spec.inherit_env = True
-    version = getattr(args, "protocol_version", None)
-    if version:
-        from inspector.core.protocol.versions import KNOWN_VERSIONS
+def _from_config_file(config: str, server: str | None, ask: Asker | None) -> ServerSpec:
+    from inspector.core.servers.client_configs import ConfigError, spec_from_file
 
-        if version not in KNOWN_VERSIONS:
-            raise UsageError(f"unknown protocol version {version!r}; known: {', '.join(KNOWN_VERSIONS)}")
-        spec.protocol_version = version
-    era = getattr(args, "era", None)
-    if era:
-        spec.era = era
-    if getattr(args, "advertise_apps", None):
-        spec.advertise_apps = True
-    timeout = getattr(args, "timeout", None)
-    if timeout is not None:
-        if timeout <= 0:
-            raise UsageError("--timeout must be positive")
-        spec.timeout = timeout
-    max_size = getattr(args, "max_message_size", None)
-    if max_size is not None:
-        from inspector.core.servers.spec import parse_size
-
-        try:
-            spec.max_message_size = parse_size(max_size)
-        except ValueError as exc:
-            raise UsageError(f"--max-message-size: {exc}") from exc
+    try:
+        spec = spec_from_file(config, server, ask=ask)
+    except ConfigError as exc:
+        raise UsageError(input_hint(exc)) from exc
+    spec.config_path = os.path.abspath(config)
     return spec
+
+
+def _discovered(name: str, ask: Asker | None) -> ServerSpec:
+    """The server *name* in the client config files found on this machine."""
+    from inspector.core.servers.client_configs import ConfigError
+    from inspector.core.servers.discovery import find_server
+
+    found = find_server(name)
+    if found is None:
+        raise UsageError(f"no server named {name!r} in the config files found (see `inspector servers`)")
+    try:
+        return found.resolve(ask)
+    except ConfigError as exc:
+        raise UsageError(f"{name} in {found.path}: {input_hint(exc)}") from exc
+
+
+def _apply_transport(args: argparse.Namespace, spec: ServerSpec) -> None:
+    transport = getattr(args, "transport", None)
+    if not transport:
+        return
+    if transport == "stdio" and not spec.command:
+        raise UsageError("--transport stdio needs a server command after --")
+    if transport in ("http", "sse") and not spec.url:
+        raise UsageError(f"--transport {transport} needs --url")
+    spec.transport = transport
+
+
+def _apply_headers(args: argparse.Namespace, spec: ServerSpec) -> None:
+    headers = pairs(getattr(args, "header", None), ":", "--header")
+    if not headers:
+        return
+    from inspector.core.record.secret_mask import secret_header
+
+    if not spec.url:
+        raise UsageError("--header only applies to HTTP servers (--url)")
+    spec.headers.update(headers)
+    spec.secret_names.update(name for name in headers if secret_header(spec, name))
+
+
+def _apply_env(args: argparse.Namespace, spec: ServerSpec) -> None:
+    env = pairs(getattr(args, "env", None), "=", "--env")
+    if not env:
+        return
+    if spec.url:
+        raise UsageError("--env only applies to stdio servers")
+    spec.env.update(env)
+
+
+def _apply_cwd(args: argparse.Namespace, spec: ServerSpec) -> None:
+    cwd = getattr(args, "cwd", None)
+    if not cwd:
+        return
+    if not os.path.isdir(cwd):
+        raise UsageError(f"--cwd {cwd}: no such directory")
+    spec.cwd = cwd
+
+
+def _apply_flags(args: argparse.Namespace, spec: ServerSpec) -> None:
+    """The options taken as given: --inherit-env, --era, --advertise-apps."""
+    for name in ("inherit_env", "era", "advertise_apps"):
+        value = getattr(args, name, None)
+        if value:
+            setattr(spec, name, value)
+
+
+def _apply_protocol_version(args: argparse.Namespace, spec: ServerSpec) -> None:
+    version = getattr(args, "protocol_version", None)
+    if not version:
+        return
+    from inspector.core.protocol.versions import KNOWN_VERSIONS
+
+    if version not in KNOWN_VERSIONS:
+        raise UsageError(f"unknown protocol version {version!r}; known: {', '.join(KNOWN_VERSIONS)}")
+    spec.protocol_version = version
+
+
+def _apply_timeout(args: argparse.Namespace, spec: ServerSpec) -> None:
+    timeout = getattr(args, "timeout", None)
+    if timeout is None:
+        return
+    if timeout <= 0:
+        raise UsageError("--timeout must be positive")
+    spec.timeout = timeout
+
+
+def _apply_max_message_size(args: argparse.Namespace, spec: ServerSpec) -> None:
+    max_size = getattr(args, "max_message_size", None)
+    if max_size is None:
+        return
+    from inspector.core.servers.spec import parse_size
+
+    try:
+        spec.max_message_size = parse_size(max_size)
+    except ValueError as exc:
+        raise UsageError(f"--max-message-size: {exc}") from exc
 
 
 def input_hint(exc: Exception) -> str:
@@ -143,34 +190,38 @@ def input_hint(exc: Exception) -> str:
     return f"{exc} (VS Code inputs {asked}: run on a terminal to be asked, or set those variables)"
 
 
+# The authorization flags (argparse's names), in the order --help lists them.
+_AUTH_FLAGS = (
+    "bearer",
+    "bearer_env",
+    "no_oauth",
+    "client_id",
+    "client_secret",
+    "client_secret_env",
+    "client_metadata_url",
+    "oauth_port",
+    "oauth_timeout",
+    "oauth_browser",
+    "oauth_grant",
+    "client_key",
+    "client_key_alg",
+    "oauth_issuer",
+    "assertion_env",
+    "allow_cross_origin_auth",
+    "no_revoke",
+    "dpop",
+    "id_token_env",
+    "idp_issuer",
+    "idp_token_endpoint",
+    "idp_client_id",
+    "idp_client_secret_env",
+)
+
+
 def apply_auth_options(args: argparse.Namespace, spec: ServerSpec) -> None:
     """Static credentials and OAuth settings from the flags, over a config entry's."""
-    names = (
-        "bearer",
-        "bearer_env",
-        "no_oauth",
-        "client_id",
-        "client_secret",
-        "client_secret_env",
-        "client_metadata_url",
-        "oauth_port",
-        "oauth_timeout",
-        "oauth_browser",
-        "oauth_grant",
-        "client_key",
-        "client_key_alg",
-        "oauth_issuer",
-        "assertion_env",
-        "allow_cross_origin_auth",
-        "no_revoke",
-        "dpop",
-        "id_token_env",
-        "idp_issuer",
-        "idp_token_endpoint",
-        "idp_client_id",
-        "idp_client_secret_env",
-    )
-    given = {name: getattr(args, name) for name in names if getattr(args, name, None) not in (None, False)}
+    # A flag left at its default (None, or False for a switch) is not given.
+    given = {name: getattr(args, name) for name in _AUTH_FLAGS if getattr(args, name, None) not in (None, False)}
     if not spec.url:
         if given:
             flags = ", ".join("--" + name.replace("_", "-") for name in given)
@@ -180,23 +231,42 @@ def apply_auth_options(args: argparse.Namespace, spec: ServerSpec) -> None:
 
     config = spec.auth if spec.auth is not None else AuthConfig()
     spec.auth = config
-    bearer = given.get("bearer")
-    if "bearer_env" in given:
-        if bearer:
-            raise UsageError("give --bearer or --bearer-env, not both")
-        bearer = from_env(given["bearer_env"], "--bearer-env")
+    _apply_bearer(given, spec, config)
+    _apply_client(given, config)
+    for flag, attribute, value_of in _AUTH_SETTINGS:
+        if flag in given:
+            setattr(config, attribute, value_of(given[flag]))
+    _check_grant(config)
+
+
+def _one_of(given: dict[str, Any], plain: str, env: str) -> Any:
+    """The value of --PLAIN, or of the variable --PLAIN-ENV names (not both)."""
+    value = given.get(plain)
+    if env in given:
+        if value:
+            raise UsageError(f"give {_flag(plain)} or {_flag(env)}, not both")
+        value = from_env(given[env], _flag(env))
+    return value
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _apply_bearer(given: dict[str, Any], spec: ServerSpec, config: AuthConfig) -> None:
+    bearer = _one_of(given, "bearer", "bearer_env")
     if bearer:
         spec.headers["Authorization"] = f"Bearer {bearer}"
         spec.secret_names.add("Authorization")
     if any(name.lower() == "authorization" for name in spec.headers) or given.get("no_oauth"):
         config.oauth = False
+
+
+def _apply_client(given: dict[str, Any], config: AuthConfig) -> None:
+    """The client's identity: --client-id, its secret, its metadata document's URL."""
     if "client_id" in given:
         config.client_id = given["client_id"]
-    secret = given.get("client_secret")
-    if "client_secret_env" in given:
-        if secret:
-            raise UsageError("give --client-secret or --client-secret-env, not both")
-        secret = from_env(given["client_secret_env"], "--client-secret-env")
+    secret = _one_of(given, "client_secret", "client_secret_env")
     if secret:
         config.client_secret = secret
     if config.client_secret and not config.client_id:
@@ -209,45 +279,61 @@ def apply_auth_options(args: argparse.Namespace, spec: ServerSpec) -> None:
         if parts.scheme != "https" or parts.path in ("", "/"):
             raise UsageError("--client-metadata-url must be an https URL with a path (the document's own URL)")
         config.client_metadata_url = url
-    port = given.get("oauth_port")
-    if port is not None:
-        if not 0 <= port < 65536:
-            raise UsageError("--oauth-port must be 0..65535 (0: any free port)")
-        config.callback_port = port
-    timeout = given.get("oauth_timeout")
-    if timeout is not None:
-        if timeout <= 0:
-            raise UsageError("--oauth-timeout must be positive")
-        config.timeout = timeout
-    if "oauth_browser" in given:
-        config.browser = given["oauth_browser"]
-    if "oauth_grant" in given:
-        config.grant = given["oauth_grant"]
-    if "client_key" in given:
-        try:
-            with open(given["client_key"], encoding="utf-8") as handle:
-                config.client_key = handle.read()
-        except OSError as exc:
-            raise UsageError(f"--client-key {given['client_key']}: {exc.strerror or exc}") from exc
-    if "client_key_alg" in given:
-        config.client_key_algorithm = given["client_key_alg"]
-    if "oauth_issuer" in given:
-        config.issuer = given["oauth_issuer"]
-    if given.get("allow_cross_origin_auth"):
-        config.allow_cross_origin = True
-    if given.get("no_revoke"):
-        config.revoke = False
-    if "dpop" in given:
-        config.dpop = given["dpop"]
-    if "assertion_env" in given:
-        config.assertion = from_env(given["assertion_env"], "--assertion-env")
-    if "id_token_env" in given:
-        config.id_token = from_env(given["id_token_env"], "--id-token-env")
-    if "idp_client_secret_env" in given:
-        config.idp_client_secret = from_env(given["idp_client_secret_env"], "--idp-client-secret-env")
-    for name in ("idp_issuer", "idp_token_endpoint", "idp_client_id"):
-        if name in given:
-            setattr(config, name, given[name])
+
+
+def _port(port: int) -> int:
+    if not 0 <= port < 65536:
+        raise UsageError("--oauth-port must be 0..65535 (0: any free port)")
+    return port
+
+
+def _login_timeout(timeout: float) -> float:
+    if timeout <= 0:
+        raise UsageError("--oauth-timeout must be positive")
+    return timeout
+
+
+def _key_file(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except OSError as exc:
+        raise UsageError(f"--client-key {path}: {exc.strerror or exc}") from exc
+
+
+def _as_given(value: Any) -> Any:
+    return value
+
+
+def _env_value(flag: str) -> Callable[[str], str]:
+    return lambda name: from_env(name, flag)
+
+
+# flag -> the AuthConfig attribute it sets, and how the flag's value becomes
+# the attribute's (checked, read from a file or from the environment); in
+# this order, so the first wrong flag is the one reported.
+_AUTH_SETTINGS: tuple[tuple[str, str, Callable[[Any], Any]], ...] = (
+    ("oauth_port", "callback_port", _port),
+    ("oauth_timeout", "timeout", _login_timeout),
+    ("oauth_browser", "browser", _as_given),
+    ("oauth_grant", "grant", _as_given),
+    ("client_key", "client_key", _key_file),
+    ("client_key_alg", "client_key_algorithm", _as_given),
+    ("oauth_issuer", "issuer", _as_given),
+    ("allow_cross_origin_auth", "allow_cross_origin", lambda _given: True),
+    ("no_revoke", "revoke", lambda _given: False),
+    ("dpop", "dpop", _as_given),
+    ("assertion_env", "assertion", _env_value("--assertion-env")),
+    ("id_token_env", "id_token", _env_value("--id-token-env")),
+    ("idp_client_secret_env", "idp_client_secret", _env_value("--idp-client-secret-env")),
+    ("idp_issuer", "idp_issuer", _as_given),
+    ("idp_token_endpoint", "idp_token_endpoint", _as_given),
+    ("idp_client_id", "idp_client_id", _as_given),
+)
+
+
+def _check_grant(config: AuthConfig) -> None:
+    """The grant chosen has what it needs."""
     if config.grant == "enterprise":
         missing = [
             flag
@@ -264,6 +350,21 @@ def apply_auth_options(args: argparse.Namespace, spec: ServerSpec) -> None:
         raise UsageError("--oauth-grant jwt_bearer needs the workload JWT: --assertion-env VAR")
     if config.grant == "client_credentials" and not (config.client_id and (config.client_secret or config.client_key)):
         raise UsageError("--oauth-grant client_credentials needs --client-id and a --client-secret or --client-key")
+
+
+# What the options after the server's name do to its spec, in this order
+# (the first wrong option is the one reported).
+_SERVER_OPTIONS: tuple[Callable[[argparse.Namespace, ServerSpec], None], ...] = (
+    _apply_transport,
+    _apply_headers,
+    apply_auth_options,
+    _apply_env,
+    _apply_cwd,
+    _apply_flags,
+    _apply_protocol_version,
+    _apply_timeout,
+    _apply_max_message_size,
+)
 
 
 def from_env(name: str, flag: str) -> str:
