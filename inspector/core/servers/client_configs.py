@@ -311,38 +311,19 @@ def spec_from_entry(
     """The spec of one entry.  `workspace`: what `${workspaceFolder}` means
     (the working directory when None); `inputs`: the file's VS Code inputs;
     `ask`: how to ask a person for an input no variable answers."""
-    from inspector.core.record.secret_mask import mark_secret, secret_header
+    from inspector.core.record.secret_mask import mark_secret
 
     environ = os.environ if environ is None else environ
     if not isinstance(entry, dict):
         raise ConfigError(f"server {name!r}: the entry must be an object")
     x = _Expander(environ, workspace, inputs or {}, ask)
+    spec = ServerSpec(name=name)
     kind = str(entry.get("type") or entry.get("transport") or "").lower()
     url = entry.get("url") or entry.get("serverUrl")
-    command = entry.get("command")
-    spec = ServerSpec(name=name)
     if url is not None or kind in ("http", "sse", "streamable-http", "streamablehttp", "streamable_http"):
-        if not isinstance(url, str) or not url:
-            raise ConfigError(f"server {name!r}: a remote entry needs a url")
-        spec.url = x(url)
-        spec.transport = _TRANSPORT_ALIASES.get(kind, "auto") if kind else "auto"
-        spec.headers = {k: x(v) for k, v in _string_map(entry.get("headers"), "headers", name).items()}
-        # Every header from a config file is masked unless clearly harmless.
-        spec.secret_names = {k for k in spec.headers if secret_header(spec, k)}
-        spec.auth = _auth_settings(entry, spec.headers, x)
-    elif command is not None:
-        if not isinstance(command, str) or not command:
-            raise ConfigError(f"server {name!r}: command must be a non-empty string")
-        args = entry.get("args") or []
-        if not isinstance(args, list):
-            raise ConfigError(f"server {name!r}: args must be an array")
-        spec.transport = "stdio"
-        spec.command = x(command)
-        spec.args = [x(str(a)) for a in args]
-        spec.env = {k: x(v) for k, v in _string_map(entry.get("env"), "env", name).items()}
-        cwd = entry.get("cwd")
-        if cwd is not None:
-            spec.cwd = os.path.expanduser(x(str(cwd)))
+        _set_remote(spec, name, entry, kind, url, x)
+    elif entry.get("command") is not None:
+        _set_stdio(spec, name, entry, x)
     else:
         raise ConfigError(f"server {name!r}: needs either a command (stdio) or a url (HTTP)")
     era = entry.get("era")
@@ -360,6 +341,35 @@ def spec_from_entry(
             f"server {name!r}: environment variable(s) not set: {missing}", list(x.unanswered.values()), spec
         )
     return spec
+
+
+def _set_remote(spec: ServerSpec, name: str, entry: JSONObject, kind: str, url: Any, x: _Expander) -> None:
+    from inspector.core.record.secret_mask import secret_header
+
+    if not isinstance(url, str) or not url:
+        raise ConfigError(f"server {name!r}: a remote entry needs a url")
+    spec.url = x(url)
+    spec.transport = _TRANSPORT_ALIASES.get(kind, "auto") if kind else "auto"
+    spec.headers = {k: x(v) for k, v in _string_map(entry.get("headers"), "headers", name).items()}
+    # Every header from a config file is masked unless clearly harmless.
+    spec.secret_names = {k for k in spec.headers if secret_header(spec, k)}
+    spec.auth = _auth_settings(entry, spec.headers, x)
+
+
+def _set_stdio(spec: ServerSpec, name: str, entry: JSONObject, x: _Expander) -> None:
+    command = entry.get("command")
+    if not isinstance(command, str) or not command:
+        raise ConfigError(f"server {name!r}: command must be a non-empty string")
+    args = entry.get("args") or []
+    if not isinstance(args, list):
+        raise ConfigError(f"server {name!r}: args must be an array")
+    spec.transport = "stdio"
+    spec.command = x(command)
+    spec.args = [x(str(a)) for a in args]
+    spec.env = {k: x(v) for k, v in _string_map(entry.get("env"), "env", name).items()}
+    cwd = entry.get("cwd")
+    if cwd is not None:
+        spec.cwd = os.path.expanduser(x(str(cwd)))
 
 
 def _file_servers(path: str, data: JSONObject) -> JSONObject:
