@@ -67,6 +67,68 @@ def config_dir(environ: dict[str, str] | None = None) -> Path:
     return Path(base) / "inspector"
 
 
+# What a config file's value is turned into; _IGNORED: a value of the wrong
+# kind, which leaves the default.
+_IGNORED: Any = object()
+
+
+def _text(value: Any) -> Any:
+    return value if isinstance(value, str) and value else _IGNORED
+
+
+def _switch(value: Any) -> Any:
+    return value if isinstance(value, bool) else _IGNORED
+
+
+def _port(value: Any) -> Any:
+    return value if isinstance(value, int) and 0 <= value < 65536 else _IGNORED
+
+
+def _login_timeout(value: Any) -> Any:
+    return float(value) if isinstance(value, (int, float)) and value > 0 else _IGNORED
+
+
+def _one_of(choices: tuple[str, ...]) -> Callable[[Any], Any]:
+    return lambda value: value if value in choices else _IGNORED
+
+
+def _dpop(value: Any) -> Any:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return value if value in DPOP_MODES else _IGNORED
+
+
+def _key_file(value: Any) -> Any:
+    """The private key's text, read from the file the entry names."""
+    return Path(value).expanduser().read_text(encoding="utf-8") if isinstance(value, str) and value else _IGNORED
+
+
+# Each AuthConfig attribute a config entry's `oauth` object sets, the keys
+# that may spell it (the first one present and not null wins), and how its
+# value is taken.
+_ENTRY_KEYS: tuple[tuple[str, tuple[str, ...], Callable[[Any], Any]], ...] = (
+    ("oauth", ("enabled",), _switch),
+    ("client_id", ("clientId", "client_id"), _text),
+    ("client_secret", ("clientSecret", "client_secret"), _text),
+    ("client_metadata_url", ("clientMetadataUrl", "client_metadata_url"), _text),
+    ("id_token", ("idToken", "id_token"), _text),
+    ("idp_issuer", ("idpIssuer", "idp_issuer"), _text),
+    ("idp_token_endpoint", ("idpTokenEndpoint", "idp_token_endpoint"), _text),
+    ("idp_client_id", ("idpClientId", "idp_client_id"), _text),
+    ("idp_client_secret", ("idpClientSecret", "idp_client_secret"), _text),
+    ("callback_port", ("callbackPort", "callback_port", "redirectPort"), _port),
+    ("timeout", ("timeout", "loginTimeout"), _login_timeout),
+    ("browser", ("browser",), _one_of(BROWSER_MODES)),
+    ("grant", ("grant", "grantType", "grant_type"), _one_of(GRANTS)),
+    ("allow_cross_origin", ("allowCrossOrigin", "allow_cross_origin"), _switch),
+    ("revoke", ("revoke",), _switch),
+    ("dpop", ("dpop",), _dpop),
+    ("issuer", ("issuer",), _text),
+    ("client_key", ("clientKeyFile", "client_key_file"), _key_file),
+    ("client_key_algorithm", ("clientKeyAlgorithm", "client_key_algorithm"), _text),
+)
+
+
 @dataclass
 class AuthConfig:
     """Authorization settings for one remote server.
@@ -174,59 +236,11 @@ class AuthConfig:
         config = cls()
         if not isinstance(entry, dict):
             return config
-
-        def pick(*names: str) -> Any:
-            for name in names:
-                if name in entry and entry[name] is not None:
-                    return entry[name]
-            return None
-
-        enabled = pick("enabled")
-        if isinstance(enabled, bool):
-            config.oauth = enabled
-        for attr, names in (
-            ("client_id", ("clientId", "client_id")),
-            ("client_secret", ("clientSecret", "client_secret")),
-            ("client_metadata_url", ("clientMetadataUrl", "client_metadata_url")),
-            ("id_token", ("idToken", "id_token")),
-            ("idp_issuer", ("idpIssuer", "idp_issuer")),
-            ("idp_token_endpoint", ("idpTokenEndpoint", "idp_token_endpoint")),
-            ("idp_client_id", ("idpClientId", "idp_client_id")),
-            ("idp_client_secret", ("idpClientSecret", "idp_client_secret")),
-        ):
-            value = pick(*names)
-            if isinstance(value, str) and value:
-                setattr(config, attr, value)
-        port = pick("callbackPort", "callback_port", "redirectPort")
-        if isinstance(port, int) and 0 <= port < 65536:
-            config.callback_port = port
-        timeout = pick("timeout", "loginTimeout")
-        if isinstance(timeout, (int, float)) and timeout > 0:
-            config.timeout = float(timeout)
-        browser = pick("browser")
-        if isinstance(browser, str) and browser in BROWSER_MODES:
-            config.browser = browser
-        grant = pick("grant", "grantType", "grant_type")
-        if grant in GRANTS:
-            config.grant = grant
-        cross = pick("allowCrossOrigin", "allow_cross_origin")
-        if isinstance(cross, bool):
-            config.allow_cross_origin = cross
-        revoke = pick("revoke")
-        if isinstance(revoke, bool):
-            config.revoke = revoke
-        dpop = pick("dpop")
-        if isinstance(dpop, bool):
-            config.dpop = "on" if dpop else "off"
-        elif dpop in DPOP_MODES:
-            config.dpop = dpop
-        issuer = pick("issuer")
-        if isinstance(issuer, str) and issuer:
-            config.issuer = issuer
-        key_file = pick("clientKeyFile", "client_key_file")
-        if isinstance(key_file, str) and key_file:
-            config.client_key = Path(key_file).expanduser().read_text(encoding="utf-8")
-        algorithm = pick("clientKeyAlgorithm", "client_key_algorithm")
-        if isinstance(algorithm, str) and algorithm:
-            config.client_key_algorithm = algorithm
+        for attribute, names, take in _ENTRY_KEYS:
+            value = next((entry[name] for name in names if entry.get(name) is not None), None)
+            if value is None:
+                continue
+            taken = take(value)
+            if taken is not _IGNORED:
+                setattr(config, attribute, taken)
         return config
