@@ -5,6 +5,7 @@ two recordings."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from inspector.core.protocol.items import KIND_FIELDS, LIST_METHODS, ListResult, parse_item
@@ -30,46 +31,63 @@ def load_recording(path: str, warnings: list[str] | None = None) -> TrafficLog:
     whole line, so only the last one can be cut): it is skipped, with a
     warning in `warnings` and as a note frame at the end of the traffic.
     """
-    traffic = TrafficLog()
     try:
         handle = open(path, encoding="utf-8", errors="surrogateescape")  # noqa: SIM115 - closed below
     except OSError as exc:
         raise RecordingError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    # A bad line is held back until the next good one shows it was not the last.
-    damaged: tuple[int, Exception] | None = None
+    traffic = TrafficLog()
     with handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            if damaged is not None:
-                raise _damaged(path, *damaged)
-            try:
-                frame = frame_from_record(json.loads(line))
-            except (ValueError, KeyError, TypeError, AttributeError) as exc:
-                damaged = (number, exc)
-                continue
-            traffic.frames.append(frame)
+        damaged = _read_frames(path, handle, traffic.frames)
     if damaged is not None:
-        if not traffic.frames:
-            raise _damaged(path, *damaged)
-        warning = (
-            f"{path}:{damaged[0]}: the last line is cut short or damaged (a crash while recording?); "
-            f"it is skipped ({damaged[1]})"
-        )
-        if warnings is not None:
-            warnings.append(warning)
-        last = traffic.frames[-1]
-        traffic.frames.append(Frame(last.seq + 1, last.time, "local", "transport", note=warning))
+        _skip_damaged_end(path, damaged, traffic.frames, warnings)
     if not traffic.frames:
         raise RecordingError(f"{path} holds no frames")
-    # A request is written before its answer exists; the link is on the
-    # answer's line, so make it go both ways again.
+    _link_partners(traffic)
+    return traffic
+
+
+def _read_frames(path: str, lines: Iterable[str], frames: list[Frame]) -> tuple[int, Exception] | None:
+    """Append each recorded frame; the damaged last line, if any (line number, why)."""
+    # A bad line is held back until the next good one shows it was not the last.
+    damaged: tuple[int, Exception] | None = None
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        if damaged is not None:
+            raise _damaged(path, *damaged)
+        try:
+            frame = frame_from_record(json.loads(line))
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            damaged = (number, exc)
+            continue
+        frames.append(frame)
+    return damaged
+
+
+def _skip_damaged_end(
+    path: str, damaged: tuple[int, Exception], frames: list[Frame], warnings: list[str] | None
+) -> None:
+    """A cut last line after good ones: a warning, and a note frame at the end."""
+    if not frames:
+        raise _damaged(path, *damaged)
+    warning = (
+        f"{path}:{damaged[0]}: the last line is cut short or damaged (a crash while recording?); "
+        f"it is skipped ({damaged[1]})"
+    )
+    if warnings is not None:
+        warnings.append(warning)
+    last = frames[-1]
+    frames.append(Frame(last.seq + 1, last.time, "local", "transport", note=warning))
+
+
+def _link_partners(traffic: TrafficLog) -> None:
+    """A request is written before its answer exists; the link is on the
+    answer's line, so make it go both ways again."""
     for frame in traffic.frames:
         if frame.partner is not None and frame.direction == "in":
             partner = traffic.by_seq(frame.partner)
             if partner is not None and partner.partner is None:
                 partner.partner = frame.seq
-    return traffic
 
 
 def _damaged(path: str, number: int, exc: Exception) -> RecordingError:

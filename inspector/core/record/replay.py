@@ -216,43 +216,48 @@ class ReplayPlan:
     @classmethod
     def from_traffic(cls, traffic: TrafficLog) -> ReplayPlan:
         era, result = opening(traffic)
-        version: str | None = None
-        capabilities: JSONObject = {}
-        steps: list[Step] = []
-        answers: list[RecordedAnswer] = []
-        skipped: list[tuple[Frame, str]] = []
+        plan = cls(
+            era=era, protocol_version=None, capabilities={}, steps=[], answers=[], server=recorded_server(traffic)
+        )
         for frame in traffic:
-            if frame.direction != "out" or not frame.is_jsonrpc:
-                continue
-            message = frame.message if isinstance(frame.message, dict) else {}
-            params = message.get("params")
-            meta = params.get("_meta") if isinstance(params, dict) else None
-            if frame.method == "initialize" and isinstance(params, dict):
-                caps = params.get("capabilities")
-                capabilities = caps if isinstance(caps, dict) else {}
-            elif isinstance(meta, dict) and isinstance(meta.get(CLIENT_CAPABILITIES_KEY), dict) and era == "modern":
-                capabilities = meta[CLIENT_CAPABILITIES_KEY]
-                if version is None and isinstance(meta.get(PROTOCOL_VERSION_KEY), str):
-                    version = meta[PROTOCOL_VERSION_KEY]
-            if frame.kind in ("response", "error"):
-                request = traffic.partner_of(frame)
-                if request is not None and request.direction == "in" and request.method:
-                    params_in = request.message.get("params") if isinstance(request.message, dict) else None
-                    answers.append(RecordedAnswer(request.method, params_in, message))
-                continue
-            if frame.method in HANDSHAKE_METHODS:
-                continue
-            if frame.kind == "request":
-                answer = traffic.partner_of(frame)
-                steps.append(Step(frame, answer if answer is not None and answer.direction == "in" else None))
-            elif frame.kind == "notification":
-                steps.append(Step(frame))
-            else:
-                skipped.append((frame, f"a {frame.kind} message is not replayed"))
+            if frame.direction == "out" and frame.is_jsonrpc:
+                plan._add(traffic, frame)
         if era == "legacy":
             chosen = result.get("protocolVersion")
-            version = chosen if isinstance(chosen, str) else None
-        return cls(era, version, capabilities, steps, answers, skipped, recorded_server(traffic))
+            plan.protocol_version = chosen if isinstance(chosen, str) else None
+        return plan
+
+    def _add(self, traffic: TrafficLog, frame: Frame) -> None:
+        """One frame the client sent: a step, an answer to the server, or skipped."""
+        message = frame.message if isinstance(frame.message, dict) else {}
+        self._note_client(frame, message)
+        if frame.kind in ("response", "error"):
+            request = traffic.partner_of(frame)
+            if request is not None and request.direction == "in" and request.method:
+                params_in = request.message.get("params") if isinstance(request.message, dict) else None
+                self.answers.append(RecordedAnswer(request.method, params_in, message))
+            return
+        if frame.method in HANDSHAKE_METHODS:
+            return
+        if frame.kind == "request":
+            answer = traffic.partner_of(frame)
+            self.steps.append(Step(frame, answer if answer is not None and answer.direction == "in" else None))
+        elif frame.kind == "notification":
+            self.steps.append(Step(frame))
+        else:
+            self.skipped.append((frame, f"a {frame.kind} message is not replayed"))
+
+    def _note_client(self, frame: Frame, message: JSONObject) -> None:
+        """The client's capabilities (and a modern client's revision) as its frames declared them."""
+        params = message.get("params")
+        meta = params.get("_meta") if isinstance(params, dict) else None
+        if frame.method == "initialize" and isinstance(params, dict):
+            caps = params.get("capabilities")
+            self.capabilities = caps if isinstance(caps, dict) else {}
+        elif isinstance(meta, dict) and isinstance(meta.get(CLIENT_CAPABILITIES_KEY), dict) and self.era == "modern":
+            self.capabilities = meta[CLIENT_CAPABILITIES_KEY]
+            if self.protocol_version is None and isinstance(meta.get(PROTOCOL_VERSION_KEY), str):
+                self.protocol_version = meta[PROTOCOL_VERSION_KEY]
 
 
 class ReplayHandlers(ClientHandlers):

@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from inspector.core.record.traffic import Frame, TrafficLog, parse_raw
@@ -112,33 +112,40 @@ def secret_refs(spec: ServerSpec) -> dict[str, str]:
     """Secret value -> the environment variable a command line may name
     instead of it, longest value first (so a whole header wins over its part)."""
     refs: dict[str, str] = {}
-
-    def add(value: str, name: str) -> None:
+    found = (*spec.secret_values.items(), *_env_secrets(spec), *_header_secrets(spec), *_auth_secrets(spec))
+    for value, name in found:
         if len(value) >= _MIN_SECRET_LENGTH and value not in refs:
             refs[value] = name
+    return dict(sorted(refs.items(), key=lambda item: len(item[0]), reverse=True))
 
-    for value, variable in spec.secret_values.items():
-        add(value, variable)
+
+def _env_secrets(spec: ServerSpec) -> Iterator[tuple[str, str]]:
     for name, value in spec.env.items():
         if _secret_name(spec, name) or not _harmless_env(name, value):
-            add(value, name if _SHELL_NAME.fullmatch(name) else _variable(name))
+            yield value, name if _SHELL_NAME.fullmatch(name) else _variable(name)
+
+
+def _header_secrets(spec: ServerSpec) -> Iterator[tuple[str, str]]:
     for name, value in spec.headers.items():
         if secret_header(spec, name):
-            add(value, _variable(name))
+            yield value, _variable(name)
             # "Bearer abc" is a secret as a whole and as its credential part.
             scheme, _, credential = value.partition(" ")
             if credential and scheme.lower() in ("bearer", "basic", "token"):
-                add(credential, _variable(name) + "_CREDENTIAL")
-    if spec.auth is not None:
-        config = spec.auth
-        for secret, name in (
-            (config.client_secret, "MCP_CLIENT_SECRET"),
-            (config.client_key, "MCP_CLIENT_KEY"),
-            (config.assertion, "MCP_ASSERTION"),
-        ):
-            if secret:
-                add(secret, name)
-    return dict(sorted(refs.items(), key=lambda item: len(item[0]), reverse=True))
+                yield credential, _variable(name) + "_CREDENTIAL"
+
+
+def _auth_secrets(spec: ServerSpec) -> Iterator[tuple[str, str]]:
+    config = spec.auth
+    if config is None:
+        return
+    for secret, name in (
+        (config.client_secret, "MCP_CLIENT_SECRET"),
+        (config.client_key, "MCP_CLIENT_KEY"),
+        (config.assertion, "MCP_ASSERTION"),
+    ):
+        if secret:
+            yield secret, name
 
 
 def secret_header(spec: ServerSpec, name: str) -> bool:
