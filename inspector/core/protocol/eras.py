@@ -37,6 +37,7 @@ from inspector.core.protocol.versions import (
 if TYPE_CHECKING:
     from inspector.core.protocol.client import Client
     from inspector.core.protocol.session import PendingRequest, Session
+    from inspector.core.transports.base import Transport
     from inspector.forms.values import JSONObject
 
 __all__ = ["PROBE_TIMEOUT_STDIO", "Era", "LegacyEra", "ModernEra", "modern_capabilities"]
@@ -327,33 +328,22 @@ class ModernEra(Era):
     async def _discover(self) -> JSONObject:
         client = self.client
         session, transport = client.require()
-        stdio_probe = self.probe and transport.kind == "stdio"
         note = "era probe: is this a 2026-07-28 server?" if self.probe else None
-        for _attempt in range(2):
+        for attempt in range(2):
             try:
-                if stdio_probe:
-                    result = await self._probe_stdio(session, note)
-                else:
-                    result = await session.request("server/discover", None, note=note)
+                result = await self._send_discover(session, transport, note)
             except JsonRpcError as exc:
-                if exc.code == UNSUPPORTED_VERSION and isinstance(exc.data, dict):
-                    # Retry with a version from the server's list (even the same
-                    # one: the server has now said it supports it); once.
-                    chosen = self.choose(exc.data.get("supported"))
-                    if chosen is not None and _attempt == 0:
-                        note = f"-32022: retrying server/discover with {chosen}"
-                        client.traffic.event("local", "transport", note=note)
-                        self.protocol_version = chosen
-                        transport.protocol_version = chosen
-                        continue
-                    if self.probe:
-                        raise EraFallback(f"the server supports {exc.data.get('supported')!r}") from exc
-                if self.probe:
-                    raise EraFallback(f"server/discover failed: {exc}") from exc
-                raise
+                chosen = self._retry_version(exc, attempt)
+                if chosen is None:
+                    self._fall_back(exc, self._discover_failure(exc))
+                    raise
+                note = f"-32022: retrying server/discover with {chosen}"
+                client.traffic.event("local", "transport", note=note)
+                self.protocol_version = chosen
+                transport.protocol_version = chosen
+                continue
             except RequestTimeout as exc:
-                if self.probe:
-                    raise EraFallback(f"no answer to server/discover: {exc}") from exc
+                self._fall_back(exc, f"no answer to server/discover: {exc}")
                 raise
             problem = _discover_problem(result)
             if problem is not None:
@@ -364,6 +354,30 @@ class ModernEra(Era):
             assert isinstance(result, dict)
             return result
         raise ProtocolError("the server rejected every protocol version offered")
+
+    async def _send_discover(self, session: Session, transport: Transport, note: str | None) -> Any:
+        if self.probe and transport.kind == "stdio":
+            return await self._probe_stdio(session, note)
+        return await session.request("server/discover", None, note=note)
+
+    def _retry_version(self, exc: JsonRpcError, attempt: int) -> str | None:
+        """After -32022, a version from the server's list to retry with (even
+        the same one: the server has now said it supports it); once."""
+        if exc.code != UNSUPPORTED_VERSION or not isinstance(exc.data, dict) or attempt != 0:
+            return None
+        return self.choose(exc.data.get("supported"))
+
+    @staticmethod
+    def _discover_failure(exc: JsonRpcError) -> str:
+        if exc.code == UNSUPPORTED_VERSION and isinstance(exc.data, dict):
+            return f"the server supports {exc.data.get('supported')!r}"
+        return f"server/discover failed: {exc}"
+
+    def _fall_back(self, cause: Exception, why: str) -> None:
+        """While probing, a server/discover that fails means the server is not
+        a stateless one: the handshake is tried instead."""
+        if self.probe:
+            raise EraFallback(why) from cause
 
 
 def _client_info_for(info: JSONObject, revision: str) -> JSONObject:

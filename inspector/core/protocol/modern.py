@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -131,47 +132,68 @@ def tool_header_paths(schema: Any) -> tuple[dict[str, tuple[str, ...]], str | No
     Returns (paths, None) when valid, or ({}, reason) when the annotations
     make the tool definition invalid (the spec says: exclude the tool).
     """
-    paths: dict[str, tuple[str, ...]] = {}
-    seen: set[str] = set()
+    found = _HeaderAnnotations()
+    problem = found.visit(schema, (), True)
+    if problem:
+        return {}, problem
+    return found.paths, None
 
-    def visit(node: Any, path: tuple[str, ...], reachable: bool, depth: int = 0) -> str | None:
+
+class _HeaderAnnotations:
+    """The `x-mcp-header` annotations met so far in a walk of one schema."""
+
+    def __init__(self) -> None:
+        self.paths: dict[str, tuple[str, ...]] = {}
+        # The names in lower case: header names are case-insensitive.
+        self.seen: set[str] = set()
+
+    def visit(self, node: Any, path: tuple[str, ...], reachable: bool, depth: int = 0) -> str | None:
+        """The first reason the annotations at or under `node` are invalid, or None."""
         # Past any real schema's depth: a server's schema must not exhaust the stack here.
         if not isinstance(node, dict) or depth > _MAX_HEADER_DEPTH:
             return None
         if "x-mcp-header" in node:
+            problem = self._problem(node, path, reachable)
+            if problem:
+                return problem
             name = node["x-mcp-header"]
-            where = ".".join(path) or "(root)"
-            if not reachable or not path:
-                return f"x-mcp-header on {where} is not reachable through properties alone"
-            if not isinstance(name, str) or not name:
-                return f"x-mcp-header on {where} is empty or not a string"
-            if not _TOKEN.match(name):
-                return f"x-mcp-header {name!r} on {where} is not a valid header name token"
-            if name.lower() in seen:
-                return f"x-mcp-header {name!r} is used twice (names are case-insensitive)"
-            kind = node.get("type")
-            if kind not in ("string", "integer", "boolean"):
-                return f"x-mcp-header {name!r} on {where} is on a {kind!r} property (only string, integer, boolean)"
-            seen.add(name.lower())
-            paths[name] = path
-        for key, value in node.items():
-            if key == "properties" and isinstance(value, dict):
-                for prop, sub in value.items():
-                    problem = visit(sub, (*path, str(prop)), reachable, depth + 1)
-                    if problem:
-                        return problem
-                continue
-            # Anywhere else a subschema is not statically reachable.
-            for sub in _subschemas(key, value):
-                problem = visit(sub, path, False, depth + 1)
-                if problem:
-                    return problem
+            self.seen.add(name.lower())
+            self.paths[name] = path
+        for sub, sub_path, sub_reachable in _header_children(node, path, reachable):
+            problem = self.visit(sub, sub_path, sub_reachable, depth + 1)
+            if problem:
+                return problem
         return None
 
-    problem = visit(schema, (), True)
-    if problem:
-        return {}, problem
-    return paths, None
+    def _problem(self, node: JSONObject, path: tuple[str, ...], reachable: bool) -> str | None:
+        name = node["x-mcp-header"]
+        where = ".".join(path) or "(root)"
+        if not reachable or not path:
+            return f"x-mcp-header on {where} is not reachable through properties alone"
+        if not isinstance(name, str) or not name:
+            return f"x-mcp-header on {where} is empty or not a string"
+        if not _TOKEN.match(name):
+            return f"x-mcp-header {name!r} on {where} is not a valid header name token"
+        if name.lower() in self.seen:
+            return f"x-mcp-header {name!r} is used twice (names are case-insensitive)"
+        kind = node.get("type")
+        if kind not in ("string", "integer", "boolean"):
+            return f"x-mcp-header {name!r} on {where} is on a {kind!r} property (only string, integer, boolean)"
+        return None
+
+
+def _header_children(
+    node: JSONObject, path: tuple[str, ...], reachable: bool
+) -> Iterator[tuple[Any, tuple[str, ...], bool]]:
+    """Each subschema of `node`, its property path, and whether a header may sit on it."""
+    for key, value in node.items():
+        if key == "properties" and isinstance(value, dict):
+            for prop, sub in value.items():
+                yield sub, (*path, str(prop)), reachable
+            continue
+        # Anywhere else a subschema is not statically reachable.
+        for sub in _subschemas(key, value):
+            yield sub, path, False
 
 
 def param_headers(paths: dict[str, tuple[str, ...]], arguments: Any) -> dict[str, str]:

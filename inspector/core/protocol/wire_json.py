@@ -130,8 +130,7 @@ def shallow_members(raw: bytes, names: tuple[str, ...] = ("id", "method")) -> JS
         return found
     depth = 0
     for match in _TOKEN.finditer(raw, start):
-        begin, end = match.span()
-        byte = raw[begin]
+        byte = raw[match.start()]
         if byte != _QUOTE:
             depth += 1 if byte in _OPEN else -1
             if depth <= 0:
@@ -139,24 +138,35 @@ def shallow_members(raw: bytes, names: tuple[str, ...] = ("id", "method")) -> JS
             continue
         if depth != 1:
             continue
-        colon = _skip_space(raw, end)
-        if raw[colon : colon + 1] != b":":
-            continue  # a value, not a member name
-        try:
-            name = json.loads(match.group())
-        except ValueError:
-            continue
-        if name not in names or name in found:
-            continue
-        value_at = _skip_space(raw, colon + 1)
-        if raw[value_at : value_at + 1] in (b"[", b"{", b""):
-            continue
-        window = raw[value_at : value_at + _SCALAR_WINDOW].decode("utf-8", errors="replace")
-        try:
-            found[name], _end = json.JSONDecoder().raw_decode(window)
-        except ValueError:
-            continue
+        member = _scalar_member(raw, match, names, found)
+        if member is not None:
+            found[member[0]] = member[1]
     return found
+
+
+def _scalar_member(
+    raw: bytes, match: re.Match[bytes], names: tuple[str, ...], found: JSONObject
+) -> tuple[str, Any] | None:
+    """The member whose name the string `match` is, when it is one of `names`
+    not found yet and its value a scalar."""
+    colon = _skip_space(raw, match.end())
+    if raw[colon : colon + 1] != b":":
+        return None  # a value, not a member name
+    try:
+        name = json.loads(match.group())
+    except ValueError:
+        return None
+    if name not in names or name in found:
+        return None
+    value_at = _skip_space(raw, colon + 1)
+    if raw[value_at : value_at + 1] in (b"[", b"{", b""):
+        return None
+    window = raw[value_at : value_at + _SCALAR_WINDOW].decode("utf-8", errors="replace")
+    try:
+        value, _end = json.JSONDecoder().raw_decode(window)
+    except ValueError:
+        return None
+    return name, value
 
 
 def _skip_space(raw: bytes, index: int) -> int:
