@@ -59,33 +59,41 @@ def json_changes(before: Any, after: Any, path: str = "", ignore: frozenset[str]
     """Every place two JSON values differ (objects key by key, arrays by
     index); members named in `ignore` are not compared, at any depth."""
     if isinstance(before, dict) and isinstance(after, dict):
-        changes: list[Change] = []
-        for key in [*before, *(k for k in after if k not in before)]:
-            if key in ignore:
-                continue
-            sub = f"{path}.{key}" if path else str(key)
-            old, new = before.get(key, _MISSING), after.get(key, _MISSING)
-            if old is _MISSING:
-                changes.append(Change(sub, None, new, "added"))
-            elif new is _MISSING:
-                changes.append(Change(sub, old, None, "removed"))
-            else:
-                changes.extend(json_changes(old, new, sub, ignore))
-        return changes
+        return _object_changes(before, after, path, ignore)
     if isinstance(before, list) and isinstance(after, list):
-        changes = []
-        for index in range(max(len(before), len(after))):
-            sub = f"{path}[{index}]"
-            if index >= len(before):
-                changes.append(Change(sub, None, after[index], "added"))
-            elif index >= len(after):
-                changes.append(Change(sub, before[index], None, "removed"))
-            else:
-                changes.extend(json_changes(before[index], after[index], sub, ignore))
-        return changes
+        return _array_changes(before, after, path, ignore)
     if before == after and type(before) is type(after):
         return []
     return [Change(path or "(value)", before, after, "changed")]
+
+
+def _object_changes(before: JSONObject, after: JSONObject, path: str, ignore: frozenset[str]) -> list[Change]:
+    changes: list[Change] = []
+    for key in [*before, *(k for k in after if k not in before)]:
+        if key in ignore:
+            continue
+        sub = f"{path}.{key}" if path else str(key)
+        old, new = before.get(key, _MISSING), after.get(key, _MISSING)
+        if old is _MISSING:
+            changes.append(Change(sub, None, new, "added"))
+        elif new is _MISSING:
+            changes.append(Change(sub, old, None, "removed"))
+        else:
+            changes.extend(json_changes(old, new, sub, ignore))
+    return changes
+
+
+def _array_changes(before: list[Any], after: list[Any], path: str, ignore: frozenset[str]) -> list[Change]:
+    changes: list[Change] = []
+    for index in range(max(len(before), len(after))):
+        sub = f"{path}[{index}]"
+        if index >= len(before):
+            changes.append(Change(sub, None, after[index], "added"))
+        elif index >= len(after):
+            changes.append(Change(sub, before[index], None, "removed"))
+        else:
+            changes.extend(json_changes(before[index], after[index], sub, ignore))
+    return changes
 
 
 def _by_key(listing: ListResult | None) -> JSONObject:

@@ -89,12 +89,18 @@ def tool_ui(tool: Any) -> ToolUi | None:
     if ui is None and flat is None:
         return None
     problems: list[str] = []
+    uri, deprecated = _resource_uri(ui, flat, problems)
+    visibility, given = _visibility(ui.get("visibility") if isinstance(ui, dict) else None, problems)
+    return ToolUi(uri, visibility, given, deprecated, problems)
+
+
+def _resource_uri(ui: Any, flat: Any, problems: list[str]) -> tuple[str | None, bool]:
+    """The UI resource's URI (from `_meta.ui`, else the deprecated flat key) and
+    whether it came from the deprecated key; what is wrong goes to `problems`."""
     uri: Any = None
-    visibility_raw: Any = None
     deprecated = False
     if isinstance(ui, dict):
         uri = ui.get("resourceUri")
-        visibility_raw = ui.get("visibility")
     elif ui is not None:
         problems.append(f"_meta.ui is {type(ui).__name__}, not an object")
     if uri is None and flat is not None:
@@ -104,18 +110,20 @@ def tool_ui(tool: Any) -> ToolUi | None:
         uri = None
     if isinstance(uri, str) and not uri.startswith("ui://"):
         problems.append("resourceUri does not use the ui:// scheme")
-    visibility = list(DEFAULT_VISIBILITY)
-    given = visibility_raw is not None
-    if given:
-        if isinstance(visibility_raw, list) and all(isinstance(v, str) for v in visibility_raw):
-            visibility = list(visibility_raw)
-            unknown = [v for v in visibility if v not in DEFAULT_VISIBILITY]
-            if unknown:
-                problems.append(f"unknown visibility value(s): {', '.join(unknown)}")
-        else:
-            problems.append("visibility is not a list of strings")
-            given = False
-    return ToolUi(uri, visibility, given, deprecated, problems)
+    return uri, deprecated
+
+
+def _visibility(raw: Any, problems: list[str]) -> tuple[list[str], bool]:
+    """The visibility list and whether the tool gave it (the default when not, or not a list of strings)."""
+    if raw is None:
+        return list(DEFAULT_VISIBILITY), False
+    if not isinstance(raw, list) or not all(isinstance(v, str) for v in raw):
+        problems.append("visibility is not a list of strings")
+        return list(DEFAULT_VISIBILITY), False
+    unknown = [v for v in raw if v not in DEFAULT_VISIBILITY]
+    if unknown:
+        problems.append(f"unknown visibility value(s): {', '.join(unknown)}")
+    return list(raw), True
 
 
 @dataclass
