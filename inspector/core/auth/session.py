@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from inspector.core.auth import clock
 from inspector.core.auth.config import AuthConfig, Opener
 from inspector.core.auth.errors import AuthError
-from inspector.core.auth.log import AuthLog, HttpExchange
+from inspector.core.auth.log import AuthEvent, AuthLog, HttpExchange
 from inspector.core.auth.oauth_secrets import SecretSet
 from inspector.core.auth.store import TokenStore, default_store, server_key
 from inspector.core.servers.spec import DEFAULT_MAX_MESSAGE_SIZE
@@ -176,6 +176,8 @@ class OAuthSession:
         """
         import httpx2
 
+        from inspector.core.transports.httpbase import redirect_guard
+
         started = self.log.emit("login", "info", f"login to {self.server_url}")
         # What a forced login replaces, revoked once the new tokens are in (RFC 7009).
         given_up = self._stored_for_revocation() if force and self.config.revoke else None
@@ -186,80 +188,96 @@ class OAuthSession:
             "Accept": "application/json, text/event-stream",
             "Content-Type": "application/json",
         }
-        body = {
-            "jsonrpc": "2.0",
-            "id": 0,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": PROBE_VERSION,
-                "capabilities": {},
-                "clientInfo": {"name": "inspector", "version": "auth-probe"},
-            },
-        }
         session_ids: list[str] = []
-        from inspector.core.transports.httpbase import redirect_guard
-
         # The probe carries the person's headers: not to another origin.
         guard = redirect_guard(headers or {})
         async with httpx2.AsyncClient(
             timeout=httpx2.Timeout(30.0), follow_redirects=True, event_hooks={"response": [guard]}
         ) as http:
-            probe = http.build_request(
-                "POST", self.server_url, content=json.dumps(body).encode(), headers=probe_headers
-            )
-            try:
-                first = await http.send(probe, stream=True)
-            except httpx2.HTTPError as exc:
-                raise AuthError(f"cannot reach {self.server_url}: {exc}", step="challenge") from exc
-            first = await self._read_probe_answer(first)
-            _remember_session(first, session_ids)
-            response: httpx2.Response = first
-            if first.status_code not in (401, 403):
-                exchange = HttpExchange.capture(probe, first, self.secrets)
-                if only_if_challenged:
-                    self.log.emit(
-                        "login",
-                        "info",
-                        f"the server did not ask for authorization ({exchange.summary()})",
-                        http=exchange,
-                    )
-                    await _end_sessions(http, self.server_url, session_ids, probe_headers)
-                    return False
-                self.log.emit(
-                    "challenge",
-                    "info",
-                    f"the probe was not challenged ({exchange.summary()}); discovering the authorization server "
-                    "from the well-known metadata locations",
-                    http=exchange,
-                )
-                response = httpx2.Response(401, request=probe, extensions={SYNTHETIC: True})
+            probe = http.build_request("POST", self.server_url, content=_probe_body(), headers=probe_headers)
+            response = await self._challenge(http, probe, session_ids, only_if_challenged)
+            if response is None:
+                await _end_sessions(http, self.server_url, session_ids, probe_headers)
+                return False
             # Only now (the server asked, or the person did) is the OAuth client loaded.
             provider = self.provider()
             await provider.ensure_loaded()
             if force or response.status_code == 401:
                 provider.forget()
-            flow = provider.async_auth_flow(probe)
-            try:
-                outgoing = await flow.__anext__()
-                if outgoing is not probe or "authorization" in outgoing.headers:
-                    response = await http.send(outgoing)
-                while True:
-                    outgoing = await flow.asend(response)
-                    response = await http.send(outgoing, stream=True)
-                    # The retried probe's success may be a stream: not read.
-                    if outgoing is not probe or response.status_code >= 300:
-                        response = await self._read_probe_answer(response)
-                    await response.aclose()
-                    if outgoing is probe:
-                        _remember_session(response, session_ids)
-            except StopAsyncIteration:
-                pass
-            finally:
-                await flow.aclose()
-                tokens = provider.context.current_tokens
-                if tokens is not None:
-                    probe_headers["Authorization"] = f"Bearer {tokens.access_token}"
-                await _end_sessions(http, self.server_url, session_ids, probe_headers)
+            await self._run_flow(http, provider, probe, response, session_ids, probe_headers)
+        self._check_login(started, provider)
+        if given_up is not None:
+            await self._revoke_replaced(given_up, provider)
+        self.log.emit("login", "ok", f"logged in to {self.server_url} (issuer {provider.issuer})")
+        return True
+
+    async def _challenge(
+        self, http: httpx2.AsyncClient, probe: httpx2.Request, session_ids: list[str], only_if_challenged: bool
+    ) -> httpx2.Response | None:
+        """The probe's answer that starts the flow: the server's 401/403, else a
+        stand-in 401 (discovery from the well-known locations), or None when
+        only a challenge was to start a login."""
+        import httpx2
+
+        try:
+            first = await http.send(probe, stream=True)
+        except httpx2.HTTPError as exc:
+            raise AuthError(f"cannot reach {self.server_url}: {exc}", step="challenge") from exc
+        first = await self._read_probe_answer(first)
+        _remember_session(first, session_ids)
+        if first.status_code in (401, 403):
+            return first
+        exchange = HttpExchange.capture(probe, first, self.secrets)
+        if only_if_challenged:
+            self.log.emit(
+                "login", "info", f"the server did not ask for authorization ({exchange.summary()})", http=exchange
+            )
+            return None
+        self.log.emit(
+            "challenge",
+            "info",
+            f"the probe was not challenged ({exchange.summary()}); discovering the authorization server "
+            "from the well-known metadata locations",
+            http=exchange,
+        )
+        return httpx2.Response(401, request=probe, extensions={SYNTHETIC: True})
+
+    async def _run_flow(
+        self,
+        http: httpx2.AsyncClient,
+        provider: _Observed,
+        probe: httpx2.Request,
+        response: httpx2.Response,
+        session_ids: list[str],
+        probe_headers: dict[str, str],
+    ) -> None:
+        """Drive the OAuth client's flow from the challenge to the retried
+        probe; then close the sessions the probes opened."""
+        flow = provider.async_auth_flow(probe)
+        try:
+            outgoing = await flow.__anext__()
+            if outgoing is not probe or "authorization" in outgoing.headers:
+                response = await http.send(outgoing)
+            while True:
+                outgoing = await flow.asend(response)
+                response = await http.send(outgoing, stream=True)
+                # The retried probe's success may be a stream: not read.
+                if outgoing is not probe or response.status_code >= 300:
+                    response = await self._read_probe_answer(response)
+                await response.aclose()
+                if outgoing is probe:
+                    _remember_session(response, session_ids)
+        except StopAsyncIteration:
+            pass
+        finally:
+            await flow.aclose()
+            tokens = provider.context.current_tokens
+            if tokens is not None:
+                probe_headers["Authorization"] = f"Bearer {tokens.access_token}"
+            await _end_sessions(http, self.server_url, session_ids, probe_headers)
+
+    def _check_login(self, started: AuthEvent, provider: _Observed) -> None:
+        """Raise the step that failed since `started`, or that no token came."""
         failure = self.log.last_failure()
         if failure is not None and failure.seq > started.seq:
             message = f"login failed at {failure.step}: {failure.title}"
@@ -272,14 +290,13 @@ class OAuthSession:
             raise AuthError(message, step=failure.step)
         if not provider.context.is_token_valid():
             raise AuthError("login ended without a token", step="token")
-        if given_up is not None:
-            # Only what the new login replaced: tokens still stored (another issuer's) stay valid.
-            fresh = provider.context.current_tokens
-            keep = {t for t in (fresh.access_token, fresh.refresh_token) if t} if fresh is not None else set()
-            keep |= stored_tokens(self._stored_for_revocation())
-            await self._revoke(given_up, keep)
-        self.log.emit("login", "ok", f"logged in to {self.server_url} (issuer {provider.issuer})")
-        return True
+
+    async def _revoke_replaced(self, given_up: JSONObject | None, provider: _Observed) -> None:
+        # Only what the new login replaced: tokens still stored (another issuer's) stay valid.
+        fresh = provider.context.current_tokens
+        keep = {t for t in (fresh.access_token, fresh.refresh_token) if t} if fresh is not None else set()
+        keep |= stored_tokens(self._stored_for_revocation())
+        await self._revoke(given_up, keep)
 
     def _stored_for_revocation(self) -> JSONObject | None:
         from inspector.core.auth.revocation import stored_record
@@ -387,6 +404,21 @@ def describe_record(server: str, record: JSONObject | None, store: TokenStore) -
         if issuer == record.get("current_issuer") and has_token and (not expired or item["refresh_token"]):
             out["logged_in"] = True
     return out
+
+
+def _probe_body() -> bytes:
+    """The unauthenticated `initialize` whose answer starts the flow."""
+    body = {
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": PROBE_VERSION,
+            "capabilities": {},
+            "clientInfo": {"name": "inspector", "version": "auth-probe"},
+        },
+    }
+    return json.dumps(body).encode()
 
 
 def _remember_session(response: httpx2.Response, session_ids: list[str]) -> None:

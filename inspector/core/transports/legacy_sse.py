@@ -65,44 +65,49 @@ class LegacySseTransport(HttpTransportBase):
             raise ConnectError(note) from exc
 
     async def _stream(self) -> None:
-        headers = dict(self.headers)
-        headers["Accept"] = "text/event-stream"
         ready = self._endpoint_ready
         assert ready is not None
+        closed = "the server closed the SSE stream"
         try:
-            async with self.client.stream("GET", self.url, headers=headers) as response:
-                self.record_response("GET", self.url, response, headers, stream="legacy SSE")
-                if response.status_code >= 400 or "text/event-stream" not in response.headers.get("content-type", ""):
-                    body = await self.read_error_body(response, "GET", self.url)
-                    error = self.http_failure(response, body)
-                    if not ready.done():
-                        if not isinstance(error, HttpError):
-                            ready.set_exception(error)
-                        else:
-                            ready.set_exception(ConnectError(f"GET {self.url} did not open an SSE stream: {error}"))
-                    return
-                await self.read_sse(response, "SSE stream", self._state, on_other=self._on_event)
+            opened = await self._read_stream(ready)
         except asyncio.CancelledError:
             raise
         except httpx2.HTTPError as exc:
             error_note = f"SSE stream failed: {exc.__class__.__name__}: {exc}"
             self.traffic.event("local", "transport", note=error_note)
-            if not ready.done():
-                ready.set_exception(ConnectError(f"cannot reach {self.url}: {exc}"))
-                return
+            self._stream_over(ready, ConnectError(f"cannot reach {self.url}: {exc}"), closed)
         except InspectorError as exc:
             # A refused redirect, an oversized event, a body that is no event stream.
-            if not ready.done():
-                ready.set_exception(exc)
-                return
-            if not self._closing:
-                self.receiver.connection_lost(str(exc))
-            return
+            self._stream_over(ready, exc, str(exc))
+        else:
+            if opened:
+                ended = ConnectError(f"the SSE stream at {self.url} ended before sending its endpoint")
+                self._stream_over(ready, ended, closed)
+
+    async def _read_stream(self, ready: asyncio.Future[str]) -> bool:
+        """Read the event stream to its end; False when the GET did not open one."""
+        headers = dict(self.headers)
+        headers["Accept"] = "text/event-stream"
+        async with self.client.stream("GET", self.url, headers=headers) as response:
+            self.record_response("GET", self.url, response, headers, stream="legacy SSE")
+            if response.status_code >= 400 or "text/event-stream" not in response.headers.get("content-type", ""):
+                body = await self.read_error_body(response, "GET", self.url)
+                error = self.http_failure(response, body)
+                if isinstance(error, HttpError):
+                    error = ConnectError(f"GET {self.url} did not open an SSE stream: {error}")
+                if not ready.done():
+                    ready.set_exception(error)
+                return False
+            await self.read_sse(response, "SSE stream", self._state, on_other=self._on_event)
+        return True
+
+    def _stream_over(self, ready: asyncio.Future[str], before_endpoint: BaseException, after: str) -> None:
+        """The stream is over: before its endpoint came the transport fails to
+        start with `before_endpoint`; after, the connection is lost (unless we closed it)."""
         if not ready.done():
-            ready.set_exception(ConnectError(f"the SSE stream at {self.url} ended before sending its endpoint"))
-            return
-        if not self._closing:
-            self.receiver.connection_lost("the server closed the SSE stream")
+            ready.set_exception(before_endpoint)
+        elif not self._closing:
+            self.receiver.connection_lost(after)
 
     def _on_event(self, event: httpx2.ServerSentEvent) -> None:
         if event.event == "endpoint":
