@@ -326,7 +326,7 @@ class TrafficLog:
     Observers are called synchronously for every frame, in order.  A failing
     observer is reported on the log itself rather than breaking the session.
 
-    `mask` (see `recording.mask_traffic`) rewrites each frame as it is added,
+    `mask` (see `secret_mask.mask_traffic`) rewrites each frame as it is added,
     so every view of the log (panes, copies, recordings, exports) sees the
     masked text and none has to remember to mask.
     """

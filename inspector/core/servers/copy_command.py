@@ -1,6 +1,6 @@
 """The `inspector` command line that repeats a call made in the TUI.
 
-Secrets never appear in it: each secret value (see `recording.secret_refs`)
+Secrets never appear in it: each secret value (see `secret_mask.secret_refs`)
 becomes a reference to an environment variable (`"$GITHUB_TOKEN"`), for the
 person to set before running it.  Everything else is a literal and is
 single-quoted, so the shell expands nothing in it: `price=$PATH` stays
