@@ -25,29 +25,6 @@ __all__ = ["JsonlRecorder", "frame_from_record", "frame_to_record"]
 RecordMask = Callable[["JSONObject"], "JSONObject"]
 
 
-def _raw_fields(raw: bytes) -> JSONObject:
-    try:
-        return {"raw": raw.decode("utf-8")}
-    except UnicodeDecodeError:
-        return {"raw_b64": base64.b64encode(raw).decode("ascii")}
-
-
-def _optional_fields(frame: Frame) -> tuple[tuple[str, Any], ...]:
-    """The line's optional keys in their written order; None means left out."""
-    latency = frame.latency
-    return (
-        ("error", frame.error),
-        ("method", frame.method),
-        ("id", frame.id),
-        ("latency_ms", None if latency is None else round(latency * 1000, 3)),
-        ("partner", frame.partner),
-        ("meta", frame.meta or None),
-        ("note", frame.note),
-        ("problems", list(frame.problems) if frame.problems else None),
-        ("findings", [problem.to_dict() for problem in frame.findings] if frame.findings else None),
-    )
-
-
 def frame_to_record(frame: Frame, mask: RecordMask | None = None) -> JSONObject:
     """A JSON-serialisable dict for one frame (the `--record` line format)."""
     record: JSONObject = {
@@ -57,11 +34,39 @@ def frame_to_record(frame: Frame, mask: RecordMask | None = None) -> JSONObject:
         "kind": frame.kind,
     }
     if frame.raw is not None:
-        record.update(_raw_fields(frame.raw))
-    for key, value in _optional_fields(frame):
-        if value is not None:
-            record[key] = value
+        try:
+            record["raw"] = frame.raw.decode("utf-8")
+        except UnicodeDecodeError:
+            record["raw_b64"] = base64.b64encode(frame.raw).decode("ascii")
+    _add_message_fields(record, frame)
+    _add_notes(record, frame)
     return mask(record) if mask is not None else record
+
+
+def _add_message_fields(record: JSONObject, frame: Frame) -> None:
+    """What the session read of the message: its error, method, id, timing and partner."""
+    if frame.error is not None:
+        record["error"] = frame.error
+    if frame.method is not None:
+        record["method"] = frame.method
+    if frame.id is not None:
+        record["id"] = frame.id
+    if frame.latency is not None:
+        record["latency_ms"] = round(frame.latency * 1000, 3)
+    if frame.partner is not None:
+        record["partner"] = frame.partner
+
+
+def _add_notes(record: JSONObject, frame: Frame) -> None:
+    """What was said about the frame: transport meta, a note, problems, findings."""
+    if frame.meta:
+        record["meta"] = frame.meta
+    if frame.note is not None:
+        record["note"] = frame.note
+    if frame.problems:
+        record["problems"] = list(frame.problems)
+    if frame.findings:
+        record["findings"] = [problem.to_dict() for problem in frame.findings]
 
 
 def frame_from_record(record: JSONObject) -> Frame:
