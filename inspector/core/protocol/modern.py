@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import base64
 import re
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -159,10 +158,21 @@ class _HeaderAnnotations:
             name = node["x-mcp-header"]
             self.seen.add(name.lower())
             self.paths[name] = path
-        for sub, sub_path, sub_reachable in _header_children(node, path, reachable):
-            problem = self.visit(sub, sub_path, sub_reachable, depth + 1)
-            if problem:
-                return problem
+        return self._visit_subschemas(node, path, reachable, depth + 1)
+
+    def _visit_subschemas(self, node: JSONObject, path: tuple[str, ...], reachable: bool, depth: int) -> str | None:
+        for key, value in node.items():
+            if key == "properties" and isinstance(value, dict):
+                for prop, sub in value.items():
+                    problem = self.visit(sub, (*path, str(prop)), reachable, depth)
+                    if problem:
+                        return problem
+                continue
+            # Anywhere else a subschema is not statically reachable.
+            for sub in _subschemas(key, value):
+                problem = self.visit(sub, path, False, depth)
+                if problem:
+                    return problem
         return None
 
     def _problem(self, node: JSONObject, path: tuple[str, ...], reachable: bool) -> str | None:
@@ -180,20 +190,6 @@ class _HeaderAnnotations:
         if kind not in ("string", "integer", "boolean"):
             return f"x-mcp-header {name!r} on {where} is on a {kind!r} property (only string, integer, boolean)"
         return None
-
-
-def _header_children(
-    node: JSONObject, path: tuple[str, ...], reachable: bool
-) -> Iterator[tuple[Any, tuple[str, ...], bool]]:
-    """Each subschema of `node`, its property path, and whether a header may sit on it."""
-    for key, value in node.items():
-        if key == "properties" and isinstance(value, dict):
-            for prop, sub in value.items():
-                yield sub, (*path, str(prop)), reachable
-            continue
-        # Anywhere else a subschema is not statically reachable.
-        for sub in _subschemas(key, value):
-            yield sub, path, False
 
 
 def param_headers(paths: dict[str, tuple[str, ...]], arguments: Any) -> dict[str, str]:
