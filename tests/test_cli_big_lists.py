@@ -172,7 +172,7 @@ def test_the_quick_encoder_writes_what_json_dumps_writes() -> None:
     # yet there, so the quick encoder is in use until one is.
     script = """
 import json, sys
-from inspector.core import wire_json
+from inspector.core.protocol import wire_json
 pages = sys.stdin.buffer.read().split(b"\\n")
 for page in pages:
     value = wire_json.parse(page)
