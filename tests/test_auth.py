@@ -459,6 +459,28 @@ def test_usage_errors() -> None:
     assert result.returncode == exitcodes.USAGE
     result = cli(Path("/nonexistent"), "auth", "status", "--url", "http://x/mcp", "--client-metadata-url", "http://x")
     assert result.returncode == exitcodes.USAGE and "https" in result.stderr
+    result = cli(Path("/nonexistent"), "auth", "status", "--url", "http://x/mcp", "--oauth-timeout", "0")
+    assert result.returncode == exitcodes.USAGE and "--oauth-timeout must be positive" in result.stderr
+
+
+def test_oauth_port_zero_is_given_over_a_config_entrys_port(tmp_path: Path) -> None:
+    """0 (any free port) is a value the person gave, not a flag left unset."""
+    import argparse
+
+    from inspector.cli.parser import build_parser
+    from inspector.core.servers.from_args import spec_from_args, split_server_command
+
+    config = tmp_path / "mcp.json"
+    config.write_text(
+        json.dumps({"mcpServers": {"remote": {"url": "http://127.0.0.1:9/mcp", "oauth": {"callbackPort": 8123}}}})
+    )
+    own, command = split_server_command(["list", "tools", "--config", str(config), "--server", "remote"])
+    from_file = spec_from_args(build_parser().parse_args(own), command)
+    assert from_file.auth is not None and from_file.auth.callback_port == 8123
+    own, command = split_server_command([*own, "--oauth-port", "0"])
+    args: argparse.Namespace = build_parser().parse_args(own)
+    spec = spec_from_args(args, command)
+    assert spec.auth is not None and spec.auth.callback_port == 0
 
 
 def test_server_key_is_the_canonical_resource() -> None:

@@ -220,8 +220,11 @@ _AUTH_FLAGS = (
 
 def apply_auth_options(args: argparse.Namespace, spec: ServerSpec) -> None:
     """Static credentials and OAuth settings from the flags, over a config entry's."""
-    # A flag left at its default (None, or False for a switch) is not given.
-    given = {name: getattr(args, name) for name in _AUTH_FLAGS if getattr(args, name, None) not in (None, False)}
+    # A flag left at its default (None, or False for a switch) is not given;
+    # a number 0 is given (`--oauth-port 0`), though it equals False.
+    given = {
+        name: value for name in _AUTH_FLAGS if (value := getattr(args, name, None)) is not None and value is not False
+    }
     if not spec.url:
         if given:
             flags = ", ".join("--" + name.replace("_", "-") for name in given)
