@@ -23,7 +23,7 @@ from .peers import EVERYTHING, NODE, PYTHON, free_port, require, run_inspector, 
 from .waiting import eventually_sync
 
 ROOT = Path(__file__).resolve().parent.parent
-LOCUSTFILE = ROOT / "inspector" / "load" / "locustfile.py"
+LOCUSTFILE = ROOT / "inspector" / "commands" / "load" / "locustfile.py"
 
 MIX = """\
 name: load mix
