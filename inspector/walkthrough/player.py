@@ -490,7 +490,8 @@ class Player:
             panel.set_class(on, "-presenting")
 
     async def _show_traffic(self, step: WalkStep) -> None:
-        from inspector.tui.panes.bottom import BottomPanel, TrafficPane
+        from inspector.tui.panes.bottom import BottomPanel
+        from inspector.tui.panes.traffic import TrafficPane
         from inspector.tui.widgets.traffic_table import TrafficTable
 
         method = str(step.target)
