@@ -83,7 +83,7 @@ def update_collection(collection: Collection, results: list[StepResult]) -> tupl
             node.insert(at, "expect", snapshot_expect(step, result.answer))
             continue
         _update_expect(node["expect"], result, notes)
-    from inspector.collections.loading import yaml_round_trip
+    from inspector.collections.reading import yaml_round_trip
 
     stream = io.StringIO()
     yaml_round_trip().dump(collection.document, stream)

@@ -1,6 +1,6 @@
 """Plays a walkthrough in the running TUI, as a person would use it: the
 captions, the pauses and the presenter's keys (what each step does on the
-screen is `actions.StepActions`).
+screen is `step_actions.StepActions`).
 
 Moving: "next" ends the current step's pause; "back" goes to the previous
 step and plays it again, except that a step which sent something (call,
@@ -17,8 +17,8 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-from inspector.walkthrough.actions import StepActions, until
 from inspector.walkthrough.model import WAIT_FOR_KEY, WalkStep, Walkthrough
+from inspector.walkthrough.step_actions import StepActions, until
 
 if TYPE_CHECKING:
     from inspector.tui.app import InspectorApp

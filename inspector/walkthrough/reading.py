@@ -12,8 +12,8 @@ import os
 from collections.abc import Callable, Container, Mapping
 from typing import Any
 
-from inspector.collections.loading import plain, read_yaml_mapping
 from inspector.collections.model import CollectionError
+from inspector.collections.reading import plain, read_yaml_mapping
 from inspector.walkthrough.model import (
     ACTIONS,
     CONFIRM_ANSWERS,
