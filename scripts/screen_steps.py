@@ -46,9 +46,10 @@ from inspector.core.protocol import eras
 from inspector.core.record.traffic import Frame
 from inspector.core.servers.spec import ServerSpec, demo_spec
 from inspector.tui.app import InspectorApp
-from inspector.tui.panes.bottom import BottomPanel, TrafficPane
+from inspector.tui.panes.bottom import BottomPanel
 from inspector.tui.panes.collections import CollectionsPane
 from inspector.tui.panes.tools import ToolsPane
+from inspector.tui.panes.traffic import TrafficPane
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.screens.connect_error import ConnectErrorScreen
 from inspector.tui.screens.elicitation import ElicitationScreen

@@ -17,7 +17,8 @@ from inspector.commands import exitcodes
 from inspector.core.record.recording_files import load_recording
 from inspector.core.servers.spec import ServerSpec
 from inspector.tui.app import InspectorApp
-from inspector.tui.panes.bottom import BottomPanel, TrafficPane
+from inspector.tui.panes.bottom import BottomPanel
+from inspector.tui.panes.traffic import TrafficPane
 from inspector.tui.widgets.item_list import ItemList
 
 from .peers import EVERYTHING, NODE, PYTHON, SERVERS, everything_http, require, run_inspector

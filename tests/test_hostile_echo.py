@@ -22,8 +22,8 @@ from inspector.core.record.traffic import RECENT, Frame, TrafficLog
 from inspector.core.servers.spec import ServerSpec
 from inspector.tui.app import InspectorApp
 from inspector.tui.handlers import RequestScreen
-from inspector.tui.panes.bottom import TrafficPane
 from inspector.tui.panes.tools import ToolsPane
+from inspector.tui.panes.traffic import TrafficPane
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.screens.elicitation import ElicitationScreen
 from inspector.tui.screens.sampling import SamplingScreen

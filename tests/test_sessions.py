@@ -18,7 +18,8 @@ from inspector.core.servers.copy_command import call_command
 from inspector.core.servers.discovery import discover
 from inspector.core.servers.spec import ServerSpec, demo_spec
 from inspector.tui.app import InspectorApp
-from inspector.tui.panes.bottom import BottomPanel, TrafficPane
+from inspector.tui.panes.bottom import BottomPanel
+from inspector.tui.panes.traffic import TrafficPane
 from inspector.tui.screens.composer import ComposerScreen
 from inspector.tui.widgets.item_list import ItemList
 

@@ -12,8 +12,9 @@ from textual.widgets import Static
 
 from inspector.core.servers.spec import ServerSpec
 from inspector.tui.app import InspectorApp
-from inspector.tui.panes.bottom import BottomPanel, TrafficPane
+from inspector.tui.panes.bottom import BottomPanel
 from inspector.tui.panes.tools import ToolsPane
+from inspector.tui.panes.traffic import TrafficPane
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.widgets.big_text import HIGHLIGHT_LIMIT, LazyText
 from inspector.tui.widgets.content_view import BlockView

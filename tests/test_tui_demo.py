@@ -14,10 +14,11 @@ from textual.widgets import Button, Input, Select, Static
 
 from inspector.core.servers.spec import ServerSpec, demo_spec
 from inspector.tui.app import InspectorApp
-from inspector.tui.panes.bottom import BottomPanel, TrafficPane
+from inspector.tui.panes.bottom import BottomPanel
 from inspector.tui.panes.prompts import PromptsPane
 from inspector.tui.panes.resources import ResourcesPane
 from inspector.tui.panes.templates import TemplatesPane
+from inspector.tui.panes.traffic import TrafficPane
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.screens.connect_error import ConnectErrorScreen
 from inspector.tui.widgets.arguments import ArgumentsEditor
@@ -196,7 +197,7 @@ async def test_hostile_text_is_inert() -> None:
     from typing import Any
 
     from inspector.core.record.traffic import Frame
-    from inspector.tui.panes.bottom import StderrPane
+    from inspector.tui.panes.stderr import StderrPane
 
     spec = ServerSpec(command=sys.executable, args=[HOSTILE, "--mode", "hostile-text"])
     app = InspectorApp(spec)

@@ -7,8 +7,9 @@ from textual.widgets import Checkbox, Input, Static, TabbedContent, TextArea
 
 from inspector.core.servers.spec import ServerSpec
 from inspector.tui.app import InspectorApp
-from inspector.tui.panes.bottom import BottomPanel, TrafficPane
+from inspector.tui.panes.bottom import BottomPanel
 from inspector.tui.panes.tools import ToolsPane
+from inspector.tui.panes.traffic import TrafficPane
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.screens.elicitation import ElicitationScreen
 from inspector.tui.screens.sampling import SamplingScreen

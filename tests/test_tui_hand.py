@@ -175,7 +175,7 @@ async def test_a_narrow_traffic_table_keeps_latency_size_and_problem_marks() -> 
     its unit, and the size and the mark of a call that breaks the tool's
     schema stay on screen (the clock column gives way)."""
     from inspector.core.servers.spec import demo_spec
-    from inspector.tui.panes.bottom import TrafficPane
+    from inspector.tui.panes.traffic import TrafficPane
 
     app = InspectorApp(demo_spec())
     async with app.run_test(size=SMALL) as pilot:

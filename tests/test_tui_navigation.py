@@ -17,12 +17,12 @@ from inspector.core.protocol.errors import JsonRpcError
 from inspector.core.servers.spec import ServerSpec, demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.badges import tool_row
-from inspector.tui.panes.bottom import TrafficPane
 from inspector.tui.panes.prompts import PromptsPane
 from inspector.tui.panes.roots import RootsPane
 from inspector.tui.panes.tasks import TasksPane
 from inspector.tui.panes.templates import TemplatesPane
 from inspector.tui.panes.tools import ToolsPane
+from inspector.tui.panes.traffic import TrafficPane
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.screens.connect_error import ConnectErrorScreen
 from inspector.tui.screens.help import HelpScreen, all_bindings, key_names

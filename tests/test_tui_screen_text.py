@@ -12,7 +12,8 @@ from textual.widgets import Input, Static
 
 from inspector.core.servers.spec import demo_spec
 from inspector.tui.app import InspectorApp
-from inspector.tui.panes.bottom import BottomPanel, TrafficPane
+from inspector.tui.panes.bottom import BottomPanel
+from inspector.tui.panes.traffic import TrafficPane
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.widgets.result_view import ResultView
 

@@ -16,7 +16,8 @@ from inspector.core.protocol.errors import JsonRpcError
 from inspector.core.servers.spec import demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.handlers import RequestScreen
-from inspector.tui.panes.bottom import BottomPanel, TrafficPane
+from inspector.tui.panes.bottom import BottomPanel
+from inspector.tui.panes.traffic import TrafficPane
 from inspector.tui.screens import elicitation as elicitation_module
 from inspector.tui.screens.elicitation import ElicitationScreen
 from inspector.tui.screens.sampling import SamplingScreen

@@ -7,7 +7,8 @@ from textual.widgets import TabbedContent
 
 from inspector.core.servers.spec import demo_spec
 from inspector.tui.app import InspectorApp
-from inspector.tui.panes.bottom import BottomPanel, TrafficPane
+from inspector.tui.panes.bottom import BottomPanel
+from inspector.tui.panes.traffic import TrafficPane
 from inspector.tui.widgets.item_list import ItemList
 
 from .test_tui_screen_text import svg_lines

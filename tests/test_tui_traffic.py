@@ -12,7 +12,9 @@ from textual.widgets import Input, Static, TabbedContent
 from inspector.core.record.traffic import TrafficLog
 from inspector.core.servers.spec import ServerSpec, demo_spec
 from inspector.tui.app import InspectorApp
-from inspector.tui.panes.bottom import BottomPanel, StderrPane, TrafficPane
+from inspector.tui.panes.bottom import BottomPanel
+from inspector.tui.panes.stderr import StderrPane
+from inspector.tui.panes.traffic import TrafficPane
 from inspector.tui.widgets.status_bar import KeyBar
 from inspector.tui.widgets.traffic_table import ID_W, LATENCY_W, SIZE_W, TrafficTable, header_text, row_text
 

@@ -333,7 +333,8 @@ steps:
 
 
 async def test_a_traffic_step_shows_its_call_large_and_the_same_one_when_shown_again(tmp_path: Path) -> None:
-    from inspector.tui.panes.bottom import BottomPanel, TrafficPane
+    from inspector.tui.panes.bottom import BottomPanel
+    from inspector.tui.panes.traffic import TrafficPane
 
     walkthrough = load_walkthrough(str(write(tmp_path, BACK_AND_END)))
     # A presenter's short terminal, where the bottom panel has only a few rows of its own.

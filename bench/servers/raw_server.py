@@ -67,6 +67,65 @@ def flood(write: Any, count: int) -> None:
     write(b"".join(lines))
 
 
+EMPTY = b',"result":{}}\n'
+OK = b',"result":{"content":[{"type":"text","text":"ok"}]}}\n'
+BAD_CURSOR = b',"error":{"code":-32602,"message":"Invalid cursor"}}\n'
+NOT_FOUND = b',"error":{"code":-32601,"message":"Method not found"}}\n'
+BLOCK = b"0123456789" * 100_000  # 1 MB
+
+
+class Answers:
+    """Every answer, encoded once at start-up where it does not depend on the request."""
+
+    def __init__(self, options: argparse.Namespace) -> None:
+        tools = [make_tool(index) for index in range(options.tools)]
+        if options.payload_mb:
+            tools.append(
+                {
+                    "name": "big",
+                    "description": "Return a very large text result.",
+                    "inputSchema": {"type": "object", "properties": {}},
+                }
+            )
+        self.pages = encode_pages(tools, options.pages)
+        self.notify = options.notify
+        payload = int(options.payload_mb * 1_000_000)
+        self.whole_blocks, self.rest = divmod(payload, len(BLOCK))
+        self.capabilities: dict[str, Any] = {"tools": {}}
+        self.server_info = {"name": "raw-bench-server", "version": "1.0.0"}
+
+    def call(self, write: Any, head: bytes, params: Any) -> None:
+        """tools/call: `flood` notifies first, `big` streams its megabytes, any other answers "ok"."""
+        if params.get("name") == "flood":
+            flood(write, self.notify)
+            write(head + OK)
+        elif params.get("name") == "big":
+            write(head + b',"result":{"content":[{"type":"text","text":"')
+            for _ in range(self.whole_blocks):
+                write(BLOCK)
+            write(BLOCK[: self.rest] + b'"}]}}\n')
+        else:
+            write(head + OK)
+
+    def page(self, params: Any) -> bytes:
+        """tools/list: the page the cursor names (the first without one)."""
+        cursor = params.get("cursor")
+        try:
+            index = int(cursor) if cursor is not None else 0
+            return self.pages[index] if index >= 0 else BAD_CURSOR
+        except (ValueError, TypeError, IndexError):
+            return BAD_CURSOR
+
+    def initialize(self, params: Any) -> bytes:
+        requested = params.get("protocolVersion")
+        answer = {
+            "protocolVersion": requested if requested in VERSIONS else VERSIONS[-1],
+            "capabilities": self.capabilities,
+            "serverInfo": self.server_info,
+        }
+        return b',"result":' + json.dumps(answer).encode() + b"}\n"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tools", type=int, default=3, help="how many tools (default 3)")
@@ -78,27 +137,7 @@ def main() -> int:
     # would only walk it again and again while it is built (0.6 s of a
     # 1.4 s start at 100,000 tools), a wait that is not the client's.
     gc.disable()
-
-    tools = [make_tool(index) for index in range(options.tools)]
-    if options.payload_mb:
-        tools.append(
-            {
-                "name": "big",
-                "description": "Return a very large text result.",
-                "inputSchema": {"type": "object", "properties": {}},
-            }
-        )
-    pages = encode_pages(tools, options.pages)
-    payload = int(options.payload_mb * 1_000_000)
-    block = b"0123456789" * 100_000  # 1 MB
-    whole_blocks, rest = divmod(payload, len(block))
-
-    ok = b',"result":{"content":[{"type":"text","text":"ok"}]}}\n'
-    empty = b',"result":{}}\n'
-    bad_cursor = b',"error":{"code":-32602,"message":"Invalid cursor"}}\n'
-    not_found = b',"error":{"code":-32601,"message":"Method not found"}}\n'
-    capabilities: dict[str, Any] = {"tools": {}}
-    server_info = {"name": "raw-bench-server", "version": "1.0.0"}
+    answers = Answers(options)
 
     read = sys.stdin.buffer.readline
     out = sys.stdout.buffer
@@ -117,37 +156,15 @@ def main() -> int:
         except (ValueError, TypeError, KeyError):
             continue  # blank line, notification, response or nonsense: nothing to answer
         if method == "tools/call":
-            params = message.get("params") or {}
-            if params.get("name") == "flood":
-                flood(write, options.notify)
-                write(head + ok)
-            elif params.get("name") == "big":
-                write(head + b',"result":{"content":[{"type":"text","text":"')
-                for _ in range(whole_blocks):
-                    write(block)
-                write(block[:rest] + b'"}]}}\n')
-            else:
-                write(head + ok)
+            answers.call(write, head, message.get("params") or {})
         elif method == "tools/list":
-            cursor = (message.get("params") or {}).get("cursor")
-            try:
-                index = int(cursor) if cursor is not None else 0
-                tail = pages[index] if index >= 0 else bad_cursor
-            except (ValueError, TypeError, IndexError):
-                tail = bad_cursor
-            write(head + tail)
+            write(head + answers.page(message.get("params") or {}))
         elif method == "initialize":
-            requested = (message.get("params") or {}).get("protocolVersion")
-            answer = {
-                "protocolVersion": requested if requested in VERSIONS else VERSIONS[-1],
-                "capabilities": capabilities,
-                "serverInfo": server_info,
-            }
-            write(head + b',"result":' + dumps(answer).encode() + b"}\n")
+            write(head + answers.initialize(message.get("params") or {}))
         elif method == "ping":
-            write(head + empty)
+            write(head + EMPTY)
         else:
-            write(head + not_found)
+            write(head + NOT_FOUND)
         flush()
 
 

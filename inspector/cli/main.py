@@ -10,6 +10,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from subprocess import Popen
 from typing import TYPE_CHECKING, Any
 
@@ -69,6 +70,17 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespa
     return args
 
 
+@dataclass(frozen=True)
+class _Invocation:
+    """One run of the command line: what a face is given."""
+
+    args: argparse.Namespace
+    # The server's own command line (after `--`).
+    server_command: list[str]
+    parser: argparse.ArgumentParser
+    own_process: bool
+
+
 def _dispatch(argv: list[str], *, own_process: bool = False) -> int:
     if argv[:1] == ["--version"]:
         print(f"inspector {__version__}")
@@ -90,116 +102,135 @@ def _dispatch(argv: list[str], *, own_process: bool = False) -> int:
     # The TUI (and `serve`, which runs it) opens several servers; every other command talks to one.
     if command not in ("tui", "serve") and several_named(args):
         return _usage_error(UsageError("the scripting commands talk to one server: give --server once"))
+    call = _Invocation(args, server_command, parser, own_process)
     if args.complete_names:
-        from inspector.commands.completion import print_names
+        return _print_names(call)
+    return _FACES.get(command, _run_scripting)(call)
 
-        try:
-            return print_names(spec_from_command_line(args, server_command), args.complete_names)
-        except UsageError as exc:
-            return _usage_error(exc)
-    if command == "demo-server":
-        from inspector.demo.server import main as demo_main
 
-        demo_args: list[str] = []
-        if args.http:
-            demo_args += ["--http", str(args.http)]
-        if args.sse:
-            demo_args += ["--sse", str(args.sse)]
-        return demo_main(demo_args)
-    if command == "open":
-        from inspector.tui.launch import run_recording
+def _print_names(call: _Invocation) -> int:
+    from inspector.commands.completion import print_names
 
-        return run_recording(args.file)
-    if command == "lint" and args.rules:
-        from inspector.commands.lint import print_rules
-
-        return print_rules(args)
-    if command == "servers":
-        from inspector.commands.servers import run_servers
-
-        return run_servers(args)
-    if command == "auth":
-        from inspector.commands.auth import apply_target, run_auth
-
-        try:
-            # `auth login URL|NAME`: the positional names the server like --url / --server.
-            apply_target(args)
-        except ValueError as exc:
-            return _usage_error(exc)
-        try:
-            auth_spec = _spec_if_named(args, server_command)
-        except UsageError as exc:
-            return _usage_error(exc)
-        return run_auth(args, auth_spec)
-    if command == "replay":
-        from inspector.commands.replay import run_replay
-
-        try:
-            replay_spec = _spec_if_named(args, server_command)
-        except UsageError as exc:
-            return _usage_error(exc)
-        return run_replay(args, replay_spec)
-    if command == "test":
-        return _run_test(args, server_command)
-    if command == "card":
-        from inspector.commands.card import run_card
-
-        try:
-            card_spec = spec_from_command_line(args, server_command)
-        except UsageError as exc:
-            return _usage_error(exc)
-        named = bool(_names_a_server(args, server_command) or getattr(args, "server", None))
-        return run_card(args, card_spec, named)
-    if command == "load":
-        return _run_load(args, server_command)
-    if command == "demo":
-        return _run_demo(args, server_command)
-    if command == "diff":
-        from inspector.commands.diff import run_diff
-
-        try:
-            sides = _diff_sides(args, server_command)
-        except UsageError as exc:
-            return _usage_error(exc)
-        return run_diff(args, sides)
-    if command == "tui":
-        return _run_tui(args, server_command, parser)
-    if command == "serve":
-        return _run_serve(args, server_command, parser)
     try:
-        spec = spec_from_command_line(args, server_command)
+        return print_names(spec_from_command_line(call.args, call.server_command), call.args.complete_names)
     except UsageError as exc:
-        parser.print_usage(sys.stderr)
         return _usage_error(exc)
-    if command == "matrix":
+
+
+def _run_demo_server(call: _Invocation) -> int:
+    from inspector.demo.server import main as demo_main
+
+    demo_args: list[str] = []
+    if call.args.http:
+        demo_args += ["--http", str(call.args.http)]
+    if call.args.sse:
+        demo_args += ["--sse", str(call.args.sse)]
+    return demo_main(demo_args)
+
+
+def _run_open(call: _Invocation) -> int:
+    from inspector.tui.launch import run_recording
+
+    return run_recording(call.args.file)
+
+
+def _run_lint(call: _Invocation) -> int:
+    if not call.args.rules:
+        return _run_scripting(call)
+    from inspector.commands.lint import print_rules
+
+    return print_rules(call.args)
+
+
+def _run_servers(call: _Invocation) -> int:
+    from inspector.commands.servers import run_servers
+
+    return run_servers(call.args)
+
+
+def _run_auth(call: _Invocation) -> int:
+    from inspector.commands.auth import apply_target, run_auth
+
+    try:
+        # `auth login URL|NAME`: the positional names the server like --url / --server.
+        apply_target(call.args)
+    except ValueError as exc:
+        return _usage_error(exc)
+    try:
+        auth_spec = _spec_if_named(call.args, call.server_command)
+    except UsageError as exc:
+        return _usage_error(exc)
+    return run_auth(call.args, auth_spec)
+
+
+def _run_replay(call: _Invocation) -> int:
+    from inspector.commands.replay import run_replay
+
+    try:
+        replay_spec = _spec_if_named(call.args, call.server_command)
+    except UsageError as exc:
+        return _usage_error(exc)
+    return run_replay(call.args, replay_spec)
+
+
+def _run_card(call: _Invocation) -> int:
+    from inspector.commands.card import run_card
+
+    args, server_command = call.args, call.server_command
+    try:
+        card_spec = spec_from_command_line(args, server_command)
+    except UsageError as exc:
+        return _usage_error(exc)
+    named = bool(_names_a_server(args, server_command) or getattr(args, "server", None))
+    return run_card(args, card_spec, named)
+
+
+def _run_diff(call: _Invocation) -> int:
+    from inspector.commands.diff import run_diff
+
+    try:
+        sides = _diff_sides(call.args, call.server_command)
+    except UsageError as exc:
+        return _usage_error(exc)
+    return run_diff(call.args, sides)
+
+
+def _run_scripting(call: _Invocation) -> int:
+    """A command that talks to the one server the command line names."""
+    try:
+        spec = spec_from_command_line(call.args, call.server_command)
+    except UsageError as exc:
+        call.parser.print_usage(sys.stderr)
+        return _usage_error(exc)
+    if call.args.command == "matrix":
         from inspector.commands.matrix import run_matrix
 
-        return run_matrix(spec, args)
+        return run_matrix(spec, call.args)
     process = _early_spawn(spec)
     from inspector.commands.runner import run_command
 
-    return run_command(command, spec, args, process=process, own_process=own_process)
+    return run_command(call.args.command, spec, call.args, process=process, own_process=call.own_process)
 
 
-def _run_tui(args: argparse.Namespace, server_command: list[str], parser: argparse.ArgumentParser) -> int:
+def _run_tui(call: _Invocation) -> int:
     from inspector.tui.launch import run_tui
     from inspector.tui.servers_args import tui_specs
 
     try:
-        specs = tui_specs(args, server_command, spec_from_command_line)
+        specs = tui_specs(call.args, call.server_command, spec_from_command_line)
     except UsageError as exc:
-        parser.print_usage(sys.stderr)
+        call.parser.print_usage(sys.stderr)
         return _usage_error(exc)
-    if getattr(args, "pick", False):
+    if getattr(call.args, "pick", False):
         from inspector.tui.picker import pick_servers
 
         specs = pick_servers()
         if not specs:
             return 0
-    return run_tui(specs, args)
+    return run_tui(specs, call.args)
 
 
-def _run_serve(args: argparse.Namespace, server_command: list[str], parser: argparse.ArgumentParser) -> int:
+def _run_serve(call: _Invocation) -> int:
     """Each visit opens what `inspector` with these options would (several
     servers included); a server option that makes no sense is refused here,
     before anything listens."""
@@ -207,11 +238,11 @@ def _run_serve(args: argparse.Namespace, server_command: list[str], parser: argp
     from inspector.tui.serving import serve
 
     try:
-        tui_specs(args, server_command, spec_from_command_line)
+        tui_specs(call.args, call.server_command, spec_from_command_line)
     except UsageError as exc:
-        parser.print_usage(sys.stderr)
+        call.parser.print_usage(sys.stderr)
         return _usage_error(exc)
-    return serve(args, server_command)
+    return serve(call.args, call.server_command)
 
 
 def _complete_line(parser: argparse.ArgumentParser) -> None:
@@ -238,22 +269,22 @@ def _spec_of_file(args: argparse.Namespace, server_command: list[str]) -> Callab
     return spec_for
 
 
-def _run_test(args: argparse.Namespace, server_command: list[str]) -> int:
+def _run_test(call: _Invocation) -> int:
     from inspector.commands.testing import run_test
 
-    return run_test(args, _spec_of_file(args, server_command))
+    return run_test(call.args, _spec_of_file(call.args, call.server_command))
 
 
-def _run_load(args: argparse.Namespace, server_command: list[str]) -> int:
+def _run_load(call: _Invocation) -> int:
     from inspector.commands.load.command import run_load
 
-    return run_load(args, _spec_of_file(args, server_command))
+    return run_load(call.args, _spec_of_file(call.args, call.server_command))
 
 
-def _run_demo(args: argparse.Namespace, server_command: list[str]) -> int:
+def _run_demo(call: _Invocation) -> int:
     from inspector.walkthrough.command import run_demo
 
-    return run_demo(args, _spec_of_file(args, server_command))
+    return run_demo(call.args, _spec_of_file(call.args, call.server_command))
 
 
 def _usage_error(exc: Exception) -> int:
@@ -332,3 +363,22 @@ def _diff_sides(args: argparse.Namespace, server_command: list[str]) -> list[Sid
 
 def _names_a_server(args: argparse.Namespace, server_command: list[str]) -> bool:
     return bool(server_command or getattr(args, "url", None) or getattr(args, "config", None))
+
+
+# The faces that do not simply talk to one named server, by subcommand
+# (`tui` when none is given); any other subcommand is `_run_scripting`.
+_FACES: dict[str, Callable[[_Invocation], int]] = {
+    "demo-server": _run_demo_server,
+    "open": _run_open,
+    "lint": _run_lint,
+    "servers": _run_servers,
+    "auth": _run_auth,
+    "replay": _run_replay,
+    "test": _run_test,
+    "card": _run_card,
+    "load": _run_load,
+    "demo": _run_demo,
+    "diff": _run_diff,
+    "tui": _run_tui,
+    "serve": _run_serve,
+}

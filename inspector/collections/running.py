@@ -140,35 +140,16 @@ class CollectionRunner:
         return self._tools.get(name)
 
     async def _send(self, step: Step, target: Any, arguments: Any) -> tuple[Answer, Any]:
-        client = self.client
-        answer = Answer(revision=client.protocol_version)
+        answer = Answer(revision=self.client.protocol_version)
         sent: Any = arguments
         started = time.perf_counter()
         try:
-            if step.kind == "list":
-                answer.result = await self._list(target)
-            elif step.kind == "call":
+            sent = _what_is_sent(step.kind, target, arguments)
+            if step.kind == "call":
                 answer.tool = await self._tool(str(target))
+                # The call's time starts after the listing asked before it.
                 started = time.perf_counter()
-                operation = await client.start_call_tool(str(target), arguments)
-                result = await operation.result()
-                answer.result, _task = await client.finish_task(result, str(target))
-            elif step.kind == "read":
-                sent = _as_text(target)
-                answer.result = await client.request("resources/read", {"uri": sent})
-            elif step.kind == "get":
-                params: dict[str, Any] = {"name": _as_text(target)}
-                if arguments is not None:
-                    params["arguments"] = arguments
-                answer.result = await client.request("prompts/get", params)
-            else:
-                sent = target if isinstance(target, str) else json.dumps(target, ensure_ascii=False)
-                session, _transport = client.require()
-                pending = await session.send_raw(sent, note=f"collection step {step.name!r}")
-                if isinstance(pending, PendingRequest):
-                    answer.result = await pending.future
-                else:
-                    answer.sent_only = True
+            await self._ask(step, target, arguments, sent, answer)
         except JsonRpcError as exc:
             answer.error = exc.to_dict()
         except RequestTimeout as exc:
@@ -183,6 +164,30 @@ class CollectionRunner:
         answer.elapsed_ms = (time.perf_counter() - started) * 1000
         return answer, sent
 
+    async def _ask(self, step: Step, target: Any, arguments: Any, sent: Any, answer: Answer) -> None:
+        """Send the step's request (`sent` as `_what_is_sent` made it) and put its result in `answer`."""
+        client = self.client
+        if step.kind == "list":
+            answer.result = await self._list(target)
+        elif step.kind == "call":
+            operation = await client.start_call_tool(str(target), arguments)
+            result = await operation.result()
+            answer.result, _task = await client.finish_task(result, str(target))
+        elif step.kind == "read":
+            answer.result = await client.request("resources/read", {"uri": sent})
+        elif step.kind == "get":
+            params: dict[str, Any] = {"name": _as_text(target)}
+            if arguments is not None:
+                params["arguments"] = arguments
+            answer.result = await client.request("prompts/get", params)
+        else:
+            session, _transport = client.require()
+            pending = await session.send_raw(sent, note=f"collection step {step.name!r}")
+            if isinstance(pending, PendingRequest):
+                answer.result = await pending.future
+            else:
+                answer.sent_only = True
+
     async def _list(self, kind: str) -> dict[str, Any]:
         """Every page, the items as received (also those the client would exclude)."""
         listing = await self.client.list_all(kind, force=True, refresh=True)
@@ -195,6 +200,15 @@ class CollectionRunner:
         if not listing.complete:
             raise InspectorError(f"{LIST_METHODS[kind]} could not be read to the end: {'; '.join(listing.problems)}")
         return {key: items}
+
+
+def _what_is_sent(kind: str, target: Any, arguments: Any) -> Any:
+    """What the step's report shows as sent: the URI read, the raw message's text, else the arguments."""
+    if kind == "read":
+        return _as_text(target)
+    if kind in ("list", "call", "get"):
+        return arguments
+    return target if isinstance(target, str) else json.dumps(target, ensure_ascii=False)
 
 
 def _as_text(value: Any) -> str:

@@ -14,8 +14,8 @@ import os
 from typing import Any
 
 from inspector.collections.expectations import Answer
-from inspector.collections.loading import load_collection, yaml_round_trip
 from inspector.collections.model import Step
+from inspector.collections.reading import load_collection, yaml_round_trip
 from inspector.collections.updating import snapshot_expect
 
 __all__ = ["append_step", "call_step"]

@@ -82,23 +82,28 @@ def update_collection(collection: Collection, results: list[StepResult]) -> tupl
             at = list(node).index("save") if "save" in node else len(node)
             node.insert(at, "expect", snapshot_expect(step, result.answer))
             continue
-        expect = node["expect"]
-        for check in result.failed_checks:
-            if check.kind == "outcome":
-                for key in ("success", "isError", "error"):
-                    if key in expect:
-                        del expect[key]
-                key, value = _outcome_entry(result.answer)
-                expect.insert(0, key, value)
-            elif check.kind == "value" and check.key is not None and not check.extra.get("unevaluable"):
-                expect["values"][check.key] = check.actual
-            elif check.kind in UNFIXABLE or check.extra.get("unevaluable"):
-                notes.append(f"{step.name}: {check.label} kept as written")
-    from inspector.collections.loading import yaml_round_trip
+        _update_expect(node["expect"], result, notes)
+    from inspector.collections.reading import yaml_round_trip
 
     stream = io.StringIO()
     yaml_round_trip().dump(collection.document, stream)
     return stream.getvalue(), notes
+
+
+def _update_expect(expect: Any, result: StepResult, notes: list[str]) -> None:
+    """The written `expect:` node made to hold what the step got, where a failed check can say it;
+    a note for each failed check it cannot."""
+    for check in result.failed_checks:
+        if check.kind == "outcome":
+            for key in ("success", "isError", "error"):
+                if key in expect:
+                    del expect[key]
+            key, value = _outcome_entry(result.answer)
+            expect.insert(0, key, value)
+        elif check.kind == "value" and check.key is not None and not check.extra.get("unevaluable"):
+            expect["values"][check.key] = check.actual
+        elif check.kind in UNFIXABLE or check.extra.get("unevaluable"):
+            notes.append(f"{result.step.name}: {check.label} kept as written")
 
 
 def unified_diff(before: str, after: str, path: str) -> list[str]:

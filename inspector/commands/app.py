@@ -20,7 +20,7 @@ from typing import Any
 
 from inspector import __version__
 from inspector.commands import exitcodes
-from inspector.commands.call import build_arguments, check_arguments
+from inspector.commands.call import given_arguments
 from inspector.commands.confirm import ask_confirmation, ask_confirmation_async, confirmation_text
 from inspector.commands.runner import CommandContext, CommandFailed
 from inspector.core.extensions.app_bridge import AppBridge
@@ -51,13 +51,7 @@ async def run_app(ctx: CommandContext) -> int:
     for problem in ui.problems + document.problems:
         print(f"inspector: app: {visible(problem)}", file=sys.stderr)
     if arguments is not None and not args.yes:
-        if not _at_terminal():
-            raise CommandFailed(
-                exitcodes.CONFIRMATION_REFUSED,
-                "refusing to call a tool without confirmation: no terminal to ask on (pass --yes, or --no-call)",
-            )
-        if not ask_confirmation(tool, arguments):
-            raise CommandFailed(exitcodes.CONFIRMATION_REFUSED, "call not confirmed")
+        _confirm(tool, arguments)
     # The web server is imported only by a preview, never by other commands.
     from inspector.core.extensions.app_host import AppHost
 
@@ -97,15 +91,18 @@ def _arguments(ctx: CommandContext, tool: Item) -> dict[str, Any] | None:
         if args.assignments or args.args_json is not None:
             raise CommandFailed(exitcodes.USAGE, "--no-call takes no arguments (nothing is called)")
         return None
-    notes: list[str] = []
-    arguments = build_arguments(
-        tool, args.assignments, args.args_json, with_defaults=args.with_defaults, lenient=args.no_validate, notes=notes
-    )
-    for note in notes:
-        print(f"inspector: note: {visible(note)}", file=sys.stderr)
-    if not args.no_validate:
-        check_arguments(tool, arguments)
-    return arguments
+    return given_arguments(tool, args)
+
+
+def _confirm(tool: Item, arguments: dict[str, Any]) -> None:
+    """The preview's own call, asked on the terminal; CommandFailed when nobody can answer, or the answer is no."""
+    if not _at_terminal():
+        raise CommandFailed(
+            exitcodes.CONFIRMATION_REFUSED,
+            "refusing to call a tool without confirmation: no terminal to ask on (pass --yes, or --no-call)",
+        )
+    if not ask_confirmation(tool, arguments):
+        raise CommandFailed(exitcodes.CONFIRMATION_REFUSED, "call not confirmed")
 
 
 async def _call(ctx: CommandContext, bridge: AppBridge, tool: Item, arguments: dict[str, Any]) -> None:

@@ -30,7 +30,10 @@ from inspector.commands.output import Output
 from inspector.core.safetext import visible
 
 if TYPE_CHECKING:
+    from inspector.core.auth.config import AuthConfig
+    from inspector.core.auth.errors import AuthError
     from inspector.core.auth.log import AuthEvent
+    from inspector.core.auth.session import OAuthSession
     from inspector.core.record.traffic import TrafficLog
     from inspector.core.servers.spec import ServerSpec
 
@@ -303,14 +306,7 @@ async def _login(out: Output, spec: ServerSpec, args: argparse.Namespace) -> int
 
     config = spec.auth
     assert config is not None
-    if config.notify is None:
-        config.notify = _notify
-    if config.confirm is None and _at_terminal():
-        config.confirm = ask_on_terminal
-    if config.paste is None and config.browser == "handoff":
-        from inspector.core.auth.handoff import read_stdin_line
-
-        config.paste = read_stdin_line
+    _ask_on_terminal(config)
     session = session_for(spec)
     assert session is not None
     recorder = None
@@ -338,6 +334,24 @@ async def _login(out: Output, spec: ServerSpec, args: argparse.Namespace) -> int
             unsubscribe()
         if recorder is not None:
             recorder.close()
+    _report_login(out, session, error, first)
+    return code
+
+
+def _ask_on_terminal(config: AuthConfig) -> None:
+    """What the login says, asks and is pasted go through the terminal, where the settings leave them open."""
+    if config.notify is None:
+        config.notify = _notify
+    if config.confirm is None and _at_terminal():
+        config.confirm = ask_on_terminal
+    if config.paste is None and config.browser == "handoff":
+        from inspector.core.auth.handoff import read_stdin_line
+
+        config.paste = read_stdin_line
+
+
+def _report_login(out: Output, session: OAuthSession, error: AuthError | None, first: int) -> None:
+    """The login's outcome: the status and its events as JSON, or a line; the error on stderr."""
     status = session.status()
     if out.json:
         out.json_value(
@@ -353,4 +367,3 @@ async def _login(out: Output, spec: ServerSpec, args: argparse.Namespace) -> int
         out.line(f"logged in to {session.server_url} (scope {scope or 'not stated'}; stored in {status['store']})")
     if error is not None:
         print(f"inspector: {visible(session.secrets.scrub(str(error)))}", file=sys.stderr)
-    return code

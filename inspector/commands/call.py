@@ -9,9 +9,10 @@ tool's ``outputSchema``; ``--strict`` makes a violation fail the command.
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspector.commands import exitcodes
 from inspector.commands.confirm import ask_confirmation
@@ -22,7 +23,10 @@ from inspector.core.protocol.items import Item
 from inspector.core.protocol.raw_json import RawJsonObject
 from inspector.core.safetext import visible
 
-__all__ = ["build_arguments", "run_call", "tool_help_lines"]
+if TYPE_CHECKING:
+    from inspector.core.protocol.operation import Operation
+
+__all__ = ["build_arguments", "given_arguments", "run_call", "tool_help_lines"]
 
 
 def build_arguments(
@@ -202,48 +206,16 @@ def _progress_printer(enabled: bool) -> Any:
 
 async def run_call(ctx: CommandContext) -> int:
     args = ctx.args
-    listing = await ctx.client.list_all("tools")
-    tool = listing.find(args.tool)
-    if tool is None:
-        known = ", ".join(listing.names()[:30]) or "(none)"
-        raise CommandFailed(exitcodes.USAGE, f"no tool named {visible(args.tool)!r}; known tools: {visible(known)}")
+    tool = await _find_tool(ctx)
     if getattr(args, "tool_help", False):
         ctx.out.lines(tool_help_lines(tool))
         return exitcodes.OK
-    notes: list[str] = []
-    arguments = build_arguments(
-        tool,
-        args.assignments,
-        args.args_json,
-        with_defaults=getattr(args, "with_defaults", False),
-        lenient=args.no_validate,
-        notes=notes,
-    )
-    for note in notes:
-        print(f"inspector: note: {visible(note)}", file=sys.stderr)
-    if not args.no_validate:
-        check_arguments(tool, arguments)
+    arguments = given_arguments(tool, args)
     if not args.yes:
-        if not (sys.stdin.isatty() and sys.stderr.isatty()):
-            raise CommandFailed(
-                exitcodes.CONFIRMATION_REFUSED,
-                "refusing to call a tool without confirmation: no terminal to ask on (pass --yes)",
-            )
-        if not ask_confirmation(tool, arguments):
-            raise CommandFailed(exitcodes.CONFIRMATION_REFUSED, "call not confirmed")
-    support = ctx.client.task_support(tool.data)
-    if args.task and support == "forbidden":
-        raise CommandFailed(exitcodes.USAGE, f"{tool.key} cannot run as a task (taskSupport: forbidden or absent)")
-    as_task = args.task or support == "required"
+        _confirm(tool, arguments)
     interactive = sys.stderr.isatty()
     started = time.perf_counter()
-    operation = await ctx.client.start_call_tool(
-        tool.key, arguments, on_progress=_progress_printer(interactive), task_ttl=TASK_TTL_MS if as_task else None
-    )
-    result = await operation.result()
-    result, task = await ctx.client.finish_task(result, tool.key, on_status=_task_printer(interactive))
-    if task is not None:
-        print(f"inspector: task {visible(task.task_id)} ended {task.status}", file=sys.stderr)
+    operation, result = await _call(ctx, tool, arguments, interactive)
     elapsed = time.perf_counter() - started
     if interactive:
         sys.stderr.write("\r" + " " * 60 + "\r")
@@ -259,6 +231,61 @@ async def run_call(ctx: CommandContext) -> int:
     if problems and getattr(args, "strict", False):
         return exitcodes.OUTPUT_SCHEMA
     return exitcodes.OK
+
+
+async def _find_tool(ctx: CommandContext) -> Item:
+    listing = await ctx.client.list_all("tools")
+    tool = listing.find(ctx.args.tool)
+    if tool is None:
+        known = ", ".join(listing.names()[:30]) or "(none)"
+        raise CommandFailed(exitcodes.USAGE, f"no tool named {visible(ctx.args.tool)!r}; known tools: {visible(known)}")
+    return tool
+
+
+def given_arguments(tool: Item, args: argparse.Namespace) -> dict[str, Any]:
+    """The arguments the command line gives (`key=value`, `--args`), its notes
+    printed, checked against the tool's schema unless `--no-validate`."""
+    notes: list[str] = []
+    arguments = build_arguments(
+        tool,
+        args.assignments,
+        args.args_json,
+        with_defaults=getattr(args, "with_defaults", False),
+        lenient=args.no_validate,
+        notes=notes,
+    )
+    for note in notes:
+        print(f"inspector: note: {visible(note)}", file=sys.stderr)
+    if not args.no_validate:
+        check_arguments(tool, arguments)
+    return arguments
+
+
+def _confirm(tool: Item, arguments: dict[str, Any]) -> None:
+    """Asked on the terminal; CommandFailed when there is none to ask on, or the answer is no."""
+    if not (sys.stdin.isatty() and sys.stderr.isatty()):
+        raise CommandFailed(
+            exitcodes.CONFIRMATION_REFUSED,
+            "refusing to call a tool without confirmation: no terminal to ask on (pass --yes)",
+        )
+    if not ask_confirmation(tool, arguments):
+        raise CommandFailed(exitcodes.CONFIRMATION_REFUSED, "call not confirmed")
+
+
+async def _call(ctx: CommandContext, tool: Item, arguments: dict[str, Any], interactive: bool) -> tuple[Operation, Any]:
+    """Call the tool (as a task when asked, or when the tool requires it) and wait for its result."""
+    support = ctx.client.task_support(tool.data)
+    if ctx.args.task and support == "forbidden":
+        raise CommandFailed(exitcodes.USAGE, f"{tool.key} cannot run as a task (taskSupport: forbidden or absent)")
+    as_task = ctx.args.task or support == "required"
+    operation = await ctx.client.start_call_tool(
+        tool.key, arguments, on_progress=_progress_printer(interactive), task_ttl=TASK_TTL_MS if as_task else None
+    )
+    result = await operation.result()
+    result, task = await ctx.client.finish_task(result, tool.key, on_status=_task_printer(interactive))
+    if task is not None:
+        print(f"inspector: task {visible(task.task_id)} ended {task.status}", file=sys.stderr)
+    return operation, result
 
 
 def _check_output(ctx: CommandContext, tool: Item, result: Any, request: Any) -> list[Problem]:

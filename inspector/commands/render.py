@@ -49,6 +49,23 @@ def hint_summary(hints: list[Hint]) -> str:
 
 
 def item_line(item: Item, width: int = 100) -> str:
+    line = one_line(_item_head(item), width)
+    description = one_line(item.description, width - 4) if item.description else ""
+    text = line + (f"\n    {description}" if description else "")
+    if item.kind == "tools":
+        ui = tool_ui(item.data)
+        if ui is not None:
+            text += "\n    app: " + one_line(ui.summary(), width - 9)
+            for problem in ui.problems:
+                text += f"\n    ! app: {problem}"
+    for problem in item.problems:
+        text += f"\n    ! {problem}"
+    return text
+
+
+def _item_head(item: Item) -> str:
+    """The key, the title, and what kind of item says in brief: a tool's hints,
+    a resource's MIME type, a prompt's arguments (`*` required)."""
     head = item.key
     if item.title and item.title != item.key:
         head += f" — {item.title}"
@@ -64,18 +81,7 @@ def item_line(item: Item, width: int = 100) -> str:
             names = [(a.get("name", "?") + ("*" if a.get("required") else "")) for a in args if isinstance(a, dict)]
             if names:
                 head += f"  ({', '.join(str(n) for n in names)})"
-    line = one_line(head, width)
-    description = one_line(item.description, width - 4) if item.description else ""
-    text = line + (f"\n    {description}" if description else "")
-    if item.kind == "tools":
-        ui = tool_ui(item.data)
-        if ui is not None:
-            text += "\n    app: " + one_line(ui.summary(), width - 9)
-            for problem in ui.problems:
-                text += f"\n    ! app: {problem}"
-    for problem in item.problems:
-        text += f"\n    ! {problem}"
-    return text
+    return head
 
 
 def json_lines(value: Any) -> list[str]:

@@ -47,43 +47,10 @@ def collection_spec(collection: Collection, args: argparse.Namespace) -> ServerS
         ref = substitute(collection.server, os.environ, {})
     except VariableError as exc:
         raise UsageError(f"{collection.path}: server: {exc}") from exc
-    names = argparse.Namespace()
-    command: list[str] = []
     if isinstance(ref, str):
-        kind, colon, rest = ref.partition(":")
-        if ref.startswith(("http://", "https://")):
-            names.url = ref
-        elif colon and kind == "stdio":
-            command = shlex.split(rest)
-        elif colon and kind == "config":
-            path, _hash, server = rest.partition("#")
-            names.config, names.server = os.path.join(folder, path), server or None
-        elif colon and kind == "server":
-            names.server = rest
-        else:
-            raise UsageError(
-                f"{collection.path}: server: {ref!r} is none of http(s)://…, stdio:'CMD', config:FILE[#NAME], "
-                "server:NAME (or a mapping)"
-            )
+        names, command = _server_from_text(ref, folder, collection.path)
     elif isinstance(ref, dict):
-        unknown = sorted(set(ref) - _SERVER_KEYS)
-        if unknown:
-            raise UsageError(f"{collection.path}: server: unknown key(s) {', '.join(unknown)}")
-        given = ref.get("command")
-        if isinstance(given, str):
-            command = shlex.split(given)
-        elif isinstance(given, list):
-            command = [str(word) for word in given]
-        names.url = ref.get("url")
-        names.transport = ref.get("transport")
-        names.config = os.path.join(folder, ref["config"]) if isinstance(ref.get("config"), str) else None
-        names.server = ref.get("server")
-        names.env = [f"{k}={v}" for k, v in (ref.get("env") or {}).items()]
-        names.header = [f"{k}: {v}" for k, v in (ref.get("headers") or {}).items()]
-        names.cwd = os.path.join(folder, ref["cwd"]) if isinstance(ref.get("cwd"), str) else None
-        names.era = ref.get("era")
-        names.protocol_version = ref.get("protocolVersion")
-        names.timeout = ref.get("timeout")
+        names, command = _server_from_mapping(ref, folder, collection.path)
     else:
         raise UsageError(f"{collection.path}: server: a string or a mapping")
     for option in _SHARED:
@@ -94,6 +61,57 @@ def collection_spec(collection: Collection, args: argparse.Namespace) -> ServerS
     if command and not spec.cwd:
         spec.cwd = folder
     return spec
+
+
+def _server_from_text(ref: str, folder: str, path: str) -> tuple[argparse.Namespace, list[str]]:
+    """`server:` written as one string: a URL, stdio:'CMD', config:FILE[#NAME] or server:NAME."""
+    from inspector.core.servers.from_args import UsageError
+
+    names = argparse.Namespace()
+    command: list[str] = []
+    kind, colon, rest = ref.partition(":")
+    if ref.startswith(("http://", "https://")):
+        names.url = ref
+    elif colon and kind == "stdio":
+        command = shlex.split(rest)
+    elif colon and kind == "config":
+        config, _hash, server = rest.partition("#")
+        names.config, names.server = os.path.join(folder, config), server or None
+    elif colon and kind == "server":
+        names.server = rest
+    else:
+        raise UsageError(
+            f"{path}: server: {ref!r} is none of http(s)://…, stdio:'CMD', config:FILE[#NAME], "
+            "server:NAME (or a mapping)"
+        )
+    return names, command
+
+
+def _server_from_mapping(ref: dict[str, Any], folder: str, path: str) -> tuple[argparse.Namespace, list[str]]:
+    """`server:` written as a mapping of the command line's options."""
+    from inspector.core.servers.from_args import UsageError
+
+    unknown = sorted(set(ref) - _SERVER_KEYS)
+    if unknown:
+        raise UsageError(f"{path}: server: unknown key(s) {', '.join(unknown)}")
+    command: list[str] = []
+    given = ref.get("command")
+    if isinstance(given, str):
+        command = shlex.split(given)
+    elif isinstance(given, list):
+        command = [str(word) for word in given]
+    names = argparse.Namespace()
+    names.url = ref.get("url")
+    names.transport = ref.get("transport")
+    names.config = os.path.join(folder, ref["config"]) if isinstance(ref.get("config"), str) else None
+    names.server = ref.get("server")
+    names.env = [f"{k}={v}" for k, v in (ref.get("env") or {}).items()]
+    names.header = [f"{k}: {v}" for k, v in (ref.get("headers") or {}).items()]
+    names.cwd = os.path.join(folder, ref["cwd"]) if isinstance(ref.get("cwd"), str) else None
+    names.era = ref.get("era")
+    names.protocol_version = ref.get("protocolVersion")
+    names.timeout = ref.get("timeout")
+    return names, command
 
 
 def _mark_secrets(collection: Collection, spec: ServerSpec) -> None:
@@ -253,22 +271,10 @@ def _print_report(out: Output, results: list[CollectionResult], updates: dict[st
             f"{collection.path}: {collection.name} — {len(result.steps)} step(s) against {result.server} "
             f"({result.era} era, {result.protocol_version})"
         )
-        for step in result.steps:
-            out.line(f"  {'ok  ' if step.passed else 'FAIL'}  {step.step.name}  ({step.answer.elapsed_ms:.0f} ms)")
-            for check in step.checks:
-                line = f"        {'✓' if check.passed else '✗'} {check.label}"
-                if check.detail and not check.passed:
-                    line += f": {check.detail}"
-                out.line(visible(line, keep_newlines=False))
+        _print_steps(out, result)
         update = updates.get(collection.path)
         if update is not None:
-            if update["written"]:
-                out.line(f"updated {collection.path}:")
-                out.lines(update["diff"])
-            else:
-                out.line(f"{collection.path}: every expectation already holds; not rewritten")
-            for note in update["notes"]:
-                out.line(f"  note: {note}")
+            _print_update(out, collection.path, update)
         if result.record:
             out.line(f"traffic recorded in {result.record} (inspector open {result.record})")
     steps = [step for result in results for step in result.steps]
@@ -278,3 +284,25 @@ def _print_report(out: Output, results: list[CollectionResult], updates: dict[st
     if broken:
         summary += f"; {broken} collection(s) could not run"
     out.line(summary + (" (before the update)" if updates else ""))
+
+
+def _print_steps(out: Output, result: CollectionResult) -> None:
+    """Each step, passed or failed, and each of its checks (what failed, why)."""
+    for step in result.steps:
+        out.line(f"  {'ok  ' if step.passed else 'FAIL'}  {step.step.name}  ({step.answer.elapsed_ms:.0f} ms)")
+        for check in step.checks:
+            line = f"        {'✓' if check.passed else '✗'} {check.label}"
+            if check.detail and not check.passed:
+                line += f": {check.detail}"
+            out.line(visible(line, keep_newlines=False))
+
+
+def _print_update(out: Output, path: str, update: dict[str, Any]) -> None:
+    """What `--update` did to one file: its diff, or that it was left alone, and why steps were kept."""
+    if update["written"]:
+        out.line(f"updated {path}:")
+        out.lines(update["diff"])
+    else:
+        out.line(f"{path}: every expectation already holds; not rewritten")
+    for note in update["notes"]:
+        out.line(f"  note: {note}")

@@ -90,6 +90,30 @@ def ask_roots() -> ListRoots:
     return ListRoots()
 
 
+def _url_input_required(ctx: Context[Any, Any], message: str) -> str | InputRequiredResult:
+    """2026-07-28: ask with `input_required`; the retry carries the answer."""
+    answer = (ctx.input_responses or {}).get(URL_KEY)
+    if answer is None:
+        request = ElicitRequest(params=ElicitRequestURLParams(message=message, url=DEMO_PAGE))
+        return InputRequiredResult(input_requests={URL_KEY: request})
+    if not isinstance(answer, ElicitResult):
+        raise ToolError("the answer to the URL elicitation was not an elicitation result")
+    return f"URL elicitation answered: {answer.action}."
+
+
+async def _url_request(ctx: Context[Any, Any], message: str) -> str:
+    """Up to 2025-11-25: an elicitation/create request in the middle of the call."""
+    capabilities = ctx.client_capabilities
+    if capabilities is None or capabilities.elicitation is None or capabilities.elicitation.url is None:
+        raise ToolError("this client did not declare elicitation.url support")
+    elicitation_id = uuid.uuid4().hex
+    result = await ctx.elicit_url(message, DEMO_PAGE, elicitation_id)
+    if result.action == "accept":
+        # The page needs no input, so the out-of-band part is over as soon as it was accepted.
+        await ctx.session.send_elicit_complete(elicitation_id, related_request_id=ctx.request_id)
+    return f"URL elicitation answered: {result.action}."
+
+
 def register_client_request_tools(server: MCPServer[Any]) -> None:
     @server.tool(
         title="Ask the client's LLM",
@@ -137,22 +161,8 @@ def register_client_request_tools(server: MCPServer[Any]) -> None:
         user agreed to go there."""
         message = "Please open the MCP elicitation documentation; nothing needs to be entered there."
         if notifications.is_modern(ctx):
-            answer = (ctx.input_responses or {}).get(URL_KEY)
-            if answer is None:
-                request = ElicitRequest(params=ElicitRequestURLParams(message=message, url=DEMO_PAGE))
-                return InputRequiredResult(input_requests={URL_KEY: request})
-            if not isinstance(answer, ElicitResult):
-                raise ToolError("the answer to the URL elicitation was not an elicitation result")
-            return f"URL elicitation answered: {answer.action}."
-        capabilities = ctx.client_capabilities
-        if capabilities is None or capabilities.elicitation is None or capabilities.elicitation.url is None:
-            raise ToolError("this client did not declare elicitation.url support")
-        elicitation_id = uuid.uuid4().hex
-        result = await ctx.elicit_url(message, DEMO_PAGE, elicitation_id)
-        if result.action == "accept":
-            # The page needs no input, so the out-of-band part is over as soon as it was accepted.
-            await ctx.session.send_elicit_complete(elicitation_id, related_request_id=ctx.request_id)
-        return f"URL elicitation answered: {result.action}."
+            return _url_input_required(ctx, message)
+        return await _url_request(ctx, message)
 
     @server.tool(
         title="List the client's roots",

@@ -73,18 +73,7 @@ def register_notification_tools(server: MCPServer[Any], state: DemoState) -> Non
     ) -> str:
         """Send one log message at each level, debug to emergency. Handshake-era clients choose the
         minimum level with logging/setLevel; 2026-07-28 clients opt in per request."""
-        key = connection_key(ctx.request_context)
-        sent = 0
-        for level in LOG_LEVELS:
-            if notifications.is_modern(ctx) or state.wants_log(key, level):
-                text = f"{_LEVEL_TEXT[level]} {detail}".rstrip()
-                await notifications.log_message(ctx, level, text, "inspector-demo")
-                sent += 1
-        # One structured entry too: log data may be any JSON value, not just a string.
-        if notifications.is_modern(ctx) or state.wants_log(key, "info"):
-            data = {"event": "log_every_level", "levels": list(LOG_LEVELS)}
-            await notifications.log_message(ctx, "info", data, "inspector-demo.json")
-            sent += 1
+        sent = await _log_each_level(ctx, state, detail)
         return f"Sent up to {sent} log messages."
 
     @server.tool(
@@ -102,13 +91,7 @@ def register_notification_tools(server: MCPServer[Any], state: DemoState) -> Non
         clients subscribed to it. Not idempotent: every call adds another line."""
         count = state.add_note(text)
         told = await notifications.resource_updated(ctx, state, NOTES_URI)
-        if notifications.is_modern(ctx):
-            tail = f"published to subscriptions/listen streams watching {NOTES_URI}"
-        elif told:
-            tail = "notifications/resources/updated sent"
-        else:
-            tail = f"subscribe to {NOTES_URI} to be notified next time"
-        return f"Note {count} added; {tail}."
+        return f"Note {count} added; {_who_was_told(ctx, told)}."
 
     @server.tool(
         title="Toggle extra tool/prompt/resource",
@@ -126,29 +109,57 @@ def register_notification_tools(server: MCPServer[Any], state: DemoState) -> Non
         """Add (or remove again) a bonus tool, prompt and/or resource, sending the matching
         notifications/*/list_changed so the client refreshes its lists."""
         kinds: list[Kind] = ["tool", "prompt", "resource"] if kind == "all" else [kind]
-        changes = []
-        for one in kinds:
-            on = one not in state.extras
-            if on:
-                state.extras.add(one)
-            else:
-                state.extras.discard(one)
-            if one == "tool":
-                if on:
-                    server.add_tool(bonus_fortune, name=EXTRA_TOOL, title="Bonus fortune", structured_output=False)
-                else:
-                    server.remove_tool(EXTRA_TOOL)
-                await notifications.tools_changed(ctx)
-            elif one == "prompt":
-                if on:
-                    server.prompt(name=EXTRA_PROMPT, title="Bonus haiku")(bonus_haiku)
-                else:
-                    server.remove_prompt(EXTRA_PROMPT)
-                await notifications.prompts_changed(ctx)
-            else:
-                await notifications.resources_changed(ctx)
-            changes.append(f"{one} {'added' if on else 'removed'}")
+        changes = [await _toggle(server, state, ctx, one) for one in kinds]
         return "; ".join(changes) + ". The list_changed notifications were sent."
+
+
+async def _log_each_level(ctx: Context[Any, Any], state: DemoState, detail: str) -> int:
+    """One log message per level the client wants (a modern client: every one); how many were sent."""
+    key = connection_key(ctx.request_context)
+    sent = 0
+    for level in LOG_LEVELS:
+        if notifications.is_modern(ctx) or state.wants_log(key, level):
+            text = f"{_LEVEL_TEXT[level]} {detail}".rstrip()
+            await notifications.log_message(ctx, level, text, "inspector-demo")
+            sent += 1
+    # One structured entry too: log data may be any JSON value, not just a string.
+    if notifications.is_modern(ctx) or state.wants_log(key, "info"):
+        data = {"event": "log_every_level", "levels": list(LOG_LEVELS)}
+        await notifications.log_message(ctx, "info", data, "inspector-demo.json")
+        sent += 1
+    return sent
+
+
+def _who_was_told(ctx: Context[Any, Any], told: bool) -> str:
+    if notifications.is_modern(ctx):
+        return f"published to subscriptions/listen streams watching {NOTES_URI}"
+    if told:
+        return "notifications/resources/updated sent"
+    return f"subscribe to {NOTES_URI} to be notified next time"
+
+
+async def _toggle(server: MCPServer[Any], state: DemoState, ctx: Context[Any, Any], one: Kind) -> str:
+    """Add the bonus item of kind `one`, or remove it again, and say so in a list_changed."""
+    on = one not in state.extras
+    if on:
+        state.extras.add(one)
+    else:
+        state.extras.discard(one)
+    if one == "tool":
+        if on:
+            server.add_tool(bonus_fortune, name=EXTRA_TOOL, title="Bonus fortune", structured_output=False)
+        else:
+            server.remove_tool(EXTRA_TOOL)
+        await notifications.tools_changed(ctx)
+    elif one == "prompt":
+        if on:
+            server.prompt(name=EXTRA_PROMPT, title="Bonus haiku")(bonus_haiku)
+        else:
+            server.remove_prompt(EXTRA_PROMPT)
+        await notifications.prompts_changed(ctx)
+    else:
+        await notifications.resources_changed(ctx)
+    return f"{one} {'added' if on else 'removed'}"
 
 
 def bonus_fortune(number: Annotated[int, Field(ge=0, description="Pick a number")] = 0) -> str:

@@ -61,6 +61,50 @@ class WeatherReport(BaseModel):
     forecast: list[DayForecast]
 
 
+def _gallery(version: str) -> list[ContentBlock]:
+    """One content block of every kind the protocol `version` knows, and a note for those it does not."""
+    blocks: list[ContentBlock] = [
+        TextContent(
+            type="text",
+            text="Here is one of each content type. ✨",
+            annotations=Annotations(audience=["user"], priority=0.9),
+        ),
+        ImageContent(type="image", data=media.b64(media.gradient_png()), mime_type=media.PNG_MIME),
+    ]
+    # Audio arrived in 2025-03-26 and resource links in 2025-06-18; older clients would not know
+    # the block types, so they get a note instead.
+    missing = []
+    if is_version_at_least(version, "2025-03-26"):
+        blocks.append(AudioContent(type="audio", data=media.b64(media.sine_wav()), mime_type=media.WAV_MIME))
+    else:
+        missing.append("audio")
+    if is_version_at_least(version, "2025-06-18"):
+        blocks += [
+            ResourceLink(
+                type="resource_link",
+                uri=IMAGE_URI,
+                name="gradient.png",
+                title="Gradient image",
+                description="The same image, as a resource to read",
+                mime_type=media.PNG_MIME,
+            ),
+            ResourceLink(type="resource_link", uri=AUDIO_URI, name="a440.wav", mime_type=media.WAV_MIME),
+        ]
+    else:
+        missing.append("resource links")
+    blocks.append(
+        EmbeddedResource(
+            type="resource",
+            resource=TextResourceContents(uri=SOURCE_URI, mime_type="text/x-python", text=SOURCE),
+            annotations=Annotations(audience=["assistant"], priority=0.2),
+        )
+    )
+    if missing:
+        note = f"Protocol {version} has no {' or '.join(missing)} content; use a newer revision to see them."
+        blocks.append(TextContent(type="text", text=note))
+    return blocks
+
+
 def register_tools(server: MCPServer[Any]) -> None:
     @server.tool(structured_output=False)
     def echo(
@@ -125,47 +169,7 @@ def register_tools(server: MCPServer[Any]) -> None:
     def media_gallery(ctx: Context[Any, Any]) -> list[ContentBlock]:
         """Return one content block of every kind: text, image, audio, a resource link and an
         embedded resource, some with audience/priority annotations."""
-        version = ctx.protocol_version or LATEST_PROTOCOL_VERSION
-        blocks: list[ContentBlock] = [
-            TextContent(
-                type="text",
-                text="Here is one of each content type. ✨",
-                annotations=Annotations(audience=["user"], priority=0.9),
-            ),
-            ImageContent(type="image", data=media.b64(media.gradient_png()), mime_type=media.PNG_MIME),
-        ]
-        # Audio arrived in 2025-03-26 and resource links in 2025-06-18; older clients would not know
-        # the block types, so they get a note instead.
-        missing = []
-        if is_version_at_least(version, "2025-03-26"):
-            blocks.append(AudioContent(type="audio", data=media.b64(media.sine_wav()), mime_type=media.WAV_MIME))
-        else:
-            missing.append("audio")
-        if is_version_at_least(version, "2025-06-18"):
-            blocks += [
-                ResourceLink(
-                    type="resource_link",
-                    uri=IMAGE_URI,
-                    name="gradient.png",
-                    title="Gradient image",
-                    description="The same image, as a resource to read",
-                    mime_type=media.PNG_MIME,
-                ),
-                ResourceLink(type="resource_link", uri=AUDIO_URI, name="a440.wav", mime_type=media.WAV_MIME),
-            ]
-        else:
-            missing.append("resource links")
-        blocks.append(
-            EmbeddedResource(
-                type="resource",
-                resource=TextResourceContents(uri=SOURCE_URI, mime_type="text/x-python", text=SOURCE),
-                annotations=Annotations(audience=["assistant"], priority=0.2),
-            )
-        )
-        if missing:
-            note = f"Protocol {version} has no {' or '.join(missing)} content; use a newer revision to see them."
-            blocks.append(TextContent(type="text", text=note))
-        return blocks
+        return _gallery(ctx.protocol_version or LATEST_PROTOCOL_VERSION)
 
     @server.tool(annotations=READ_ONLY_LOCAL, structured_output=False)
     def get_json() -> str:

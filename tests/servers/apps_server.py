@@ -21,6 +21,7 @@ from __future__ import annotations
 import base64
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 MIME = "text/html;profile=mcp-app"
@@ -107,37 +108,51 @@ def call(name: str, arguments: Any) -> dict[str, Any]:
     return {"content": [{"type": "text", "text": "refreshed" if name == "refresh" else f"called {name}"}]}
 
 
-def answer(method: str, params: dict[str, Any]) -> dict[str, Any] | None:
-    if method == "initialize":
-        return {
-            "result": {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {"tools": {}, "resources": {}, "prompts": {}},
-                "serverInfo": {"name": "apps-server", "version": "1.0.0"},
-            }
+def initialize(params: dict[str, Any]) -> dict[str, Any] | None:
+    return {
+        "result": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"tools": {}, "resources": {}, "prompts": {}},
+            "serverInfo": {"name": "apps-server", "version": "1.0.0"},
         }
-    if method == "tools/list":
-        return {"result": {"tools": TOOLS}}
-    if method == "resources/list":
-        return {"result": {"resources": [{"uri": "ui://apps/weather", "name": "weather", "mimeType": MIME}]}}
-    if method == "resources/templates/list":
-        return {"result": {"resourceTemplates": []}}
-    if method == "prompts/list":
-        return {"result": {"prompts": []}}
-    if method == "resources/read" and params.get("uri") == "ui://apps/never":
+    }
+
+
+def read_resource(params: dict[str, Any]) -> dict[str, Any] | None:
+    if params.get("uri") == "ui://apps/never":
         return None  # never answered: a request that stays in flight
-    if method == "resources/read":
-        result = read(str(params.get("uri")))
-        if result is None:
-            return {"error": {"code": -32602, "message": "unknown resource"}}
-        return {"result": result}
-    if method == "tools/call" and params.get("name") == "failing":
+    result = read(str(params.get("uri")))
+    if result is None:
+        return {"error": {"code": -32602, "message": "unknown resource"}}
+    return {"result": result}
+
+
+def call_tool(params: dict[str, Any]) -> dict[str, Any] | None:
+    if params.get("name") == "failing":
         return {"error": {"code": -32603, "message": "the weather service is down"}}
-    if method == "tools/call":
-        return {"result": call(str(params.get("name")), params.get("arguments"))}
-    if method == "ping":
-        return {"result": {}}
-    return {"error": {"code": -32601, "message": "Method not found"}}
+    return {"result": call(str(params.get("name")), params.get("arguments"))}
+
+
+# Each method's answer; any other is not found.
+ANSWERS: dict[str, Callable[[dict[str, Any]], dict[str, Any] | None]] = {
+    "initialize": initialize,
+    "tools/list": lambda params: {"result": {"tools": TOOLS}},
+    "resources/list": lambda params: {
+        "result": {"resources": [{"uri": "ui://apps/weather", "name": "weather", "mimeType": MIME}]}
+    },
+    "resources/templates/list": lambda params: {"result": {"resourceTemplates": []}},
+    "prompts/list": lambda params: {"result": {"prompts": []}},
+    "resources/read": read_resource,
+    "tools/call": call_tool,
+    "ping": lambda params: {"result": {}},
+}
+
+
+def answer(method: str, params: dict[str, Any]) -> dict[str, Any] | None:
+    answered = ANSWERS.get(method)
+    if answered is None:
+        return {"error": {"code": -32601, "message": "Method not found"}}
+    return answered(params)
 
 
 def main() -> int:

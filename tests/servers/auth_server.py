@@ -119,90 +119,15 @@ def build(state: State) -> Any:
 
     @auth_base.route(server, "/auth/register", ["POST"])
     async def register(request: Request) -> Response:
-        body = await request.json()
-        state.stats["register"] += 1
-        client_id = "client-" + secrets.token_hex(6)
-        client = {
-            "client_id": client_id,
-            "client_secret": "cs-" + secrets.token_urlsafe(24),
-            "redirect_uris": body.get("redirect_uris") or [],
-            "token_endpoint_auth_method": "client_secret_basic",
-            "grant_types": ["authorization_code", "refresh_token"],
-            "client_name": body.get("client_name"),
-        }
-        state.clients[client_id] = client
-        state.issued.append(client["client_secret"])
-        return JSONResponse(client, status_code=201)
+        return await register_client(state, request)
 
     @auth_base.route(server, "/auth/authorize", ["GET"])
     async def authorize(request: Request) -> Response:
-        q = request.query_params
-        state.stats["authorize"] += 1
-        client = state.clients.get(q.get("client_id", ""))
-        redirect_uri = q.get("redirect_uri", "")
-        state.redirect_uris.append(redirect_uri)
-        if client is None or redirect_uri not in client["redirect_uris"]:
-            return JSONResponse({"error": "invalid_request", "error_description": "unknown client or redirect"}, 400)
-        if q.get("code_challenge_method") != "S256" or not q.get("code_challenge"):
-            return JSONResponse({"error": "invalid_request", "error_description": "PKCE S256 required"}, 400)
-        params: dict[str, str] = {}
-        if state.deny:
-            params["error"] = "access_denied"
-            params["error_description"] = "the person said no"
-        else:
-            code = "code-" + secrets.token_urlsafe(16)
-            state.codes[code] = {
-                "client_id": client["client_id"],
-                "redirect_uri": redirect_uri,
-                "challenge": q["code_challenge"],
-                "scope": q.get("scope") or READ,
-                "resource": q.get("resource"),
-            }
-            params["code"] = code
-            state.issued.append(code)
-        if q.get("state"):
-            params["state"] = q["state"]
-        params["iss"] = "https://evil.example.com" if state.wrong_iss else state.issuer
-        return RedirectResponse(f"{redirect_uri}?{urlencode(params)}", status_code=302)
+        return await authorize_at_once(state, request)
 
     @auth_base.route(server, "/auth/token", ["POST"])
     async def token(request: Request) -> Response:
-        form = dict(await request.form())
-        client = _authenticate(state, request, form)
-        if client is None:
-            return JSONResponse({"error": "invalid_client"}, 401)
-        grant = form.get("grant_type")
-        if grant == "authorization_code":
-            state.stats["token"] += 1
-            grant_data = state.codes.pop(str(form.get("code")), None)
-            if grant_data is None or grant_data["client_id"] != client["client_id"]:
-                return JSONResponse({"error": "invalid_grant"}, 400)
-            if form.get("redirect_uri") != grant_data["redirect_uri"]:
-                return JSONResponse({"error": "invalid_grant", "error_description": "redirect_uri"}, 400)
-            verifier = str(form.get("code_verifier", ""))
-            state.issued.append(verifier)
-            if auth_base.s256(verifier) != grant_data["challenge"]:
-                return JSONResponse({"error": "invalid_grant", "error_description": "PKCE"}, 400)
-            if form.get("resource") != state.resource:
-                return JSONResponse({"error": "invalid_target"}, 400)
-            scope = grant_data["scope"]
-        elif grant == "client_credentials" and client["client_id"] == MACHINE_CLIENT:
-            state.stats["client_credentials"] += 1
-            scope = str(form.get("scope") or READ)
-        elif grant == "refresh_token":
-            state.stats["refresh"] += 1
-            old = state.refresh.pop(str(form.get("refresh_token")), None)
-            if old is None or old["client_id"] != client["client_id"]:
-                return JSONResponse({"error": "invalid_grant"}, 400)
-            scope = old["scope"]
-        else:
-            return JSONResponse({"error": "unsupported_grant_type"}, 400)
-        access = "at-" + secrets.token_urlsafe(24)
-        refresh = "rt-" + secrets.token_urlsafe(24)
-        state.tokens[access] = {"scope": scope, "expires": time.time() + state.token_ttl, "admin_used": False}
-        state.refresh[refresh] = {"client_id": client["client_id"], "scope": scope}
-        state.issued += [access, refresh]
-        return auth_base.token_response(access, "Bearer", state.token_ttl, refresh_token=refresh, scope=scope)
+        return await issue_token(state, request)
 
     def stats() -> dict[str, Any]:
         """Counters, every secret issued or received so far (so a test can look for them in a
@@ -213,20 +138,125 @@ def build(state: State) -> Any:
         """Switch misbehaviours for the next flows: token_ttl, wrong_iss, deny, metadata_issuer, step_up,
         prm_server (the authorization server the resource metadata names), endpoint_base (the origin
         of the endpoints in the authorization server metadata)."""
-        step_up = str(body.get("step_up", "normal"))
-        if step_up not in STEP_UP_MODES:
-            return f"step_up must be one of {STEP_UP_MODES}"
-        state.token_ttl = int(body.get("token_ttl", 3600))
-        state.wrong_iss = bool(body.get("wrong_iss", False))
-        state.deny = bool(body.get("deny", False))
-        state.metadata_issuer = body.get("metadata_issuer") or None
-        state.prm_server = body.get("prm_server") or None
-        state.endpoint_base = body.get("endpoint_base") or None
-        state.step_up = step_up
-        return None
+        return apply_mode(state, body)
 
     auth_base.add_controls(server, stats, set_mode)
     return auth_base.protected_app(server, BearerGate, state)
+
+
+def apply_mode(state: State, body: dict[str, Any]) -> str | None:
+    """The misbehaviours `body` names (every one left out back to its default); why not, when it cannot."""
+    step_up = str(body.get("step_up", "normal"))
+    if step_up not in STEP_UP_MODES:
+        return f"step_up must be one of {STEP_UP_MODES}"
+    state.token_ttl = int(body.get("token_ttl", 3600))
+    state.wrong_iss = bool(body.get("wrong_iss", False))
+    state.deny = bool(body.get("deny", False))
+    state.metadata_issuer = body.get("metadata_issuer") or None
+    state.prm_server = body.get("prm_server") or None
+    state.endpoint_base = body.get("endpoint_base") or None
+    state.step_up = step_up
+    return None
+
+
+async def register_client(state: State, request: Request) -> Response:
+    """Dynamic client registration (RFC 7591): every client is taken, with a client secret."""
+    body = await request.json()
+    state.stats["register"] += 1
+    client_id = "client-" + secrets.token_hex(6)
+    client = {
+        "client_id": client_id,
+        "client_secret": "cs-" + secrets.token_urlsafe(24),
+        "redirect_uris": body.get("redirect_uris") or [],
+        "token_endpoint_auth_method": "client_secret_basic",
+        "grant_types": ["authorization_code", "refresh_token"],
+        "client_name": body.get("client_name"),
+    }
+    state.clients[client_id] = client
+    state.issued.append(client["client_secret"])
+    return JSONResponse(client, status_code=201)
+
+
+async def authorize_at_once(state: State, request: Request) -> Response:
+    """The authorization endpoint: approved at once (or denied, when told), the issuer named (or a wrong one)."""
+    q = request.query_params
+    state.stats["authorize"] += 1
+    client = state.clients.get(q.get("client_id", ""))
+    redirect_uri = q.get("redirect_uri", "")
+    state.redirect_uris.append(redirect_uri)
+    if client is None or redirect_uri not in client["redirect_uris"]:
+        return JSONResponse({"error": "invalid_request", "error_description": "unknown client or redirect"}, 400)
+    if q.get("code_challenge_method") != "S256" or not q.get("code_challenge"):
+        return JSONResponse({"error": "invalid_request", "error_description": "PKCE S256 required"}, 400)
+    params: dict[str, str] = {}
+    if state.deny:
+        params["error"] = "access_denied"
+        params["error_description"] = "the person said no"
+    else:
+        code = "code-" + secrets.token_urlsafe(16)
+        state.codes[code] = {
+            "client_id": client["client_id"],
+            "redirect_uri": redirect_uri,
+            "challenge": q["code_challenge"],
+            "scope": q.get("scope") or READ,
+            "resource": q.get("resource"),
+        }
+        params["code"] = code
+        state.issued.append(code)
+    if q.get("state"):
+        params["state"] = q["state"]
+    params["iss"] = "https://evil.example.com" if state.wrong_iss else state.issuer
+    return RedirectResponse(f"{redirect_uri}?{urlencode(params)}", status_code=302)
+
+
+async def issue_token(state: State, request: Request) -> Response:
+    """The token endpoint: an authorization code (PKCE, redirect URI, resource checked), client
+    credentials (the machine client) or a refresh token, for a new access and refresh token."""
+    form = dict(await request.form())
+    client = _authenticate(state, request, form)
+    if client is None:
+        return JSONResponse({"error": "invalid_client"}, 401)
+    grant = form.get("grant_type")
+    if grant == "authorization_code":
+        state.stats["token"] += 1
+        redeemed = _redeem_code(state, client, form)
+        if isinstance(redeemed, Response):
+            return redeemed
+        scope = redeemed
+    elif grant == "client_credentials" and client["client_id"] == MACHINE_CLIENT:
+        state.stats["client_credentials"] += 1
+        scope = str(form.get("scope") or READ)
+    elif grant == "refresh_token":
+        state.stats["refresh"] += 1
+        old = state.refresh.pop(str(form.get("refresh_token")), None)
+        if old is None or old["client_id"] != client["client_id"]:
+            return JSONResponse({"error": "invalid_grant"}, 400)
+        scope = old["scope"]
+    else:
+        return JSONResponse({"error": "unsupported_grant_type"}, 400)
+    access = "at-" + secrets.token_urlsafe(24)
+    refresh = "rt-" + secrets.token_urlsafe(24)
+    state.tokens[access] = {"scope": scope, "expires": time.time() + state.token_ttl, "admin_used": False}
+    state.refresh[refresh] = {"client_id": client["client_id"], "scope": scope}
+    state.issued += [access, refresh]
+    return auth_base.token_response(access, "Bearer", state.token_ttl, refresh_token=refresh, scope=scope)
+
+
+def _redeem_code(state: State, client: dict[str, Any], form: dict[str, Any]) -> str | Response:
+    """The scope an authorization code was granted, or the answer refusing it."""
+    grant_data = state.codes.pop(str(form.get("code")), None)
+    if grant_data is None or grant_data["client_id"] != client["client_id"]:
+        return JSONResponse({"error": "invalid_grant"}, 400)
+    if form.get("redirect_uri") != grant_data["redirect_uri"]:
+        return JSONResponse({"error": "invalid_grant", "error_description": "redirect_uri"}, 400)
+    verifier = str(form.get("code_verifier", ""))
+    state.issued.append(verifier)
+    if auth_base.s256(verifier) != grant_data["challenge"]:
+        return JSONResponse({"error": "invalid_grant", "error_description": "PKCE"}, 400)
+    if form.get("resource") != state.resource:
+        return JSONResponse({"error": "invalid_target"}, 400)
+    scope: str = grant_data["scope"]
+    return scope
 
 
 def _authenticate(state: State, request: Request, form: dict[str, Any]) -> dict[str, Any] | None:

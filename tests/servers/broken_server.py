@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 CLEAN = "--clean" in sys.argv[1:]
@@ -254,63 +255,93 @@ def handle(message: dict[str, Any]) -> None:
         return
     mid = message["id"]
     cursor = params.get("cursor")
-    if method == "initialize":
-        reply(
-            mid,
-            {
-                "protocolVersion": VERSION,
-                "capabilities": capabilities(),
-                "serverInfo": {"name": "broken" if not CLEAN else "clean", "version": "1.0.0"},
-            },
-        )
-    elif method == "ping":
+    answer = ANSWERS.get(method)
+    if answer is None:
+        fail(mid, -32601, "Method not found")
+        return
+    answer(mid, cursor)
+
+
+def answer_initialize(mid: Any, cursor: Any) -> None:
+    reply(
+        mid,
+        {
+            "protocolVersion": VERSION,
+            "capabilities": capabilities(),
+            "serverInfo": {"name": "broken" if not CLEAN else "clean", "version": "1.0.0"},
+        },
+    )
+
+
+def list_tools(mid: Any, cursor: Any) -> None:
+    if CLEAN:
+        reply(mid, page_of(CLEAN_TOOLS_PAGES, cursor, "tools"))
+    elif cursor == "p2":
+        fail(mid, -32603, "page 3 exploded")  # capability-list-fails
+    else:
+        result = page_of(BROKEN_TOOLS_PAGES, cursor, "tools")
+        result["nextCursor"] = "p1" if cursor is None else "p2"
+        reply(mid, result)
+
+
+def list_resources(mid: Any, cursor: Any) -> None:
+    if CLEAN:
+        reply(mid, page_of(CLEAN_RESOURCES_PAGES, cursor, "resources"))
+    else:
+        # pagination-cursor-repeats: page 1 -> "again", page 2 -> "again"
+        reply(mid, {"resources": BROKEN_RESOURCES if cursor is None else [], "nextCursor": "again"})
+
+
+def list_templates(mid: Any, cursor: Any) -> None:
+    if CLEAN:
+        reply(mid, {"resourceTemplates": CLEAN_TEMPLATES})
+    else:
+        # pagination-endless: always one more page
+        number = int(cursor[1:]) if cursor else 0
+        reply(mid, {"resourceTemplates": BROKEN_TEMPLATES if cursor is None else [], "nextCursor": f"t{number + 1}"})
+
+
+def list_prompts(mid: Any, cursor: Any) -> None:
+    if CLEAN:
+        reply(mid, {"prompts": CLEAN_PROMPTS})
+    else:
+        reply(mid, {"prompts": BROKEN_PROMPTS}, jsonrpc="1.0")
+
+
+def subscribe(mid: Any, cursor: Any) -> None:
+    if CLEAN:
         reply(mid, {})
-    elif method == "tools/list":
-        if CLEAN:
-            reply(mid, page_of(CLEAN_TOOLS_PAGES, cursor, "tools"))
-        elif cursor == "p2":
-            fail(mid, -32603, "page 3 exploded")  # capability-list-fails
-        else:
-            result = page_of(BROKEN_TOOLS_PAGES, cursor, "tools")
-            result["nextCursor"] = "p1" if cursor is None else "p2"
-            reply(mid, result)
-    elif method == "resources/list":
-        if CLEAN:
-            reply(mid, page_of(CLEAN_RESOURCES_PAGES, cursor, "resources"))
-        else:
-            # pagination-cursor-repeats: page 1 -> "again", page 2 -> "again"
-            reply(mid, {"resources": BROKEN_RESOURCES if cursor is None else [], "nextCursor": "again"})
-    elif method == "resources/templates/list":
-        if CLEAN:
-            reply(mid, {"resourceTemplates": CLEAN_TEMPLATES})
-        else:
-            # pagination-endless: always one more page
-            number = int(cursor[1:]) if cursor else 0
-            reply(
-                mid, {"resourceTemplates": BROKEN_TEMPLATES if cursor is None else [], "nextCursor": f"t{number + 1}"}
-            )
-    elif method == "prompts/list":
-        if CLEAN:
-            reply(mid, {"prompts": CLEAN_PROMPTS})
-        else:
-            reply(mid, {"prompts": BROKEN_PROMPTS}, jsonrpc="1.0")
-    elif method in ("resources/subscribe", "resources/unsubscribe"):
-        if CLEAN:
-            reply(mid, {})
-        else:
-            fail(mid, -32603, "subscriptions are broken")
-    elif method == "completion/complete":
-        if CLEAN:
-            reply(mid, {"completion": {"values": ["world"], "hasMore": False}})
-        else:
-            fail(mid, -32601, "Method not found")
-    elif method == "logging/setLevel":
-        if CLEAN:
-            reply(mid, {})
-        else:
-            fail(mid, -32601, "Method not found")
+    else:
+        fail(mid, -32603, "subscriptions are broken")
+
+
+def complete(mid: Any, cursor: Any) -> None:
+    if CLEAN:
+        reply(mid, {"completion": {"values": ["world"], "hasMore": False}})
     else:
         fail(mid, -32601, "Method not found")
+
+
+def set_level(mid: Any, cursor: Any) -> None:
+    if CLEAN:
+        reply(mid, {})
+    else:
+        fail(mid, -32601, "Method not found")
+
+
+# Each request's answer (given its id and cursor); any other method is not found.
+ANSWERS: dict[str, Callable[[Any, Any], None]] = {
+    "initialize": answer_initialize,
+    "ping": lambda mid, cursor: reply(mid, {}),
+    "tools/list": list_tools,
+    "resources/list": list_resources,
+    "resources/templates/list": list_templates,
+    "prompts/list": list_prompts,
+    "resources/subscribe": subscribe,
+    "resources/unsubscribe": subscribe,
+    "completion/complete": complete,
+    "logging/setLevel": set_level,
+}
 
 
 CACHE = {"resultType": "complete", "ttlMs": 0, "cacheScope": "public"}

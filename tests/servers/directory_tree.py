@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from stdio_json import requests, send
@@ -79,39 +80,43 @@ class Server:
         return result
 
     def answer(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        if method == "server/discover":
-            return {
-                "supportedVersions": [MODERN],
-                "capabilities": self.capabilities(),
-                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "directory-tree", "version": "1.0.0"}},
-            }
-        if method == "initialize":
-            return {
-                "protocolVersion": params.get("protocolVersion", "2025-11-25"),
-                "capabilities": self.capabilities(),
-                "serverInfo": {"name": "directory-tree", "version": "1.0.0"},
-            }
-        if method == "ping":
-            return {}
-        if method == "tools/list":
-            return {"tools": TOOLS}
-        if method == "tools/call":
-            return {"content": [{"type": "text", "text": "\n".join(TREE)}]}
-        if method == "resources/list":
-            return {"resources": [resource(ROOT), resource(f"{ROOT}/SKILL.md")]}
-        if method == "resources/templates/list":
-            return {"resourceTemplates": []}
-        if method == "prompts/list":
-            return {"prompts": []}
-        if method == "resources/read":
-            uri = params.get("uri")
-            entry = TREE.get(uri) if isinstance(uri, str) else None
-            if not isinstance(entry, str):
-                raise Invalid(f"not a file: {uri!r}")
-            return {"contents": [{"uri": uri, "mimeType": "text/markdown", "text": entry}]}
-        if method == "resources/directory/read":
-            return self.directory(params)
-        raise Missing(method)
+        answers: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+            "server/discover": self.discover,
+            "initialize": self.initialize,
+            "ping": lambda params: {},
+            "tools/list": lambda params: {"tools": TOOLS},
+            "tools/call": lambda params: {"content": [{"type": "text", "text": "\n".join(TREE)}]},
+            "resources/list": lambda params: {"resources": [resource(ROOT), resource(f"{ROOT}/SKILL.md")]},
+            "resources/templates/list": lambda params: {"resourceTemplates": []},
+            "prompts/list": lambda params: {"prompts": []},
+            "resources/read": self.read,
+            "resources/directory/read": self.directory,
+        }
+        answered = answers.get(method) if isinstance(method, str) else None
+        if answered is None:
+            raise Missing(method)
+        return answered(params)
+
+    def discover(self, params: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "supportedVersions": [MODERN],
+            "capabilities": self.capabilities(),
+            "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "directory-tree", "version": "1.0.0"}},
+        }
+
+    def initialize(self, params: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "protocolVersion": params.get("protocolVersion", "2025-11-25"),
+            "capabilities": self.capabilities(),
+            "serverInfo": {"name": "directory-tree", "version": "1.0.0"},
+        }
+
+    def read(self, params: dict[str, Any]) -> dict[str, Any]:
+        uri = params.get("uri")
+        entry = TREE.get(uri) if isinstance(uri, str) else None
+        if not isinstance(entry, str):
+            raise Invalid(f"not a file: {uri!r}")
+        return {"contents": [{"uri": uri, "mimeType": "text/markdown", "text": entry}]}
 
     def directory(self, params: dict[str, Any]) -> dict[str, Any]:
         uri = params.get("uri")

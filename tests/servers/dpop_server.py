@@ -113,6 +113,12 @@ def check_proof(state: State, proof: str | None, method: str, url: str, access_t
         raise ValueError("jwk must be a public key")
     key = jwt.PyJWK(jwk, header["alg"])
     claims = jwt.decode(proof, key.key, algorithms=[header["alg"]], options={"verify_aud": False})
+    _check_claims(state, claims, method, url, access_token)
+    return {"claims": claims, "jkt": thumbprint(jwk)}
+
+
+def _check_claims(state: State, claims: dict[str, Any], method: str, url: str, access_token: str | None) -> None:
+    """A signed proof's claims: a fresh jti, the request's method and URL, a recent iat, the token's hash."""
     if not isinstance(claims.get("jti"), str):
         raise ValueError("jti missing")
     if claims["jti"] in state.jtis:
@@ -127,7 +133,6 @@ def check_proof(state: State, proof: str | None, method: str, url: str, access_t
         raise ValueError("iat outside the window")
     if access_token is not None and claims.get("ath") != auth_base.s256(access_token):
         raise ValueError("ath does not match the token")
-    return {"claims": claims, "jkt": thumbprint(jwk)}
 
 
 def build(state: State) -> Any:
@@ -160,49 +165,7 @@ def build(state: State) -> Any:
 
     @auth_base.route(server, "/auth/token", ["POST"])
     async def token(request: Request) -> Response:
-        form = dict(await request.form())
-        grant = form.get("grant_type")
-        proof = request.headers.get("dpop")
-        jkt: str | None = None
-        if proof is not None:
-            try:
-                checked = check_proof(state, proof, "POST", f"{state.issuer}/token", None)
-            except (ValueError, jwt.PyJWTError) as exc:
-                state.errors.append(f"token: {exc}")
-                return JSONResponse({"error": "invalid_dpop_proof", "error_description": str(exc)}, 400)
-            state.stats["token_proofs"] += 1
-            if state.as_nonce:
-                nonce = checked["claims"].get("nonce")
-                if nonce is None or nonce != state.current_as_nonce:
-                    state.stats["as_nonce_challenges"] += 1
-                    state.current_as_nonce = state.new_nonce()
-                    return JSONResponse(
-                        {"error": "use_dpop_nonce", "error_description": "a nonce is required"},
-                        400,
-                        headers={"DPoP-Nonce": state.current_as_nonce},
-                    )
-                state.stats["as_nonce_honoured"] += 1
-            jkt = checked["jkt"]
-        if grant == "authorization_code":
-            state.stats["token"] += 1
-            data = state.codes.pop(str(form.get("code")), None)
-            verifier = str(form.get("code_verifier", ""))
-            if data is None or auth_base.s256(verifier) != data["challenge"]:
-                return JSONResponse({"error": "invalid_grant"}, 400)
-        elif grant == "refresh_token":
-            state.stats["refresh"] += 1
-            old = state.refresh.pop(str(form.get("refresh_token")), None)
-            if old is None or old["jkt"] != jkt:
-                # A bound refresh token needs a proof with the same key (RFC 9449 §5).
-                return JSONResponse({"error": "invalid_grant"}, 400)
-        else:
-            return JSONResponse({"error": "unsupported_grant_type"}, 400)
-        access = "at-" + secrets.token_urlsafe(24)
-        refresh = "rt-" + secrets.token_urlsafe(24)
-        state.tokens[access] = {"jkt": jkt}
-        state.refresh[refresh] = {"jkt": jkt}
-        state.stats["dpop_tokens" if jkt else "bearer_tokens"] += 1
-        return auth_base.token_response(access, "DPoP" if jkt else "Bearer", 3600, refresh_token=refresh)
+        return await issue_token(state, request)
 
     def set_mode(body: dict[str, Any]) -> None:
         state.as_nonce = bool(body.get("as_nonce", False))
@@ -212,6 +175,70 @@ def build(state: State) -> Any:
 
     auth_base.add_controls(server, lambda: {**state.stats, "errors": state.errors, "schemes": state.schemes}, set_mode)
     return auth_base.protected_app(server, DPoPGate, state)
+
+
+async def issue_token(state: State, request: Request) -> Response:
+    """The token endpoint: a DPoP-bound token for a request with a valid proof, a bearer token otherwise."""
+    form = dict(await request.form())
+    grant = form.get("grant_type")
+    proof = request.headers.get("dpop")
+    jkt: str | None = None
+    if proof is not None:
+        bound = _token_proof(state, proof)
+        if isinstance(bound, Response):
+            return bound
+        jkt = bound
+    refused = _redeem_grant(state, grant, form, jkt)
+    if refused is not None:
+        return refused
+    access = "at-" + secrets.token_urlsafe(24)
+    refresh = "rt-" + secrets.token_urlsafe(24)
+    state.tokens[access] = {"jkt": jkt}
+    state.refresh[refresh] = {"jkt": jkt}
+    state.stats["dpop_tokens" if jkt else "bearer_tokens"] += 1
+    return auth_base.token_response(access, "DPoP" if jkt else "Bearer", 3600, refresh_token=refresh)
+
+
+def _token_proof(state: State, proof: str) -> str | Response:
+    """The key thumbprint of the token request's proof, or the answer refusing it (a bad proof, no nonce)."""
+    try:
+        checked = check_proof(state, proof, "POST", f"{state.issuer}/token", None)
+    except (ValueError, jwt.PyJWTError) as exc:
+        state.errors.append(f"token: {exc}")
+        return JSONResponse({"error": "invalid_dpop_proof", "error_description": str(exc)}, 400)
+    state.stats["token_proofs"] += 1
+    if state.as_nonce:
+        nonce = checked["claims"].get("nonce")
+        if nonce is None or nonce != state.current_as_nonce:
+            state.stats["as_nonce_challenges"] += 1
+            state.current_as_nonce = state.new_nonce()
+            return JSONResponse(
+                {"error": "use_dpop_nonce", "error_description": "a nonce is required"},
+                400,
+                headers={"DPoP-Nonce": state.current_as_nonce},
+            )
+        state.stats["as_nonce_honoured"] += 1
+    jkt: str = checked["jkt"]
+    return jkt
+
+
+def _redeem_grant(state: State, grant: Any, form: dict[str, Any], jkt: str | None) -> Response | None:
+    """The code (with its PKCE verifier) or the refresh token (with the key it is bound to); None when good."""
+    if grant == "authorization_code":
+        state.stats["token"] += 1
+        data = state.codes.pop(str(form.get("code")), None)
+        verifier = str(form.get("code_verifier", ""))
+        if data is None or auth_base.s256(verifier) != data["challenge"]:
+            return JSONResponse({"error": "invalid_grant"}, 400)
+    elif grant == "refresh_token":
+        state.stats["refresh"] += 1
+        old = state.refresh.pop(str(form.get("refresh_token")), None)
+        if old is None or old["jkt"] != jkt:
+            # A bound refresh token needs a proof with the same key (RFC 9449 §5).
+            return JSONResponse({"error": "invalid_grant"}, 400)
+    else:
+        return JSONResponse({"error": "unsupported_grant_type"}, 400)
+    return None
 
 
 class DPoPGate(auth_base.Gate):

@@ -92,44 +92,7 @@ def build(state: State) -> Any:
 
     @auth_base.route(server, "/idp/token", ["POST"])
     async def exchange(request: Request) -> Response:
-        form = {k: str(v) for k, v in (await request.form()).items()}
-        state.stats["exchange"] += 1
-        shown = {k: v for k, v in form.items() if k != "subject_token"}
-        state.last_exchange = shown
-        if state.deny:
-            return JSONResponse({"error": "access_denied", "error_description": "policy says no"}, 400)
-        wanted = {
-            "grant_type": TOKEN_EXCHANGE,
-            "requested_token_type": ID_JAG,
-            "subject_token_type": ID_TOKEN,
-            "client_id": IDP_CLIENT,
-        }
-        wrong = [k for k, v in wanted.items() if form.get(k) != v]
-        wrong += [k for k in ("audience", "resource", "subject_token") if not form.get(k)]
-        if wrong:
-            state.errors.append(f"exchange: wrong or missing {wrong}")
-            return JSONResponse({"error": "invalid_request", "error_description": f"{wrong}"}, 400)
-        try:
-            subject = jwt.decode(
-                form["subject_token"], state.key.public_key(), algorithms=["ES256"], audience=IDP_CLIENT
-            )
-        except jwt.PyJWTError as exc:
-            state.errors.append(f"exchange: id token: {exc}")
-            return JSONResponse({"error": "invalid_grant"}, 400)
-        shown["subject_token_verified"] = "yes"
-        now = int(time.time())
-        claims = {
-            "iss": state.idp,
-            "sub": subject["sub"],
-            "aud": form["audience"],
-            "resource": form["resource"],
-            "client_id": CLIENT,
-            "jti": secrets.token_hex(8),
-            "iat": now,
-            "exp": now + 300,
-        }
-        id_jag = jwt.encode(claims, state.key, algorithm="ES256", headers={"typ": "oauth-id-jag+jwt"})
-        return JSONResponse({"access_token": id_jag, "issued_token_type": ID_JAG, "token_type": "N_A"})
+        return await exchange_token(state, request)
 
     auth_base.add_discovery(
         server,
@@ -139,32 +102,7 @@ def build(state: State) -> Any:
 
     @auth_base.route(server, "/auth/token", ["POST"])
     async def token(request: Request) -> Response:
-        form = {k: str(v) for k, v in (await request.form()).items()}
-        if auth_base.basic_credentials(request) != (CLIENT, CLIENT_SECRET):
-            state.errors.append("jwt-bearer: client authentication failed")
-            return JSONResponse({"error": "invalid_client"}, 401)
-        if form.get("grant_type") != JWT_BEARER:
-            state.errors.append(f"jwt-bearer: grant {form.get('grant_type')}")
-            return JSONResponse({"error": "unsupported_grant_type"}, 400)
-        state.stats["jwt_bearer"] += 1
-        assertion = form.get("assertion", "")
-        try:
-            if jwt.get_unverified_header(assertion).get("typ") != "oauth-id-jag+jwt":
-                raise jwt.InvalidTokenError("typ is not oauth-id-jag+jwt")
-            claims = jwt.decode(
-                assertion, state.key.public_key(), algorithms=["ES256"], audience=state.issuer, issuer=state.idp
-            )
-            if claims.get("resource") != state.resource or claims.get("client_id") != CLIENT:
-                raise jwt.InvalidTokenError("resource or client_id does not match")
-            if claims.get("jti") in state.jtis:
-                raise jwt.InvalidTokenError("ID-JAG replayed")
-            state.jtis.add(claims["jti"])
-        except jwt.PyJWTError as exc:
-            state.errors.append(f"jwt-bearer: {exc}")
-            return JSONResponse({"error": "invalid_grant", "error_description": str(exc)}, 400)
-        access = "at-" + secrets.token_urlsafe(24)
-        state.tokens.add(access)
-        return auth_base.token_response(access, "Bearer", 3600)
+        return await jwt_bearer_token(state, request)
 
     def set_mode(body: dict[str, Any]) -> None:
         state.deny = bool(body.get("deny", False))
@@ -173,6 +111,76 @@ def build(state: State) -> Any:
         server, lambda: {**state.stats, "errors": state.errors, "last_exchange": state.last_exchange}, set_mode
     )
     return auth_base.protected_app(server, IssuedTokensGate, state)
+
+
+async def exchange_token(state: State, request: Request) -> Response:
+    """The IdP's token endpoint: an ID token exchanged (RFC 8693) for an ID-JAG, unless told to deny."""
+    form = {k: str(v) for k, v in (await request.form()).items()}
+    state.stats["exchange"] += 1
+    shown = {k: v for k, v in form.items() if k != "subject_token"}
+    state.last_exchange = shown
+    if state.deny:
+        return JSONResponse({"error": "access_denied", "error_description": "policy says no"}, 400)
+    wanted = {
+        "grant_type": TOKEN_EXCHANGE,
+        "requested_token_type": ID_JAG,
+        "subject_token_type": ID_TOKEN,
+        "client_id": IDP_CLIENT,
+    }
+    wrong = [k for k, v in wanted.items() if form.get(k) != v]
+    wrong += [k for k in ("audience", "resource", "subject_token") if not form.get(k)]
+    if wrong:
+        state.errors.append(f"exchange: wrong or missing {wrong}")
+        return JSONResponse({"error": "invalid_request", "error_description": f"{wrong}"}, 400)
+    try:
+        subject = jwt.decode(form["subject_token"], state.key.public_key(), algorithms=["ES256"], audience=IDP_CLIENT)
+    except jwt.PyJWTError as exc:
+        state.errors.append(f"exchange: id token: {exc}")
+        return JSONResponse({"error": "invalid_grant"}, 400)
+    shown["subject_token_verified"] = "yes"
+    now = int(time.time())
+    claims = {
+        "iss": state.idp,
+        "sub": subject["sub"],
+        "aud": form["audience"],
+        "resource": form["resource"],
+        "client_id": CLIENT,
+        "jti": secrets.token_hex(8),
+        "iat": now,
+        "exp": now + 300,
+    }
+    id_jag = jwt.encode(claims, state.key, algorithm="ES256", headers={"typ": "oauth-id-jag+jwt"})
+    return JSONResponse({"access_token": id_jag, "issued_token_type": ID_JAG, "token_type": "N_A"})
+
+
+async def jwt_bearer_token(state: State, request: Request) -> Response:
+    """The authorization server's token endpoint: an ID-JAG (RFC 7523 jwt-bearer) for an access token."""
+    form = {k: str(v) for k, v in (await request.form()).items()}
+    if auth_base.basic_credentials(request) != (CLIENT, CLIENT_SECRET):
+        state.errors.append("jwt-bearer: client authentication failed")
+        return JSONResponse({"error": "invalid_client"}, 401)
+    if form.get("grant_type") != JWT_BEARER:
+        state.errors.append(f"jwt-bearer: grant {form.get('grant_type')}")
+        return JSONResponse({"error": "unsupported_grant_type"}, 400)
+    state.stats["jwt_bearer"] += 1
+    assertion = form.get("assertion", "")
+    try:
+        if jwt.get_unverified_header(assertion).get("typ") != "oauth-id-jag+jwt":
+            raise jwt.InvalidTokenError("typ is not oauth-id-jag+jwt")
+        claims = jwt.decode(
+            assertion, state.key.public_key(), algorithms=["ES256"], audience=state.issuer, issuer=state.idp
+        )
+        if claims.get("resource") != state.resource or claims.get("client_id") != CLIENT:
+            raise jwt.InvalidTokenError("resource or client_id does not match")
+        if claims.get("jti") in state.jtis:
+            raise jwt.InvalidTokenError("ID-JAG replayed")
+        state.jtis.add(claims["jti"])
+    except jwt.PyJWTError as exc:
+        state.errors.append(f"jwt-bearer: {exc}")
+        return JSONResponse({"error": "invalid_grant", "error_description": str(exc)}, 400)
+    access = "at-" + secrets.token_urlsafe(24)
+    state.tokens.add(access)
+    return auth_base.token_response(access, "Bearer", 3600)
 
 
 class IssuedTokensGate(auth_base.Gate):

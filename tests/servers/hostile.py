@@ -128,31 +128,17 @@ class Server:
             return  # other notifications (cancelled, progress, ...) are ignored
         message_id = message["id"]
         params = message.get("params") or {}
-        if method == "initialize":
-            self.initialize(message_id, params)
-        elif method == "ping":
-            result(message_id, {})
-        elif method == "tools/list":
-            result(message_id, {"tools": self.tools})
-        elif method == "tools/call":
-            if any(tool["name"] == params.get("name") for tool in self.tools):
-                self.call(message_id, params)  # where the modes misbehave
-            else:
-                error(message_id, -32602, f"Unknown tool: {params.get('name')}")
-        elif method == "resources/list":
-            result(message_id, {"resources": self.resources()})
-        elif method == "resources/templates/list":
-            result(message_id, {"resourceTemplates": []})
-        elif method == "resources/read":
-            self.read_resource(message_id, params)
-        elif method == "prompts/list":
-            result(message_id, {"prompts": self.prompts()})
-        elif method == "prompts/get":
-            self.get_prompt(message_id, params)
-        elif method == "logging/setLevel":
-            result(message_id, {})
-        else:
+        answer = _ANSWERS.get(method)
+        if answer is None:
             error(message_id, -32601, f"Method not found: {method}")
+            return
+        answer(self, message_id, params)
+
+    def call_tool(self, message_id: Any, params: dict[str, Any]) -> None:
+        if any(tool["name"] == params.get("name") for tool in self.tools):
+            self.call(message_id, params)  # where the modes misbehave
+        else:
+            error(message_id, -32602, f"Unknown tool: {params.get('name')}")
 
     def run(self) -> int:
         for line in sys.stdin.buffer:
@@ -168,6 +154,23 @@ class Server:
             else:
                 error(None, -32600, "Invalid Request: expected a JSON object")
         return 0  # stdin closed
+
+
+Answer = Callable[[Server, Any, dict[str, Any]], None]
+# How each request is answered (through the server, so a mode's own `call`,
+# `resources`, ... are the ones used); any other method is not found.
+_ANSWERS: dict[str, Answer] = {
+    "initialize": lambda server, message_id, params: server.initialize(message_id, params),
+    "ping": lambda server, message_id, params: result(message_id, {}),
+    "tools/list": lambda server, message_id, params: result(message_id, {"tools": server.tools}),
+    "tools/call": lambda server, message_id, params: server.call_tool(message_id, params),
+    "resources/list": lambda server, message_id, params: result(message_id, {"resources": server.resources()}),
+    "resources/templates/list": lambda server, message_id, params: result(message_id, {"resourceTemplates": []}),
+    "resources/read": lambda server, message_id, params: server.read_resource(message_id, params),
+    "prompts/list": lambda server, message_id, params: result(message_id, {"prompts": server.prompts()}),
+    "prompts/get": lambda server, message_id, params: server.get_prompt(message_id, params),
+    "logging/setLevel": lambda server, message_id, params: result(message_id, {}),
+}
 
 
 class JunkStdout(Server):

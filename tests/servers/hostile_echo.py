@@ -23,6 +23,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 OUT = sys.stdout.buffer
@@ -144,34 +145,38 @@ class EchoServer:
         message_id = message["id"]
         method = message["method"]
         params = message.get("params") or {}
-        secret = self.secret
-        if method == "initialize":
-            self.initialize(message_id, params)
-        elif method == "ping":
-            self.result(message_id, {})
-        elif method == "tools/list":
-            self.result(message_id, {"tools": self.tools()})
-        elif method == "tools/call":
-            self.call(message_id, params)
-        elif method == "prompts/list":
-            prompt = {"name": "greet", "description": f"Greets with {secret} {CONTROLS}", "arguments": []}
-            self.result(message_id, {"prompts": [prompt]})
-        elif method == "prompts/get":
-            content = {"type": "text", "text": f"Hello, your token is {secret} {CONTROLS}"}
-            self.result(
-                message_id,
-                {"description": f"A greeting {secret}", "messages": [{"role": "user", "content": content}]},
-            )
-        elif method == "resources/list":
-            resource = {"uri": "echo://token", "name": f"token {secret}", "description": f"{secret} {CONTROLS}"}
-            self.result(message_id, {"resources": [resource]})
-        elif method == "resources/templates/list":
-            self.result(message_id, {"resourceTemplates": []})
-        elif method == "resources/read":
-            contents = {"uri": "echo://token", "mimeType": "text/plain", "text": f"token={secret}\n{CONTROLS}"}
-            self.result(message_id, {"contents": [contents]})
-        else:
+        answers: dict[str, Callable[[Any, dict[str, Any]], None]] = {
+            "initialize": self.initialize,
+            "ping": lambda message_id, params: self.result(message_id, {}),
+            "tools/list": lambda message_id, params: self.result(message_id, {"tools": self.tools()}),
+            "tools/call": self.call,
+            "prompts/list": lambda message_id, params: self.result(message_id, self.prompts()),
+            "prompts/get": lambda message_id, params: self.result(message_id, self.greeting()),
+            "resources/list": lambda message_id, params: self.result(message_id, self.resources()),
+            "resources/templates/list": lambda message_id, params: self.result(message_id, {"resourceTemplates": []}),
+            "resources/read": lambda message_id, params: self.result(message_id, self.token()),
+        }
+        answer = answers.get(method) if isinstance(method, str) else None
+        if answer is None:
             send({"jsonrpc": "2.0", "id": message_id, "error": {"code": -32601, "message": "Method not found"}})
+            return
+        answer(message_id, params)
+
+    def prompts(self) -> dict[str, Any]:
+        prompt = {"name": "greet", "description": f"Greets with {self.secret} {CONTROLS}", "arguments": []}
+        return {"prompts": [prompt]}
+
+    def greeting(self) -> dict[str, Any]:
+        content = {"type": "text", "text": f"Hello, your token is {self.secret} {CONTROLS}"}
+        return {"description": f"A greeting {self.secret}", "messages": [{"role": "user", "content": content}]}
+
+    def resources(self) -> dict[str, Any]:
+        resource = {"uri": "echo://token", "name": f"token {self.secret}", "description": f"{self.secret} {CONTROLS}"}
+        return {"resources": [resource]}
+
+    def token(self) -> dict[str, Any]:
+        contents = {"uri": "echo://token", "mimeType": "text/plain", "text": f"token={self.secret}\n{CONTROLS}"}
+        return {"contents": [contents]}
 
     def run(self) -> int:
         print(f"starting with token {self.secret}", file=sys.stderr, flush=True)

@@ -32,6 +32,7 @@ import argparse
 import json
 import threading
 import time
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -157,43 +158,45 @@ class Handler(BaseHTTPRequestHandler):
 
     def _misbehave(self, mode: str, message: dict[str, Any]) -> None:
         data = json.dumps(answer(message)).encode()
-        if mode == "trickle":
-            self._open("application/json", len(data))
-            for byte in data:
-                self.wfile.write(bytes([byte]))
-                self.wfile.flush()
-                time.sleep(1.0)  # one byte a second: the slow answer under test
-        elif mode == "comments":
-            self._open("text/event-stream")
-            self._hold(lambda: self.wfile.write(b": keep-alive\n\n"), 0.2)
-        elif mode == "html":
-            self._send(200, HTML, "text/html; charset=utf-8")
-        elif mode == "json-html":
-            self._send(200, HTML, "application/json")
-        elif mode == "sse-json":
-            self._open("text/event-stream")
-            self.wfile.write(data + b"\n")
-            self._hold(lambda: None, 0.2)
-        elif mode == "oversize":
-            self._open("application/json")
-            self.wfile.write(b'{"jsonrpc":"2.0","id":%d,"result":{"text":"' % message["id"])
-            self._hold(lambda: self.wfile.write(b"a" * 65536), 0.0)
-        elif mode == "oversize-sse":
-            self._open("text/event-stream")
-            self.wfile.write(b'data: {"jsonrpc":"2.0","id":%d,"result":{"text":"' % message["id"])
-            self._hold(lambda: self.wfile.write(b"a" * 65536), 0.0)
-        elif mode == "redirect":
-            location = f"http://127.0.0.1:{self.second_port}/ok"
-            self._send(307, b"", None, Location=location)
-        elif mode == "same-origin":
-            self._send(307, b"", None, Location="/ok")
-        elif mode == "forbidden":
-            self._send(403, FORBIDDEN_TEXT, "text/plain; charset=utf-8")
-        elif mode == "error500":
-            body = json.dumps({"error": "database unavailable", "retry_after": 30}).encode()
-            self._send(500, body, "application/json")
-        else:
+        misbehaviour = MISBEHAVIOURS.get(mode)
+        if misbehaviour is None:
             self._send(404, f"unknown mode {mode!r}".encode(), "text/plain")
+            return
+        misbehaviour(self, message, data)
+
+    def _trickle(self, message: dict[str, Any], data: bytes) -> None:
+        self._open("application/json", len(data))
+        for byte in data:
+            self.wfile.write(bytes([byte]))
+            self.wfile.flush()
+            time.sleep(1.0)  # one byte a second: the slow answer under test
+
+    def _comments(self, message: dict[str, Any], data: bytes) -> None:
+        self._open("text/event-stream")
+        self._hold(lambda: self.wfile.write(b": keep-alive\n\n"), 0.2)
+
+    def _sse_json(self, message: dict[str, Any], data: bytes) -> None:
+        self._open("text/event-stream")
+        self.wfile.write(data + b"\n")
+        self._hold(lambda: None, 0.2)
+
+    def _oversize(self, message: dict[str, Any], data: bytes) -> None:
+        self._open("application/json")
+        self.wfile.write(b'{"jsonrpc":"2.0","id":%d,"result":{"text":"' % message["id"])
+        self._hold(lambda: self.wfile.write(b"a" * 65536), 0.0)
+
+    def _oversize_sse(self, message: dict[str, Any], data: bytes) -> None:
+        self._open("text/event-stream")
+        self.wfile.write(b'data: {"jsonrpc":"2.0","id":%d,"result":{"text":"' % message["id"])
+        self._hold(lambda: self.wfile.write(b"a" * 65536), 0.0)
+
+    def _redirect(self, message: dict[str, Any], data: bytes) -> None:
+        location = f"http://127.0.0.1:{self.second_port}/ok"
+        self._send(307, b"", None, Location=location)
+
+    def _error500(self, message: dict[str, Any], data: bytes) -> None:
+        body = json.dumps({"error": "database unavailable", "retry_after": 30}).encode()
+        self._send(500, body, "application/json")
 
     def _hold(self, step: Any, pause: float) -> None:
         """Repeat `step` (and flush) until the client goes away or time is up."""
@@ -203,6 +206,23 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.flush()
             if pause:
                 time.sleep(pause)  # the misbehaviour's pace (keep-alives every `pause` seconds)
+
+
+Misbehaviour = Callable[[Handler, dict[str, Any], bytes], None]
+# What each mode does with a request (given the answer it would have had).
+MISBEHAVIOURS: dict[str, Misbehaviour] = {
+    "trickle": Handler._trickle,
+    "comments": Handler._comments,
+    "html": lambda handler, message, data: handler._send(200, HTML, "text/html; charset=utf-8"),
+    "json-html": lambda handler, message, data: handler._send(200, HTML, "application/json"),
+    "sse-json": Handler._sse_json,
+    "oversize": Handler._oversize,
+    "oversize-sse": Handler._oversize_sse,
+    "redirect": Handler._redirect,
+    "same-origin": lambda handler, message, data: handler._send(307, b"", None, Location="/ok"),
+    "forbidden": lambda handler, message, data: handler._send(403, FORBIDDEN_TEXT, "text/plain; charset=utf-8"),
+    "error500": Handler._error500,
+}
 
 
 def main() -> None:

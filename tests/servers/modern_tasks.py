@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 import sys
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TextIO
 
 EXTENSION = "io.modelcontextprotocol/tasks"
 CAPS_KEY = "io.modelcontextprotocol/clientCapabilities"
@@ -97,9 +98,107 @@ class Tasks:
         return task
 
 
+class Server:
+    """Answers each request on `out`; a tool is called as a task when the client declares the extension."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.tasks = Tasks()
+        self.out = out
+
+    def reply(self, message_id: Any, result: dict[str, Any]) -> None:
+        self.out.write(json.dumps({"jsonrpc": "2.0", "id": message_id, "result": {"resultType": "complete", **result}}))
+        self.out.write("\n")
+        self.out.flush()
+
+    def fail(self, message_id: Any, code: int, text: str, data: Any = None) -> None:
+        error: dict[str, Any] = {"code": code, "message": text}
+        if data is not None:
+            error["data"] = data
+        self.out.write(json.dumps({"jsonrpc": "2.0", "id": message_id, "error": error}) + "\n")
+        self.out.flush()
+
+    def handle(self, message: dict[str, Any]) -> None:
+        method = message.get("method")
+        params = message.get("params") or {}
+        caps = (params.get("_meta") or {}).get(CAPS_KEY) or {}
+        wants_tasks = EXTENSION in (caps.get("extensions") or {})
+        answers: dict[str, Callable[[Any, dict[str, Any], bool], None]] = {
+            "initialize": self.initialize,
+            "server/discover": self.discover,
+            "tools/list": lambda message_id, params, wants_tasks: self.reply(message_id, {"tools": TOOLS}),
+            "tools/call": self.call,
+            "tasks/get": self.get_task,
+            "tasks/update": self.update_task,
+            "tasks/cancel": self.cancel_task,
+        }
+        answer = answers.get(method) if isinstance(method, str) else None
+        if answer is None:
+            self.fail(message["id"], -32601, f"Method not found: {method}")
+            return
+        answer(message["id"], params, wants_tasks)
+
+    def initialize(self, message_id: Any, params: dict[str, Any], wants_tasks: bool) -> None:
+        self.fail(message_id, -32022, "only 2026-07-28 is supported", {"supported": [VERSION]})
+
+    def discover(self, message_id: Any, params: dict[str, Any], wants_tasks: bool) -> None:
+        self.reply(
+            message_id,
+            {
+                "supportedVersions": [VERSION],
+                "capabilities": {"tools": {}, "extensions": {EXTENSION: {}}},
+                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "modern-tasks", "version": "1.0.0"}},
+            },
+        )
+
+    def call(self, message_id: Any, params: dict[str, Any], wants_tasks: bool) -> None:
+        name = params.get("name")
+        if not wants_tasks:
+            self.reply(
+                message_id, {"content": [{"type": "text", "text": f"{name} ran synchronously"}], "isError": False}
+            )
+            return
+        self.out.write(
+            json.dumps(
+                {
+                    "jsonrpc": "2.0",
+                    "id": message_id,
+                    "result": {"resultType": "task", **self.tasks.create(str(name))},
+                }
+            )
+            + "\n"
+        )
+        self.out.flush()
+
+    def get_task(self, message_id: Any, params: dict[str, Any], wants_tasks: bool) -> None:
+        task = self.tasks.poll(str(params.get("taskId")))
+        if task is None:
+            self.fail(message_id, -32602, "unknown task")
+        else:
+            self.reply(message_id, dict(task))
+
+    def update_task(self, message_id: Any, params: dict[str, Any], wants_tasks: bool) -> None:
+        entry = self.tasks.tasks.get(str(params.get("taskId")))
+        if entry is None:
+            self.fail(message_id, -32602, "unknown task")
+            return
+        answers = params.get("inputResponses") or {}
+        if "confirm-1" in answers:
+            entry["answer"] = answers["confirm-1"]
+            entry["task"].update(status="working", statusMessage="confirmed")
+            entry["task"].pop("inputRequests", None)
+        self.reply(message_id, {})
+
+    def cancel_task(self, message_id: Any, params: dict[str, Any], wants_tasks: bool) -> None:
+        entry = self.tasks.tasks.get(str(params.get("taskId")))
+        if entry is None:
+            self.fail(message_id, -32602, "unknown task")
+        else:
+            entry["task"].update(status="cancelled", statusMessage="cancelled by the client")
+            self.reply(message_id, {})
+
+
 def main() -> int:
-    tasks = Tasks()
-    out = sys.stdout
+    server = Server(sys.stdout)
     for line in sys.stdin:
         try:
             message = json.loads(line)
@@ -107,77 +206,7 @@ def main() -> int:
             continue
         if "id" not in message:
             continue
-        method = message.get("method")
-        params = message.get("params") or {}
-        caps = (params.get("_meta") or {}).get(CAPS_KEY) or {}
-        wants_tasks = EXTENSION in (caps.get("extensions") or {})
-
-        def reply(result: dict[str, Any], message_id: Any = message["id"]) -> None:
-            out.write(json.dumps({"jsonrpc": "2.0", "id": message_id, "result": {"resultType": "complete", **result}}))
-            out.write("\n")
-            out.flush()
-
-        def fail(code: int, text: str, data: Any = None, message_id: Any = message["id"]) -> None:
-            error: dict[str, Any] = {"code": code, "message": text}
-            if data is not None:
-                error["data"] = data
-            out.write(json.dumps({"jsonrpc": "2.0", "id": message_id, "error": error}) + "\n")
-            out.flush()
-
-        if method == "initialize":
-            fail(-32022, "only 2026-07-28 is supported", {"supported": [VERSION]})
-        elif method == "server/discover":
-            reply(
-                {
-                    "supportedVersions": [VERSION],
-                    "capabilities": {"tools": {}, "extensions": {EXTENSION: {}}},
-                    "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "modern-tasks", "version": "1.0.0"}},
-                }
-            )
-        elif method == "tools/list":
-            reply({"tools": TOOLS})
-        elif method == "tools/call":
-            name = params.get("name")
-            if not wants_tasks:
-                reply({"content": [{"type": "text", "text": f"{name} ran synchronously"}], "isError": False})
-            else:
-                out.write(
-                    json.dumps(
-                        {
-                            "jsonrpc": "2.0",
-                            "id": message["id"],
-                            "result": {"resultType": "task", **tasks.create(str(name))},
-                        }
-                    )
-                    + "\n"
-                )
-                out.flush()
-        elif method == "tasks/get":
-            task = tasks.poll(str(params.get("taskId")))
-            if task is None:
-                fail(-32602, "unknown task")
-            else:
-                reply(dict(task))
-        elif method == "tasks/update":
-            entry = tasks.tasks.get(str(params.get("taskId")))
-            if entry is None:
-                fail(-32602, "unknown task")
-            else:
-                answers = params.get("inputResponses") or {}
-                if "confirm-1" in answers:
-                    entry["answer"] = answers["confirm-1"]
-                    entry["task"].update(status="working", statusMessage="confirmed")
-                    entry["task"].pop("inputRequests", None)
-                reply({})
-        elif method == "tasks/cancel":
-            entry = tasks.tasks.get(str(params.get("taskId")))
-            if entry is None:
-                fail(-32602, "unknown task")
-            else:
-                entry["task"].update(status="cancelled", statusMessage="cancelled by the client")
-                reply({})
-        else:
-            fail(-32601, f"Method not found: {method}")
+        server.handle(message)
     return 0
 
 

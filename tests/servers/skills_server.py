@@ -25,6 +25,7 @@ import base64
 import hashlib
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 PAGE = 2
@@ -119,40 +120,57 @@ def read(uri: str) -> dict[str, Any] | None:
     return None
 
 
-def answer(method: str, params: dict[str, Any]) -> dict[str, Any]:
-    if method == "initialize":
-        return {
-            "result": {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {"resources": {}, "extensions": {"io.modelcontextprotocol/skills": {}}},
-                "serverInfo": {"name": "skills-server", "version": "1.0.0"},
-            }
+def initialize(params: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "result": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"resources": {}, "extensions": {"io.modelcontextprotocol/skills": {}}},
+            "serverInfo": {"name": "skills-server", "version": "1.0.0"},
         }
-    if method == "skills/list":
-        paths = list(FILES)
-        start = int(params.get("cursor") or 0)
-        result: dict[str, Any] = {"skills": [entry(p) for p in paths[start : start + PAGE]]}
-        if start + PAGE < len(paths):
-            result["nextCursor"] = str(start + PAGE)
-        return {"result": result}
-    if method == "skills/get":
-        uri = params.get("uri")
-        for path in [*FILES, *UNLISTED]:
-            if uri == f"{ROOT}{path}/SKILL.md":
-                return {"result": {"skill": entry(path, fresh=True)}}
-        return {"error": {"code": -32602, "message": f"No skill is served at {uri}"}}
-    if method == "resources/read":
-        result_or_none = read(str(params.get("uri")))
-        if result_or_none is None:
-            return {"error": {"code": -32602, "message": "unknown resource"}}
-        return {"result": result_or_none}
-    if method == "resources/list":
-        return {"result": {"resources": []}}
-    if method == "resources/templates/list":
-        return {"result": {"resourceTemplates": []}}
-    if method == "ping":
-        return {"result": {}}
-    return {"error": {"code": -32601, "message": "Method not found"}}
+    }
+
+
+def list_skills(params: dict[str, Any]) -> dict[str, Any]:
+    paths = list(FILES)
+    start = int(params.get("cursor") or 0)
+    result: dict[str, Any] = {"skills": [entry(p) for p in paths[start : start + PAGE]]}
+    if start + PAGE < len(paths):
+        result["nextCursor"] = str(start + PAGE)
+    return {"result": result}
+
+
+def get_skill(params: dict[str, Any]) -> dict[str, Any]:
+    uri = params.get("uri")
+    for path in [*FILES, *UNLISTED]:
+        if uri == f"{ROOT}{path}/SKILL.md":
+            return {"result": {"skill": entry(path, fresh=True)}}
+    return {"error": {"code": -32602, "message": f"No skill is served at {uri}"}}
+
+
+def read_resource(params: dict[str, Any]) -> dict[str, Any]:
+    result_or_none = read(str(params.get("uri")))
+    if result_or_none is None:
+        return {"error": {"code": -32602, "message": "unknown resource"}}
+    return {"result": result_or_none}
+
+
+# Each method's answer; any other is not found.
+ANSWERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "initialize": initialize,
+    "skills/list": list_skills,
+    "skills/get": get_skill,
+    "resources/read": read_resource,
+    "resources/list": lambda params: {"result": {"resources": []}},
+    "resources/templates/list": lambda params: {"result": {"resourceTemplates": []}},
+    "ping": lambda params: {"result": {}},
+}
+
+
+def answer(method: str, params: dict[str, Any]) -> dict[str, Any]:
+    answered = ANSWERS.get(method)
+    if answered is None:
+        return {"error": {"code": -32601, "message": "Method not found"}}
+    return answered(params)
 
 
 def main() -> int:

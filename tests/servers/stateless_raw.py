@@ -31,6 +31,7 @@ import argparse
 import json
 import sys
 import threading
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -89,89 +90,123 @@ class Server:
         meta = params.get("_meta") or {}
         if method != "server/discover" and meta.get(PV_KEY) != VERSION:
             return self.fail(message_id, -32022, "unsupported protocol version", {"supported": [VERSION]}), 400
-        if method == "server/discover":
-            return self.ok(
-                message_id,
-                {
-                    "supportedVersions": [VERSION],
-                    "capabilities": {"tools": {}, "prompts": {}},
-                    "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "stateless-raw", "version": "1.0.0"}},
-                    "ttlMs": 0,
-                },
-            ), 200
-        if method == "tools/list":
-            return self.ok(message_id, {"tools": self.tools(), "ttlMs": 60_000, "cacheScope": "private"}), 200
-        if method == "prompts/list":
-            if not self.prompts_refused:
-                self.prompts_refused = True
-                return self.fail(message_id, -32022, "try again", {"supported": [VERSION]}), 400
-            return self.ok(message_id, {"prompts": [{"name": "hello"}]}), 200
-        if method == "prompts/get":
-            if params.get("name") == "unsupported":
-                return self.fail(message_id, -32022, "not for you", {"supported": ["2099-01-01"]}), 400
-            return self.ok(message_id, {"messages": []}), 200
-        if method == "tools/call":
-            return self.call(message_id, params, headers)
-        return self.fail(message_id, -32601, f"Method not found: {method}"), 404
+        answer = _METHODS.get(method)
+        if answer is None:
+            return self.fail(message_id, -32601, f"Method not found: {method}"), 404
+        return answer(self, message_id, params, headers)
+
+    def discover(self, message_id: Any, params: dict[str, Any], headers: dict[str, str] | None) -> tuple[Any, int]:
+        return self.ok(
+            message_id,
+            {
+                "supportedVersions": [VERSION],
+                "capabilities": {"tools": {}, "prompts": {}},
+                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "stateless-raw", "version": "1.0.0"}},
+                "ttlMs": 0,
+            },
+        ), 200
+
+    def list_tools(self, message_id: Any, params: dict[str, Any], headers: dict[str, str] | None) -> tuple[Any, int]:
+        return self.ok(message_id, {"tools": self.tools(), "ttlMs": 60_000, "cacheScope": "private"}), 200
+
+    def list_prompts(self, message_id: Any, params: dict[str, Any], headers: dict[str, str] | None) -> tuple[Any, int]:
+        if not self.prompts_refused:
+            self.prompts_refused = True
+            return self.fail(message_id, -32022, "try again", {"supported": [VERSION]}), 400
+        return self.ok(message_id, {"prompts": [{"name": "hello"}]}), 200
+
+    def get_prompt(self, message_id: Any, params: dict[str, Any], headers: dict[str, str] | None) -> tuple[Any, int]:
+        if params.get("name") == "unsupported":
+            return self.fail(message_id, -32022, "not for you", {"supported": ["2099-01-01"]}), 400
+        return self.ok(message_id, {"messages": []}), 200
 
     def call(self, message_id: Any, params: dict[str, Any], headers: dict[str, str] | None) -> tuple[Any, int]:
         name = params.get("name")
+        tool = _TOOLS.get(name) if isinstance(name, str) else None
+        if tool is None:
+            return self.fail(message_id, -32602, f"Unknown tool: {name}"), 400
+        return tool(self, message_id, params, headers)
+
+    # -- the tools ----------------------------------------------------------------
+
+    def regional(self, message_id: Any, params: dict[str, Any], headers: dict[str, str] | None) -> tuple[Any, int]:
         arguments = params.get("arguments") or {}
-        if name == "regional":
-            if not self.redeployed:
-                self.redeployed = True
-                self.header_name = "Zone"
-            if headers is not None:
-                sent = {k.lower(): v for k, v in headers.items()}.get(f"mcp-param-{self.header_name.lower()}")
-                if sent != arguments.get("region"):
-                    text = f"header mismatch: Mcp-Param-{self.header_name} is {sent!r}"
-                    return self.fail(message_id, -32020, text), 400
-            return self.ok(message_id, {"content": [{"type": "text", "text": f"zone {arguments.get('region')}"}]}), 200
-        if name == "ask":
-            responses = params.get("inputResponses")
-            if responses is None:
-                return self.ok(
-                    message_id,
-                    {
-                        "resultType": "input_required",
-                        "inputRequests": {
-                            "who": {
-                                "method": "elicitation/create",
-                                "params": {
-                                    "mode": "form",
-                                    "message": "Your name?",
-                                    "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}},
-                                },
-                            }
-                        },
-                        "requestState": STATE,
-                    },
-                ), 200
-            if arguments.get("trap") and not self.trapped:
-                self.trapped = True
-                return self.fail(message_id, -32022, "unsupported protocol version", {"supported": [VERSION]}), 400
-            if params.get("requestState") != STATE:
-                return self.fail(message_id, -32602, f"requestState lost: {params.get('requestState')!r}"), 400
-            who = responses.get("who") if isinstance(responses, dict) else None
-            name_given = (who or {}).get("content", {}).get("name")
-            return self.ok(message_id, {"content": [{"type": "text", "text": f"hello {name_given}"}]}), 200
-        if name == "forever":
+        if not self.redeployed:
+            self.redeployed = True
+            self.header_name = "Zone"
+        if headers is not None:
+            sent = {k.lower(): v for k, v in headers.items()}.get(f"mcp-param-{self.header_name.lower()}")
+            if sent != arguments.get("region"):
+                text = f"header mismatch: Mcp-Param-{self.header_name} is {sent!r}"
+                return self.fail(message_id, -32020, text), 400
+        return self.ok(message_id, {"content": [{"type": "text", "text": f"zone {arguments.get('region')}"}]}), 200
+
+    def ask(self, message_id: Any, params: dict[str, Any], headers: dict[str, str] | None) -> tuple[Any, int]:
+        arguments = params.get("arguments") or {}
+        responses = params.get("inputResponses")
+        if responses is None:
             return self.ok(
                 message_id,
                 {
                     "resultType": "input_required",
-                    "inputRequests": {"again": {"method": "roots/list", "params": {}}},
-                    "requestState": f"round-{len(self.log)}",
+                    "inputRequests": {
+                        "who": {
+                            "method": "elicitation/create",
+                            "params": {
+                                "mode": "form",
+                                "message": "Your name?",
+                                "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}},
+                            },
+                        }
+                    },
+                    "requestState": STATE,
                 },
             ), 200
-        if name == "mystery":
-            result = {"resultType": "mystery", "content": [{"type": "text", "text": "?"}]}
-            return {"jsonrpc": "2.0", "id": message_id, "result": result}, 200
-        if name == "log":
-            with self.lock:
-                text = json.dumps(self.log)
-            return self.ok(message_id, {"content": [{"type": "text", "text": text}]}), 200
-        return self.fail(message_id, -32602, f"Unknown tool: {name}"), 400
+        if arguments.get("trap") and not self.trapped:
+            self.trapped = True
+            return self.fail(message_id, -32022, "unsupported protocol version", {"supported": [VERSION]}), 400
+        if params.get("requestState") != STATE:
+            return self.fail(message_id, -32602, f"requestState lost: {params.get('requestState')!r}"), 400
+        who = responses.get("who") if isinstance(responses, dict) else None
+        name_given = (who or {}).get("content", {}).get("name")
+        return self.ok(message_id, {"content": [{"type": "text", "text": f"hello {name_given}"}]}), 200
+
+    def forever(self, message_id: Any, params: dict[str, Any], headers: dict[str, str] | None) -> tuple[Any, int]:
+        return self.ok(
+            message_id,
+            {
+                "resultType": "input_required",
+                "inputRequests": {"again": {"method": "roots/list", "params": {}}},
+                "requestState": f"round-{len(self.log)}",
+            },
+        ), 200
+
+    def mystery(self, message_id: Any, params: dict[str, Any], headers: dict[str, str] | None) -> tuple[Any, int]:
+        result = {"resultType": "mystery", "content": [{"type": "text", "text": "?"}]}
+        return {"jsonrpc": "2.0", "id": message_id, "result": result}, 200
+
+    def show_log(self, message_id: Any, params: dict[str, Any], headers: dict[str, str] | None) -> tuple[Any, int]:
+        with self.lock:
+            text = json.dumps(self.log)
+        return self.ok(message_id, {"content": [{"type": "text", "text": text}]}), 200
+
+
+Answer = Callable[[Server, Any, dict[str, Any], "dict[str, str] | None"], tuple[Any, int]]
+# What each method (after the version check) and each tool is answered with.
+_METHODS: dict[str, Answer] = {
+    "server/discover": Server.discover,
+    "tools/list": Server.list_tools,
+    "prompts/list": Server.list_prompts,
+    "prompts/get": Server.get_prompt,
+    "tools/call": Server.call,
+}
+_TOOLS: dict[str, Answer] = {
+    "regional": Server.regional,
+    "ask": Server.ask,
+    "forever": Server.forever,
+    "mystery": Server.mystery,
+    "log": Server.show_log,
+}
 
 
 def serve_stdio(server: Server) -> int:

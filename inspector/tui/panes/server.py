@@ -61,29 +61,7 @@ class ServerPane(VerticalScroll):
             text.append_text(plain_line(client.transport.describe(), 160))
         modern = client.modern
         if modern is not None:
-            text.append("\nsupported versions: ", style="dim")
-            text.append_text(plain_line(", ".join(modern.supported_versions) or "(none listed)", 120))
-            result = client.initialize_result
-            for key in ("ttlMs", "cacheScope", "resultType"):
-                if key in result:
-                    text.append(f"\n{key}: ", style="dim")
-                    text.append_text(plain_line(str(result[key]), 60))
-            extensions = client.server_capabilities.get("extensions")
-            if isinstance(extensions, dict):
-                text.append("\nextensions: ", style="dim")
-                text.append_text(plain_line(", ".join(extensions) or "(none)", 160))
-            subscription = client.subscription
-            if subscription is not None:
-                text.append("\nlisten subscription: ", style="dim")
-                if subscription.acknowledged is None:
-                    text.append("waiting for acknowledgement", style="yellow")
-                else:
-                    granted = ", ".join(k for k, v in subscription.acknowledged.items() if v) or "nothing"
-                    text.append_text(plain_line(f"#{subscription.id} honours {granted}", 160))
-                    if subscription.refused:
-                        text.append_text(
-                            plain_line(f"; not honoured: {', '.join(subscription.refused)}", 120, style="yellow")
-                        )
+            _append_modern(text, client, modern.supported_versions)
         self.query_one("#server-identity", Static).update(text)
         capabilities = Text("Capabilities\n", style="bold")
         capabilities.append_text(Text(", ".join(sorted(client.server_capabilities)) or "(none)"))
@@ -97,3 +75,29 @@ class ServerPane(VerticalScroll):
         self.query_one("#server-raw", Static).update(
             Text.assemble((f"{opening}\n", "bold"), json_syntax_text(client.initialize_result))
         )
+
+
+def _append_modern(text: Text, client: Client, supported: list[str]) -> None:
+    """What a stateless-era server said in discovery, and its listen subscription."""
+    text.append("\nsupported versions: ", style="dim")
+    text.append_text(plain_line(", ".join(supported) or "(none listed)", 120))
+    result = client.initialize_result
+    for key in ("ttlMs", "cacheScope", "resultType"):
+        if key in result:
+            text.append(f"\n{key}: ", style="dim")
+            text.append_text(plain_line(str(result[key]), 60))
+    extensions = client.server_capabilities.get("extensions")
+    if isinstance(extensions, dict):
+        text.append("\nextensions: ", style="dim")
+        text.append_text(plain_line(", ".join(extensions) or "(none)", 160))
+    subscription = client.subscription
+    if subscription is None:
+        return
+    text.append("\nlisten subscription: ", style="dim")
+    if subscription.acknowledged is None:
+        text.append("waiting for acknowledgement", style="yellow")
+        return
+    granted = ", ".join(k for k, v in subscription.acknowledged.items() if v) or "nothing"
+    text.append_text(plain_line(f"#{subscription.id} honours {granted}", 160))
+    if subscription.refused:
+        text.append_text(plain_line(f"; not honoured: {', '.join(subscription.refused)}", 120, style="yellow"))

@@ -19,11 +19,10 @@ from inspector.core.protocol.items import Item, ListResult
 from inspector.core.protocol.operation import Operation
 from inspector.core.protocol.tasks import TaskInfo
 from inspector.core.record.recording_files import last_call
-from inspector.core.safetext import one_line, safe_json
-from inspector.tui.badges import hint_badges, tool_row
+from inspector.tui.badges import tool_row
 from inspector.tui.clipboard import copy_text
-from inspector.tui.gaps import hold_gaps
-from inspector.tui.safe import json_syntax, plain, plain_line
+from inspector.tui.panes.tool_header import tool_header
+from inspector.tui.safe import json_syntax
 from inspector.tui.widgets.arguments import ArgumentsEditor
 from inspector.tui.widgets.content_view import BlockView
 from inspector.tui.widgets.item_list import ItemList
@@ -37,75 +36,6 @@ if TYPE_CHECKING:
 __all__ = ["ToolsPane"]
 
 TASK_TTL_MS = 10 * 60 * 1000
-
-
-def icon_line(icon: Any) -> Text:
-    """One icon as text: where it comes from, its type and sizes (a data:
-    URI is summarised; nothing is fetched or drawn)."""
-    if not isinstance(icon, dict):
-        return plain_line(f"not an object: {safe_json(icon)}", 120, style="red")
-    src = icon.get("src")
-    text = Text()
-    if isinstance(src, str) and src.startswith("data:"):
-        text.append_text(plain_line(src.split(",", 1)[0], 60))
-        text.append(f",… ({len(src)} chars)", style="dim")
-    else:
-        text.append_text(plain_line(src if isinstance(src, str) else f"src: {safe_json(src)}", 120))
-    facts = []
-    for key in ("mimeType", "sizes", "theme"):
-        value = icon.get(key)
-        if value is not None:
-            facts.append(" ".join(map(str, value)) if isinstance(value, list) else str(value))
-    if facts:
-        text.append_text(plain_line(f"  ({', '.join(facts)})", 80, style="dim"))
-    return text
-
-
-def tool_header(item: Item, preview_url: str | None = None) -> Text:
-    """The tool's name, hints, app, problems, icons, `_meta` and description;
-    `preview_url`: where its MCP App preview is being served."""
-    text = Text()
-    text.append_text(plain_line(item.display_name, 80, style="bold"))
-    if item.title:
-        text.append_text(plain_line(f"  ({item.name})", 60, style="dim"))
-    text.append("\n")
-    if preview_url is not None:
-        # Kept in view (a toast goes away), right under the name so that a
-        # short terminal's header shows it too: it may be opened on another machine.
-        # The URL first: on a narrow pane it keeps a line of its own.
-        text.append(preview_url, style="bold magenta")
-        text.append("  the app's preview (alt+a again opens it in your browser)\n", style="dim")
-    text.append_text(hint_badges(item.hints(), long=True))
-    execution = item.data.get("execution")
-    if isinstance(execution, dict) and execution.get("taskSupport"):
-        text.append_text(plain_line(f"  tasks: {execution.get('taskSupport')}", 40, style="cyan"))
-    ui = tool_ui(item.data)
-    if ui is not None:
-        # Shown only: the app is served when the person runs `inspector app TOOL`.
-        text.append("\napp: ", style="dim")
-        text.append_text(plain_line(ui.summary(), 120, style="magenta"))
-        if preview_url is None:
-            text.append("  (preview: alt+a, or inspector app TOOL)", style="dim")
-        for problem in ui.problems:
-            text.append("\n⚠ app: ", style="bold red")
-            text.append_text(plain_line(problem, 120, style="red"))
-    for problem in item.problems:
-        text.append("\n⚠ ", style="bold red")
-        text.append_text(plain(problem, style="red"))
-    icons = item.data.get("icons")
-    if isinstance(icons, list):
-        for icon in icons:
-            text.append("\nicon: ", style="dim")
-            text.append_text(icon_line(icon))
-    elif icons is not None:
-        text.append_text(plain_line(f"\nicons is not an array: {safe_json(icons)}", 120, style="red"))
-    if "_meta" in item.data:
-        text.append("\n_meta: ", style="dim")
-        text.append(one_line(safe_json(item.data["_meta"]), 300))
-    if item.description:
-        text.append("\n")
-        text.append_text(plain(item.description))
-    return hold_gaps(text)
 
 
 class ToolsPane(Horizontal):

@@ -23,7 +23,7 @@ def _as_yaml(step: dict[str, Any]) -> str:
     """The step as the file will hold it."""
     import io
 
-    from inspector.collections.loading import yaml_round_trip
+    from inspector.collections.reading import yaml_round_trip
 
     stream = io.StringIO()
     yaml_round_trip().dump([step], stream)

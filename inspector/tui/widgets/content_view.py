@@ -6,6 +6,7 @@ import base64
 import binascii
 import io
 import json
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import RenderableType
@@ -312,41 +313,10 @@ class BlockView(Vertical):
         block = self.block
         kind = str(block.get("type"))
         label = Text(f"[{self.index + 1}] {kind}", style="bold")
-        if kind == "text":
-            text = block.get("text")
-            if not isinstance(text, str):
-                return label, Text(f"text is not a string: {text!r}", style="red")
-            label.append(f"  {len(text)} chars", style="dim")
-            return label, text_body(text)
-        if kind in ("image", "audio"):
-            mime = str(block.get("mimeType") or "?")
-            data = decode_blob(block.get("data"))
-            label.append_text(plain_line(f"  {mime}", 40, style="dim"))
-            if data is None:
-                return label, Text("data is not valid base64", style="bold red")
-            label.append(f"  {_size(len(data))}  (s: save to file)", style="dim")
-            if kind == "image":
-                try:
-                    return label, image_cells(data)
-                except Exception as exc:  # Pillow raises many types for bad images  # noqa: BLE001
-                    return label, Text(f"cannot draw image: {exc}", style="red")
-            return label, Text(_audio_facts(data, mime))
-        if kind == "resource_link":
-            label.append("  (enter: read it)", style="dim")
-            body = Text()
-            body.append_text(plain_line(str(block.get("uri", "?")), 200, style="underline"))
-            for key in ("name", "title", "mimeType", "description"):
-                if isinstance(block.get(key), str):
-                    body.append(f"\n{key}: ", style="dim")
-                    body.append_text(plain_line(block[key], 200))
-            return label, body
-        if kind == "resource":
-            resource = block.get("resource")
-            if not isinstance(resource, dict):
-                return label, Text("resource is not an object", style="red")
-            label.append_text(plain_line(f"  {resource.get('uri', '?')} {resource.get('mimeType', '')}", 100))
-            return label, resource_body(resource)
-        return label, json_syntax(block)
+        shown = _BLOCK_BODIES.get(kind)
+        if shown is None:
+            return label, json_syntax(block)
+        return shown(label, block)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "save":
@@ -391,3 +361,57 @@ class ContentList(Vertical):
     def compose(self) -> ComposeResult:
         for index, block in enumerate(self.blocks):
             yield BlockView(block, index, self.prepared.get(index))
+
+
+def _text_block(label: Text, block: dict[str, Any]) -> tuple[Text, RenderableType]:
+    text = block.get("text")
+    if not isinstance(text, str):
+        return label, Text(f"text is not a string: {text!r}", style="red")
+    label.append(f"  {len(text)} chars", style="dim")
+    return label, text_body(text)
+
+
+def _media_block(label: Text, block: dict[str, Any]) -> tuple[Text, RenderableType]:
+    """An image (drawn in cells) or audio (its facts), with its type and size in the title."""
+    kind = block.get("type")
+    mime = str(block.get("mimeType") or "?")
+    data = decode_blob(block.get("data"))
+    label.append_text(plain_line(f"  {mime}", 40, style="dim"))
+    if data is None:
+        return label, Text("data is not valid base64", style="bold red")
+    label.append(f"  {_size(len(data))}  (s: save to file)", style="dim")
+    if kind == "image":
+        try:
+            return label, image_cells(data)
+        except Exception as exc:  # Pillow raises many types for bad images  # noqa: BLE001
+            return label, Text(f"cannot draw image: {exc}", style="red")
+    return label, Text(_audio_facts(data, mime))
+
+
+def _link_block(label: Text, block: dict[str, Any]) -> tuple[Text, RenderableType]:
+    label.append("  (enter: read it)", style="dim")
+    body = Text()
+    body.append_text(plain_line(str(block.get("uri", "?")), 200, style="underline"))
+    for key in ("name", "title", "mimeType", "description"):
+        if isinstance(block.get(key), str):
+            body.append(f"\n{key}: ", style="dim")
+            body.append_text(plain_line(block[key], 200))
+    return label, body
+
+
+def _resource_block(label: Text, block: dict[str, Any]) -> tuple[Text, RenderableType]:
+    resource = block.get("resource")
+    if not isinstance(resource, dict):
+        return label, Text("resource is not an object", style="red")
+    label.append_text(plain_line(f"  {resource.get('uri', '?')} {resource.get('mimeType', '')}", 100))
+    return label, resource_body(resource)
+
+
+# A content block's title and body, by its type; any other type is shown as JSON.
+_BLOCK_BODIES: dict[str, Callable[[Text, dict[str, Any]], tuple[Text, RenderableType]]] = {
+    "text": _text_block,
+    "image": _media_block,
+    "audio": _media_block,
+    "resource_link": _link_block,
+    "resource": _resource_block,
+}

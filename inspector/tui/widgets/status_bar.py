@@ -61,29 +61,7 @@ class StatusBar(Widget):
         # waiting, tools that skip the confirmation) is laid out first; the
         # server's name and version get the width left, so on a narrow
         # terminal a long name is cut rather than the facts after it.
-        tail = Text()
-        if facts.transport:
-            tail.append("│ ", style="dim")
-            tail.append(facts.transport + " ")
-        if facts.revision:
-            tail.append("│ ", style="dim")
-            tail.append(facts.revision + " ")
-        icon, style = _STATE_STYLE.get(facts.state, ("?", ""))
-        tail.append("│ ", style="dim")
-        tail.append(f"{icon} {facts.state}", style=style)
-        if facts.reason and facts.state in ("disconnected", "connecting"):
-            tail.append(": " + one_line(facts.reason, 60), style=style)
-        tail.append(" ")
-        # Always there, so a person learns where to look before it matters.
-        tail.append("│ ", style="dim")
-        tail.append(f"⧗ {facts.in_flight} in flight ", style="bold yellow" if facts.in_flight else "dim")
-        if facts.server_requests:
-            tail.append("│ ", style="dim")
-            tail.append(f"✉ {facts.server_requests} server request(s) waiting ", style="bold magenta")
-        if facts.trusted_tools:
-            tail.append("│ ", style="dim")
-            tail.append(f"no-confirm: {', '.join(one_line(t, 20) for t in facts.trusted_tools)}", style="bold red")
-
+        tail = _facts_text(facts)
         head = Text()
         if facts.showing:
             # Several servers: which one the panes show comes first, in the
@@ -111,6 +89,33 @@ class StatusBar(Widget):
             text.append(" ")
         text.append_text(tail)
         return hold_gaps(text)
+
+
+def _facts_text(facts: ConnectionFacts) -> Text:
+    """The header's right part: transport, revision, state, calls in flight, and what waits."""
+    tail = Text()
+    if facts.transport:
+        tail.append("│ ", style="dim")
+        tail.append(facts.transport + " ")
+    if facts.revision:
+        tail.append("│ ", style="dim")
+        tail.append(facts.revision + " ")
+    icon, style = _STATE_STYLE.get(facts.state, ("?", ""))
+    tail.append("│ ", style="dim")
+    tail.append(f"{icon} {facts.state}", style=style)
+    if facts.reason and facts.state in ("disconnected", "connecting"):
+        tail.append(": " + one_line(facts.reason, 60), style=style)
+    tail.append(" ")
+    # Always there, so a person learns where to look before it matters.
+    tail.append("│ ", style="dim")
+    tail.append(f"⧗ {facts.in_flight} in flight ", style="bold yellow" if facts.in_flight else "dim")
+    if facts.server_requests:
+        tail.append("│ ", style="dim")
+        tail.append(f"✉ {facts.server_requests} server request(s) waiting ", style="bold magenta")
+    if facts.trusted_tools:
+        tail.append("│ ", style="dim")
+        tail.append(f"no-confirm: {', '.join(one_line(t, 20) for t in facts.trusted_tools)}", style="bold red")
+    return tail
 
 
 # The fewest characters of a server's name the header keeps (dropping the

@@ -12,8 +12,8 @@ import os
 from collections.abc import Callable, Container, Mapping
 from typing import Any
 
-from inspector.collections.loading import plain, read_yaml_mapping
 from inspector.collections.model import CollectionError
+from inspector.collections.reading import plain, read_yaml_mapping
 from inspector.walkthrough.model import (
     ACTIONS,
     CONFIRM_ANSWERS,
@@ -107,31 +107,9 @@ def _step(index: int, raw: Any, path: str, line: int) -> WalkStep:
         raise WalkthroughError(f"{where}: `caption:` must be text")
     if action is None and not caption:
         raise WalkthroughError(f"{where}: nothing to do: give an action ({', '.join(ACTIONS)}) or a caption")
-    target = values.get(action) if action is not None else None
-    if action in (*SELECTS, "call", "read", "get") and (not isinstance(target, str) or not target):
-        raise WalkthroughError(f"{where}: `{action}:` needs a name or URI")
-    if action == "fill" and (not isinstance(target, dict) or not target):
-        raise WalkthroughError(f"{where}: `fill:` maps field names to the values to type")
-    if action == "traffic":
-        if target is True or target is None:
-            target = "last"
-        if not isinstance(target, str) or not target:
-            raise WalkthroughError(f"{where}: `traffic:` is a method (tools/call), or `last` for the last request")
-    arguments = values.get("arguments")
-    if "arguments" in values and (action not in ("call", "get") or not isinstance(arguments, dict)):
-        raise WalkthroughError(f"{where}: `arguments:` is a mapping, for `call` and `get` steps")
-    if action == "get" and arguments and not all(isinstance(v, str) for v in arguments.values()):
-        raise WalkthroughError(f"{where}: a prompt's arguments are text (quote numbers)")
-    confirm = values.get("confirm")
-    if "confirm" in values:
-        if action != "call":
-            raise WalkthroughError(f"{where}: `confirm:` answers a call's confirmation: only in a `call` step")
-        if confirm is True:
-            confirm = "yes"
-        elif confirm is False:
-            confirm = "no"
-        if confirm not in CONFIRM_ANSWERS:
-            raise WalkthroughError(f"{where}: `confirm:` is yes, no or trust (leave it out to answer by hand)")
+    target = _target(action, values, where)
+    arguments = _arguments(action, values, where)
+    confirm = _confirm(action, values, where)
     pause = _pause(values["pause"], f"{where}: pause") if "pause" in values else None
     return WalkStep(
         index,
@@ -143,3 +121,44 @@ def _step(index: int, raw: Any, path: str, line: int) -> WalkStep:
         pause=pause,
         confirm=confirm,
     )
+
+
+def _target(action: str | None, values: dict[str, Any], where: str) -> Any:
+    """What the step's action names: an item, the values to fill, the method whose request is shown."""
+    target = values.get(action) if action is not None else None
+    if action in (*SELECTS, "call", "read", "get") and (not isinstance(target, str) or not target):
+        raise WalkthroughError(f"{where}: `{action}:` needs a name or URI")
+    if action == "fill" and (not isinstance(target, dict) or not target):
+        raise WalkthroughError(f"{where}: `fill:` maps field names to the values to type")
+    if action == "traffic":
+        if target is True or target is None:
+            target = "last"
+        if not isinstance(target, str) or not target:
+            raise WalkthroughError(f"{where}: `traffic:` is a method (tools/call), or `last` for the last request")
+    return target
+
+
+def _arguments(action: str | None, values: dict[str, Any], where: str) -> Any:
+    """A `call` or `get` step's arguments (a prompt's are text), or None."""
+    arguments = values.get("arguments")
+    if "arguments" in values and (action not in ("call", "get") or not isinstance(arguments, dict)):
+        raise WalkthroughError(f"{where}: `arguments:` is a mapping, for `call` and `get` steps")
+    if action == "get" and arguments and not all(isinstance(v, str) for v in arguments.values()):
+        raise WalkthroughError(f"{where}: a prompt's arguments are text (quote numbers)")
+    return arguments
+
+
+def _confirm(action: str | None, values: dict[str, Any], where: str) -> Any:
+    """How a `call` step answers its confirmation (yes, no, trust), or None: by hand."""
+    confirm = values.get("confirm")
+    if "confirm" not in values:
+        return confirm
+    if action != "call":
+        raise WalkthroughError(f"{where}: `confirm:` answers a call's confirmation: only in a `call` step")
+    if confirm is True:
+        confirm = "yes"
+    elif confirm is False:
+        confirm = "no"
+    if confirm not in CONFIRM_ANSWERS:
+        raise WalkthroughError(f"{where}: `confirm:` is yes, no or trust (leave it out to answer by hand)")
+    return confirm

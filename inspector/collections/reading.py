@@ -48,20 +48,26 @@ def plain(value: Any, where: str = "") -> Any:
             return str(value.value)
         raise CollectionError(f"{where}: the tag {value.tag} means nothing here (only !!str)")
     if isinstance(value, Mapping):
-        out: dict[str, Any] = {}
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise CollectionError(f"{where or 'a mapping'}: key {key!r} is not a string (quote it)")
-            out[str(key)] = plain(item, f"{where}.{key}" if where else str(key))
-        return out
+        return _plain_mapping(value, where)
     if isinstance(value, list):
         return [plain(item, f"{where}[{n}]") for n, item in enumerate(value)]
-    if isinstance(value, str):
-        return str(value)
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, float):
-        return float(value)
+    return _plain_scalar(value, where)
+
+
+def _plain_mapping(value: Mapping[Any, Any], where: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, item in value.items():
+        if not isinstance(key, str):
+            raise CollectionError(f"{where or 'a mapping'}: key {key!r} is not a string (quote it)")
+        out[str(key)] = plain(item, f"{where}.{key}" if where else str(key))
+    return out
+
+
+def _plain_scalar(value: Any, where: str) -> Any:
+    """A scalar of a subclass of str, int or float (ruamel's own) as that base type."""
+    for base in (str, int, float):
+        if isinstance(value, base):
+            return base(value)
     if isinstance(value, datetime.date):
         raise CollectionError(f"{where}: an unquoted date or time; quote it to send a string")
     raise CollectionError(f"{where}: a value JSON cannot carry ({type(value).__name__})")
@@ -120,13 +126,7 @@ def _step(index: int, raw: Any, path: str) -> Step:
     if len(kinds) != 1:
         raise CollectionError(f"{where}: name exactly one of {', '.join(KINDS)}")
     kind = kinds[0]
-    target = plain(raw[kind], f"{where}.{kind}")
-    if kind == "list" and target not in LIST_KINDS:
-        raise CollectionError(f"{where}: list what? one of {', '.join(LIST_KINDS)}")
-    if kind in ("call", "read", "get") and (not isinstance(target, str) or not target):
-        raise CollectionError(f"{where}: `{kind}:` needs a name or URI")
-    if kind == "raw" and not isinstance(target, (dict, str)):
-        raise CollectionError(f"{where}: `raw:` is a JSON-RPC message: a mapping, or its JSON text")
+    target = _target(kind, raw[kind], where)
     arguments = plain(raw.get("arguments"), f"{where}.arguments") if "arguments" in raw else None
     if arguments is not None and (kind not in ("call", "get") or not isinstance(arguments, dict)):
         raise CollectionError(f"{where}: `arguments:` is a mapping, for `call` and `get` steps")
@@ -136,13 +136,30 @@ def _step(index: int, raw: Any, path: str) -> Step:
     step = Step(index, name or "", kind, target, arguments)
     step.name = name or f"{index + 1}. {step.label}"
     step.expect = _expect(raw.get("expect"), where) if "expect" in raw else Expect()
+    step.save = _save(raw, where)
+    return step
+
+
+def _target(kind: str, raw: Any, where: str) -> Any:
+    """What a step of `kind` names: what to list, a name or URI, a raw message."""
+    target = plain(raw, f"{where}.{kind}")
+    if kind == "list" and target not in LIST_KINDS:
+        raise CollectionError(f"{where}: list what? one of {', '.join(LIST_KINDS)}")
+    if kind in ("call", "read", "get") and (not isinstance(target, str) or not target):
+        raise CollectionError(f"{where}: `{kind}:` needs a name or URI")
+    if kind == "raw" and not isinstance(target, (dict, str)):
+        raise CollectionError(f"{where}: `raw:` is a JSON-RPC message: a mapping, or its JSON text")
+    return target
+
+
+def _save(raw: Mapping[Any, Any], where: str) -> dict[str, str]:
+    """A step's `save:`, variable name to JMESPath expression (each compiled)."""
     save = plain(raw.get("save"), f"{where}.save") if "save" in raw else {}
     if not isinstance(save, dict) or not all(isinstance(v, str) for v in save.values()):
         raise CollectionError(f"{where}: `save:` maps names to JMESPath expressions")
     for variable, expression in save.items():
         _compile(expression, f"{where}.save.{variable}")
-    step.save = save
-    return step
+    return save
 
 
 def _strings(value: Any, where: str) -> list[str]:
@@ -173,6 +190,28 @@ def _expect(raw: Any, where: str) -> Expect:
             f"{where}: unknown expectation(s) {', '.join(unknown)} (known: {', '.join(_EXPECT_KEYS)})"
         )
     expect = Expect(written=True)
+    _expect_outcome(expect, value, where)
+    values = value.get("values", {})
+    if not isinstance(values, dict):
+        raise CollectionError(f"{where}.values: a mapping of JMESPath expression to expected value")
+    for expression in values:
+        _compile(expression, f"{where}.values")
+    expect.values = values
+    expect.exists = _strings(value.get("exists", []), f"{where}.exists")
+    for expression in expect.exists:
+        _compile(expression, f"{where}.exists")
+    expect.text = _strings(value.get("text", []), f"{where}.text")
+    expect.matches = _strings(value.get("matches", []), f"{where}.matches")
+    schema = value.get("outputSchema", False)
+    if not isinstance(schema, bool):
+        raise CollectionError(f"{where}.outputSchema: true or false")
+    expect.output_schema = schema
+    expect.max_ms = _budget(value.get("maxMs"), where)
+    return expect
+
+
+def _expect_outcome(expect: Expect, value: dict[str, Any], where: str) -> None:
+    """How the step must end: `success`, `isError` or `error` (one of them at most)."""
     outcomes = [key for key in ("success", "isError", "error") if key in value]
     if len(outcomes) > 1:
         raise CollectionError(f"{where}: give one of success, isError, error")
@@ -192,23 +231,10 @@ def _expect(raw: Any, where: str) -> Expect:
             expect.outcome, expect.error_code = "error", code
         else:
             raise CollectionError(f"{where}.error: a JSON-RPC error code such as -32602 (or true: any error)")
-    values = value.get("values", {})
-    if not isinstance(values, dict):
-        raise CollectionError(f"{where}.values: a mapping of JMESPath expression to expected value")
-    for expression in values:
-        _compile(expression, f"{where}.values")
-    expect.values = values
-    expect.exists = _strings(value.get("exists", []), f"{where}.exists")
-    for expression in expect.exists:
-        _compile(expression, f"{where}.exists")
-    expect.text = _strings(value.get("text", []), f"{where}.text")
-    expect.matches = _strings(value.get("matches", []), f"{where}.matches")
-    schema = value.get("outputSchema", False)
-    if not isinstance(schema, bool):
-        raise CollectionError(f"{where}.outputSchema: true or false")
-    expect.output_schema = schema
-    budget = value.get("maxMs")
+
+
+def _budget(budget: Any, where: str) -> Any:
+    """`maxMs`: None, or a positive number of milliseconds."""
     if budget is not None and (isinstance(budget, bool) or not isinstance(budget, (int, float)) or budget <= 0):
         raise CollectionError(f"{where}.maxMs: a positive number of milliseconds")
-    expect.max_ms = budget
-    return expect
+    return budget
