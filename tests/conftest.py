@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,15 @@ from .pilot_patience import be_patient
 # costs seconds of CPU there).  Our own waits are bounded by what only a hang
 # reaches; the Pilot's is given the same bound.
 be_patient()
+
+# Some sandboxes set PYTHONDONTWRITEBYTECODE.  Then each of the suite's
+# hundreds of Python processes (the inspector, the demo and test servers)
+# compiles its modules from source again, and each pytest worker rewrites
+# every test module's asserts anew: CPU seconds a worker, minutes a run.
+# Bytecode caches are what an installed copy has (.gitignore keeps them out
+# of the tree); the workers and every process a test starts inherit this.
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None):
+    sys.dont_write_bytecode = False
 
 
 class RecordingHandlers(ClientHandlers):
