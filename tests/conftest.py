@@ -12,6 +12,7 @@ from inspector.core import ClientHandlers, ServerRequest, ServerSpec
 
 from .peers import EVERYTHING, NODE, everything_http, require
 from .pilot_patience import be_patient
+from .waiting import HANG
 
 # Textual's Pilot gives the screen's widgets a fixed 30 s to take in one
 # message each, on every press and pause: a wall-clock assertion that a
@@ -80,7 +81,7 @@ def own_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def everything_stdio() -> ServerSpec:
-    return ServerSpec(transport="stdio", command=NODE, args=[str(require(EVERYTHING)), "stdio"], timeout=20)
+    return ServerSpec(transport="stdio", command=NODE, args=[str(require(EVERYTHING)), "stdio"], timeout=HANG)
 
 
 @pytest.fixture(scope="module")
