@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,6 +14,7 @@ from inspector.core.servers.spec import ServerSpec
 
 from .peers import EVERYTHING, NODE, everything_http, require
 from .pilot_patience import be_patient
+from .waiting import HANG
 
 # Textual's Pilot gives the screen's widgets a fixed 30 s to take in one
 # message each, on every press and pause: a wall-clock assertion that a
@@ -19,6 +22,15 @@ from .pilot_patience import be_patient
 # costs seconds of CPU there).  Our own waits are bounded by what only a hang
 # reaches; the Pilot's is given the same bound.
 be_patient()
+
+# Some sandboxes set PYTHONDONTWRITEBYTECODE.  Then each of the suite's
+# hundreds of Python processes (the inspector, the demo and test servers)
+# compiles its modules from source again, and each pytest worker rewrites
+# every test module's asserts anew: CPU seconds a worker, minutes a run.
+# Bytecode caches are what an installed copy has (.gitignore keeps them out
+# of the tree); the workers and every process a test starts inherit this.
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None):
+    sys.dont_write_bytecode = False
 
 
 class RecordingHandlers(ClientHandlers):
@@ -71,7 +83,7 @@ def own_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def everything_stdio() -> ServerSpec:
-    return ServerSpec(transport="stdio", command=NODE, args=[str(require(EVERYTHING)), "stdio"], timeout=20)
+    return ServerSpec(transport="stdio", command=NODE, args=[str(require(EVERYTHING)), "stdio"], timeout=HANG)
 
 
 @pytest.fixture(scope="module")

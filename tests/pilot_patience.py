@@ -1,26 +1,98 @@
-"""The bound of Textual's Pilot on the screen draining its messages, raised
-to what only a hang reaches (see conftest).  It relies on one private name,
-`Pilot._wait_for_screen(timeout=...)`; `test_pilot_patience.py` pins it, so
-a Textual upgrade that changes it fails loudly instead of silently."""
+"""Textual's Pilot, made to wait as our own waits do (see conftest).
+
+Each press, click and pause of the Pilot first waits for the screen: it
+sends every widget of the current screen (and the app) a callback, and waits
+until each has run it, that is until each has handled the messages it had.
+Textual's own wait has two flaws on a busy machine:
+
+- its bound is a fixed 30 s, a wall-clock assertion that a machine
+  oversubscribed four times over breaks (one layout of a big form costs
+  seconds of CPU there);
+- a widget removed while the Pilot waits (the widgets of a modal dismissed
+  by the key just pressed, a toast that expired) never runs its callback, so
+  the wait lasted until its bound and then failed the test: a race between
+  the removal and the callbacks that a slow machine loses more often.
+
+Here the bound is one only a hang reaches, and a widget on its way out of
+the DOM is no longer waited for.  It replaces one private method,
+`Pilot._wait_for_screen(timeout=...)`, which `test_pilot_patience.py` pins,
+so a Textual upgrade that changes it fails loudly instead of silently.
+"""
 
 from __future__ import annotations
 
-import functools
+import asyncio
+from collections.abc import Callable
+from typing import Any
 
-from textual.pilot import Pilot
+from textual.app import App, ScreenStackError
+from textual.message_pump import MessagePump
+from textual.pilot import Pilot, WaitForScreenTimeout
 
+# Textual's own, as the test pinning it reads it (replaced by be_patient).
+TEXTUALS = Pilot.__dict__["_wait_for_screen"]
 # Twice the bound of tests/tui_helpers.py's waits.
 HANG = 120.0
+# How often the wait looks for widgets that were removed meanwhile.
+SLICE = 0.1
+
+
+def gone(pump: MessagePump) -> bool:
+    """Whether *pump* will never handle another message: closed, closing, or
+    a widget being removed (pruned) or no longer in the DOM."""
+    if pump._closing or pump._closed:
+        return True
+    if isinstance(pump, App):
+        return False
+    return bool(getattr(pump, "_pruning", False)) or not getattr(pump, "is_attached", True)
+
+
+async def wait_for_screen(self: Pilot[Any], timeout: float = HANG) -> bool:
+    """Until the app and every widget of the current screen have handled the
+    messages they had; False if the app raised meanwhile (as Textual's)."""
+    app = self.app
+    try:
+        screen = app.screen
+    except ScreenStackError:
+        return False
+    waiting: dict[int, MessagePump] = {}
+    all_ran = asyncio.Event()
+
+    def ran(pump: MessagePump) -> Callable[[], None]:
+        def callback() -> None:
+            waiting.pop(id(pump), None)
+            if not waiting:
+                all_ran.set()
+
+        return callback
+
+    for pump in [app, *screen.walk_children(with_self=True)]:
+        waiting[id(pump)] = pump
+        if not pump.call_later(ran(pump)):
+            # Closed already: the message was not queued.
+            del waiting[id(pump)]
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + max(timeout, HANG)
+    while waiting:
+        if app._exception_event.is_set():
+            return False
+        try:
+            await asyncio.wait_for(all_ran.wait(), SLICE)
+        except TimeoutError:
+            pass
+        for key, pump in list(waiting.items()):
+            if gone(pump):
+                del waiting[key]
+        if waiting and loop.time() > deadline:
+            names = ", ".join(repr(pump) for pump in list(waiting.values())[:10])
+            raise WaitForScreenTimeout(f"after {max(timeout, HANG):g} s these have not handled their messages: {names}")
+    return True
+
+
+wait_for_screen.patient = True  # type: ignore[attr-defined]
 
 
 def be_patient() -> None:
-    original = Pilot._wait_for_screen
-    if getattr(original, "patient", False):
+    if getattr(Pilot._wait_for_screen, "patient", False):
         return
-
-    @functools.wraps(original)
-    async def patient(self: Pilot, timeout: float = HANG) -> bool:  # type: ignore[type-arg]
-        return await original(self, timeout=max(timeout, HANG))
-
-    patient.patient = True  # type: ignore[attr-defined]
-    Pilot._wait_for_screen = patient  # type: ignore[method-assign]
+    Pilot._wait_for_screen = wait_for_screen  # type: ignore[method-assign]

@@ -55,9 +55,9 @@ def cli(
 
 
 def spec_for(base: str, config_dir: Path, **settings: Any) -> ServerSpec:
-    settings = {"browser": "headless", "timeout": 10.0, **settings}
+    settings = {"browser": "headless", "timeout": HANG, **settings}
     config = AuthConfig(store=TokenStore(config_dir), **settings)
-    return ServerSpec(transport="http", url=f"{base}/mcp", timeout=20.0, auth=config)
+    return ServerSpec(transport="http", url=f"{base}/mcp", timeout=HANG, auth=config)
 
 
 def steps(session: OAuthSession) -> list[tuple[str, str]]:

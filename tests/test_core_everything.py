@@ -11,7 +11,7 @@ from inspector.core.protocol.errors import JsonRpcError
 from inspector.core.servers.spec import ServerSpec
 
 from .conftest import RecordingHandlers
-from .waiting import eventually
+from .waiting import HANG, eventually
 
 
 @pytest.fixture(params=["stdio", "http", "sse-fallback", "sse"])
@@ -20,9 +20,9 @@ def spec(request: pytest.FixtureRequest, everything_stdio: ServerSpec) -> Server
         return everything_stdio
     if request.param == "http":
         url = request.getfixturevalue("everything_http_url")
-        return ServerSpec(transport="auto", url=url, timeout=20)
+        return ServerSpec(transport="auto", url=url, timeout=HANG)
     url = request.getfixturevalue("everything_sse_url")
-    return ServerSpec(transport="auto" if request.param == "sse-fallback" else "sse", url=url, timeout=20)
+    return ServerSpec(transport="auto" if request.param == "sse-fallback" else "sse", url=url, timeout=HANG)
 
 
 async def test_everything_end_to_end(spec: ServerSpec, handlers: RecordingHandlers) -> None:

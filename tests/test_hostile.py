@@ -206,7 +206,9 @@ def test_huge_result_arrives_whole(tmp_path: Path) -> None:
 
 
 async def test_core_keeps_what_a_crashing_server_sent() -> None:
-    client = Client(ServerSpec(transport="stdio", command=sys.executable, args=[HOSTILE, "--mode", "crash"], timeout=5))
+    client = Client(
+        ServerSpec(transport="stdio", command=sys.executable, args=[HOSTILE, "--mode", "crash"], timeout=HANG)
+    )
     await client.connect()
     with pytest.raises(ConnectionClosed) as excinfo:
         await client.call_tool("echo", {"text": "x"})
@@ -245,7 +247,7 @@ async def test_core_connect_timeout_for_silent_server() -> None:
 
 
 async def test_core_connect_error_for_a_server_that_exits() -> None:
-    spec = ServerSpec(transport="stdio", command=sys.executable, args=[HOSTILE, "--mode", "exit-at-once"], timeout=5)
+    spec = ServerSpec(transport="stdio", command=sys.executable, args=[HOSTILE, "--mode", "exit-at-once"], timeout=HANG)
     client = Client(spec)
     with pytest.raises(ConnectError) as excinfo:
         await client.connect()

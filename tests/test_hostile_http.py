@@ -48,7 +48,7 @@ class Hostile:
         return f"{self.base}/{mode}"
 
     def log(self) -> list[dict[str, Any]]:
-        with urllib.request.urlopen(f"{self.base}/log", timeout=5) as response:
+        with urllib.request.urlopen(f"{self.base}/log", timeout=BOUND) as response:
             entries: list[dict[str, Any]] = json.loads(response.read())
             return entries
 

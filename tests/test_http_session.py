@@ -37,7 +37,7 @@ def server() -> Iterator[str]:
 
 
 def server_log(base: str) -> list[dict[str, Any]]:
-    with urllib.request.urlopen(f"{base}/log", timeout=5) as response:
+    with urllib.request.urlopen(f"{base}/log", timeout=HANG) as response:
         entries: list[dict[str, Any]] = json.loads(response.read())
         return entries
 
@@ -47,7 +47,7 @@ def initializes(base: str) -> list[dict[str, Any]]:
 
 
 async def open_client(base: str) -> tuple[Client, str]:
-    client = Client(ServerSpec(transport="http", url=f"{base}/mcp", timeout=10))
+    client = Client(ServerSpec(transport="http", url=f"{base}/mcp", timeout=HANG))
     await client.connect()
     assert client.era == "legacy"
     session_id = client.transport.session_id  # type: ignore[union-attr]

@@ -54,10 +54,9 @@ def busy_with(app: App[Any]) -> str | None:
     key held or in flight, no view sync pending, no message queued or being
     handled by the app or any widget of its screen, no callback waiting for
     the next repaint, no layout or repaint pending.  What a quiet app does
-    next waits for something from outside (a key, a frame, a timer)."""
-    key_order = getattr(app, "key_order", None)
-    if key_order is not None and not key_order.idle:
-        return "keys held or in flight"
+    next waits for something from outside (a key, a frame, a timer).
+    The key order is asked last: it walks every widget too, and while the
+    app is busy one of the cheaper checks says so first."""
     if getattr(app, "_sync_scheduled", False):
         return "a view sync"
     reason = _pump_busy(app)
@@ -66,15 +65,19 @@ def busy_with(app: App[Any]) -> str | None:
     try:
         screen = app.screen
     except ScreenStackError:
-        return None
-    if screen._callbacks:
-        return "callbacks after the next repaint"
-    if screen._layout_required or screen._scroll_required or screen._repaint_required or screen._dirty_widgets:
-        return "a layout or repaint"
-    for node in screen.walk_children(with_self=True):
-        reason = _pump_busy(node)
-        if reason:
-            return reason
+        screen = None
+    if screen is not None:
+        if screen._callbacks:
+            return "callbacks after the next repaint"
+        if screen._layout_required or screen._scroll_required or screen._repaint_required or screen._dirty_widgets:
+            return "a layout or repaint"
+        for node in screen.walk_children(with_self=True):
+            reason = _pump_busy(node)
+            if reason:
+                return reason
+    key_order = getattr(app, "key_order", None)
+    if key_order is not None and not key_order.idle:
+        return "keys held or in flight"
     return None
 
 
