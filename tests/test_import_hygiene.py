@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -63,3 +65,25 @@ def test_version_list_matches_mcp_types() -> None:
 
     assert versions.HANDSHAKE_VERSIONS == version.HANDSHAKE_PROTOCOL_VERSIONS
     assert versions.MODERN_VERSIONS == version.MODERN_PROTOCOL_VERSIONS
+
+
+def test_a_ui_import_in_the_core_breaks_the_import_contracts(tmp_path: Path) -> None:
+    """lint-imports (run by scripts/test.sh) fails on a core module that imports Textual or the TUI."""
+    root = Path(__file__).resolve().parents[1]
+    lint_imports = Path(sys.executable).parent / "lint-imports"
+    (tmp_path / "pyproject.toml").write_bytes((root / "pyproject.toml").read_bytes())
+    shutil.copytree(root / "inspector", tmp_path / "inspector", ignore=shutil.ignore_patterns("__pycache__"))
+
+    def lint() -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+        return subprocess.run([str(lint_imports)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+
+    assert lint().returncode == 0
+    session = tmp_path / "inspector" / "core" / "protocol" / "session.py"
+    original = session.read_text()
+    session.write_text(original + "\nimport textual.app  # deliberate\n")
+    broken = lint()
+    assert broken.returncode != 0 and "inspector.core.protocol.session -> textual (l." in broken.stdout
+    session.write_text(original + "\nimport inspector.tui.app  # deliberate\n")
+    broken = lint()
+    assert broken.returncode != 0 and "inspector.core.protocol.session -> inspector.tui.app" in broken.stdout
