@@ -59,6 +59,7 @@ def one_line(text: str, limit: int | None = None) -> str:
 
 
 def has_controls(text: str) -> bool:
+    """Whether `text` holds a character that `visible` would replace (newline and tab are not among them)."""
     return CONTROL_CHARS.search(text) is not None
 
 
