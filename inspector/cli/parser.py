@@ -119,6 +119,7 @@ def _complete_all(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The `inspector` command line: the server options, the TUI's, and every subcommand."""
     parser = argparse.ArgumentParser(
         prog="inspector",
         description=DESCRIPTION,

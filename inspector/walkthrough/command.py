@@ -30,6 +30,7 @@ def _pace(text: str) -> float:
 
 
 def add_demo_arguments(p: argparse.ArgumentParser) -> None:
+    """The `inspector demo` arguments: the file, pace, manual stepping, SVGs, quitting at the end, a cast."""
     p.add_argument("file", metavar="FILE", help="a walkthrough file (YAML)")
     p.add_argument(
         "--pace",
@@ -51,6 +52,8 @@ def add_demo_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_demo(args: argparse.Namespace, spec_for: Callable[[Any], ServerSpec]) -> int:
+    """Read the walkthrough and play it in the TUI against the server `spec_for` picks; the exit code
+    (2 when the file, the server or the SVG folder cannot be used)."""
     from inspector.core.safetext import visible
     from inspector.core.servers.from_args import UsageError
     from inspector.walkthrough import WalkthroughError, load_walkthrough

@@ -47,6 +47,8 @@ def svg_name(index: int, step: WalkStep) -> str:
 
 
 class DemoApp(InspectorApp):
+    """The inspector's app with a walkthrough playing in it: a caption overlay and the presenter's keys."""
+
     # Textual reads a relative CSS_PATH from the subclass's folder: the app's own sheet.
     CSS_PATH = str(Path(inspect.getfile(InspectorApp)).with_name("app.tcss"))
     BINDINGS: ClassVar[list[BindingType]] = [*PRESENTER_KEYS]
@@ -129,7 +131,9 @@ class DemoApp(InspectorApp):
         self.svgs.append(os.path.join(self.svg_dir, name))
 
     def action_walk(self, move: str) -> None:
+        """Hand the presenter's "next" or "back" to the player."""
         self.player.request(move)
 
     def action_walk_pause(self) -> None:
+        """Pause the walkthrough, or resume it."""
         self.player.toggle_pause()

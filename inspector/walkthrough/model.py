@@ -60,11 +60,14 @@ class WalkStep:
 
     @property
     def sends(self) -> bool:
+        """Whether the step sends something to the server (call, read, get): never twice."""
         return self.action in SENDS
 
 
 @dataclass
 class Walkthrough:
+    """A walkthrough file: its name, its steps, the server it names and the default pause."""
+
     path: str
     name: str
     steps: list[WalkStep]

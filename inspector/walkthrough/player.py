@@ -71,6 +71,7 @@ class Player:
         self._signal.set()
 
     def toggle_pause(self) -> None:
+        """Stop the clock and the typing, or start them again."""
         self.paused = not self.paused
         self.overlay.set_paused(self.paused)
         self._signal.set()
@@ -78,6 +79,8 @@ class Player:
     # -- playing -----------------------------------------------------------------------
 
     async def run(self) -> None:
+        """Once the server is connected and its lists are in, play the steps as the presenter moves; returns at the end
+        unless `stay_at_end`, where "back" plays the last step again."""
         await until(self._connected)
         steps = self.walkthrough.steps
         while True:

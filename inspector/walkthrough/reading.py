@@ -31,6 +31,7 @@ _STEP_KEYS = frozenset({*ACTIONS, "arguments", "caption", "pause", "confirm"})
 
 
 def load_walkthrough(path: str) -> Walkthrough:
+    """The walkthrough in the file at `path`; `WalkthroughError` for one that cannot be read or makes no sense."""
     document = read_yaml_mapping(path, WalkthroughError, "a walkthrough")[1]
     _refuse_unknown_keys(
         document, _TOP_KEYS, lambda first: f"{path}:{_line_of_key(document, first)}", f"known: {', '.join(_TOP_KEYS)}"
