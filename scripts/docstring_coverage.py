@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 COVERED: tuple[str, ...] = (
     "inspector.cli",
+    "inspector.collections",
     "inspector.core.safetext",
     "inspector.walkthrough",
 )

@@ -38,6 +38,7 @@ class Answer:
 
     @property
     def outcome(self) -> str:
+        """Which of `OUTCOMES` the answer is: failure, sent, error, isError or success."""
         if self.failure is not None:
             return "failure"
         if self.sent_only:
@@ -54,6 +55,7 @@ class Answer:
         return self.error if self.error is not None else self.result
 
     def describe(self) -> str:
+        """The outcome in words, for a report: "no answer: …", "error -32602: …", "a result"."""
         outcome = self.outcome
         if outcome == "failure":
             return f"no answer: {self.failure}"
@@ -76,6 +78,7 @@ class Check:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
+        """The check for the JSON report: kind, label, verdict, and the detail, path and value when there are."""
         out: dict[str, Any] = {"kind": self.kind, "label": self.label, "passed": self.passed}
         if self.detail:
             out["detail"] = self.detail
@@ -86,6 +89,7 @@ class Check:
 
 
 def shown(value: Any) -> str:
+    """`value` as one line of JSON for a report: control characters made visible, cut at 120 characters."""
     return one_line(json.dumps(value, ensure_ascii=False), _SHOWN)
 
 

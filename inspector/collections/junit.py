@@ -24,6 +24,7 @@ _UNSAFE = re.compile(
 
 
 def xml_safe(text: str) -> str:
+    """`text` with what XML 1.0 cannot carry, or a terminal would act on, written as `\\u` escapes."""
     return _UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
 
 
@@ -56,6 +57,7 @@ def _case(suite: ET.Element, classname: str, result: StepResult) -> None:
 
 
 def junit_xml(results: list[CollectionResult]) -> str:
+    """The JUnit XML document for the collections' results, with the totals over all of them."""
     root = ET.Element("testsuites", name="inspector test")
     totals = {"tests": 0, "failures": 0, "errors": 0}
     total_ms = 0.0

@@ -79,6 +79,9 @@ class Step:
 
 @dataclass
 class Collection:
+    """A collection file: its name, its steps and the server it names, with the text and document
+    `--update` writes back."""
+
     path: str
     name: str
     steps: list[Step]

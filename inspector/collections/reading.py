@@ -24,6 +24,7 @@ _TOP_KEYS = frozenset({"name", "server", "steps"})
 
 
 def yaml_round_trip() -> Any:
+    """A ruamel.yaml reader and writer that keeps comments, order and quoting, and long strings on one line."""
     from ruamel.yaml import YAML
 
     yaml = YAML(typ="rt")
@@ -96,6 +97,7 @@ def read_yaml_mapping(path: str, error: type[Exception], what: str) -> tuple[str
 
 
 def load_collection(path: str) -> Collection:
+    """The collection in the file at `path`; `CollectionError` for one that cannot be read or makes no sense."""
     text, document = read_yaml_mapping(path, CollectionError, "a collection")
     unknown = sorted(str(key) for key in document if key not in _TOP_KEYS)
     if unknown:

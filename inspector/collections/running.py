@@ -30,6 +30,8 @@ __all__ = ["Answer", "Check", "CollectionResult", "CollectionRunner", "StepResul
 
 @dataclass
 class StepResult:
+    """One step run: the answer, the checks judged on it, the variables it saved and what it sent."""
+
     step: Step
     answer: Answer
     checks: list[Check]
@@ -39,13 +41,16 @@ class StepResult:
 
     @property
     def passed(self) -> bool:
+        """Whether every check passed."""
         return all(check.passed for check in self.checks)
 
     @property
     def failed_checks(self) -> list[Check]:
+        """The checks that did not pass, in order."""
         return [check for check in self.checks if not check.passed]
 
     def to_json(self) -> dict[str, Any]:
+        """The step for the JSON report: name, label, verdict, outcome, time, checks, failure and saved values."""
         out: dict[str, Any] = {
             "name": self.step.name,
             "step": self.step.label,
@@ -63,6 +68,8 @@ class StepResult:
 
 @dataclass
 class CollectionResult:
+    """One collection run: its steps' results, the server and revision it ran on, or why it could not run."""
+
     collection: Collection
     steps: list[StepResult] = field(default_factory=list)
     server: str = ""
@@ -75,10 +82,13 @@ class CollectionResult:
 
     @property
     def passed(self) -> bool:
+        """Whether the collection ran and every step passed."""
         return self.failure is None and all(step.passed for step in self.steps)
 
 
 class CollectionRunner:
+    """Runs a collection's steps on a connected client; variables saved by a step serve the later ones."""
+
     def __init__(self, client: Client, collection: Collection, env: Mapping[str, str] | None = None) -> None:
         self.client = client
         self.collection = collection
@@ -87,9 +97,12 @@ class CollectionRunner:
         self._tools: dict[str, dict[str, Any]] | None = None
 
     async def run(self) -> list[StepResult]:
+        """Every step in order (a step that fails does not stop the next)."""
         return [await self.run_step(step) for step in self.collection.steps]
 
     async def run_step(self, step: Step) -> StepResult:
+        """Substitute the step's variables, send it, judge the answer and save what it asks to save;
+        a note in the traffic log before and after."""
         traffic = self.client.traffic
         traffic.event("local", "transport", note=f"collection step {step.name!r}: {step.label}")
         try:

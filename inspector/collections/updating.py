@@ -107,6 +107,7 @@ def _update_expect(expect: Any, result: StepResult, notes: list[str]) -> None:
 
 
 def unified_diff(before: str, after: str, path: str) -> list[str]:
+    """The lines of a unified diff between the file's text before and after `--update`."""
     return [
         line.rstrip("\n")
         for line in difflib.unified_diff(
