@@ -122,6 +122,7 @@ class JsonlRecorder:
 
     @classmethod
     def open(cls, path: str, mask: RecordMask | None = None) -> JsonlRecorder:
+        """A recorder writing to a new file at `path` (an existing one is overwritten)."""
         return cls(open(path, "w", encoding="utf-8"), mask)
 
     def __call__(self, frame: Frame) -> None:
@@ -129,4 +130,5 @@ class JsonlRecorder:
         self._stream.flush()
 
     def close(self) -> None:
+        """Close the stream."""
         self._stream.close()

@@ -13,6 +13,8 @@ __all__ = ["MethodLatency", "latency_table"]
 
 @dataclass(frozen=True)
 class MethodLatency:
+    """One method's answered requests: how many, how many were errors, and p50, p95 and max in seconds."""
+
     method: str
     count: int
     errors: int

@@ -11,8 +11,7 @@ ids, cursors; see `normalise`).  Ids the server hands out (a task id, a
 cursor) are carried over: a later request that used the recorded value
 gets the new one.
 
-No printing here; the command (`commands/replay.py`) shows the outcome.
-"""
+No printing here; the command (`commands/replay.py`) shows the outcome."""
 
 from __future__ import annotations
 
@@ -113,6 +112,8 @@ def answer_of(message: Any) -> JSONObject:
 
 
 def compare(recorded: Any, got: Any, ignore: frozenset[str] = frozenset()) -> list[Change]:
+    """The differences between a recorded and a replayed answer, both normalised (`ignore` adds member names);
+    a masked recorded string matches what it hides."""
     before = normalise(recorded, ignore)
     after = _align_masks(before, normalise(got, ignore))
     return json_changes(before, after)
@@ -204,6 +205,9 @@ def recorded_server(traffic: TrafficLog) -> ServerSpec | None:
 
 @dataclass
 class ReplayPlan:
+    """What a recording replays: how it opened (era, revision, capabilities), its steps, the client's
+    answers to the server's requests, what is skipped, and the server it talked to."""
+
     era: str
     protocol_version: str | None
     capabilities: JSONObject
@@ -215,6 +219,7 @@ class ReplayPlan:
 
     @classmethod
     def from_traffic(cls, traffic: TrafficLog) -> ReplayPlan:
+        """The plan of a recording read into a traffic log."""
         era, result = opening(traffic)
         plan = cls(
             era=era, protocol_version=None, capabilities={}, steps=[], answers=[], server=recorded_server(traffic)
@@ -343,12 +348,14 @@ class Outcome:
 
     @property
     def label(self) -> str:
+        """The method, and the tool, prompt or resource it names (`tools/call echo`)."""
         message = self.frame.message if isinstance(self.frame.message, dict) else {}
         params = message.get("params")
         name = (params.get("name") or params.get("uri")) if isinstance(params, dict) else None
         return f"{self.frame.method}{' ' + name if isinstance(name, str) else ''}"
 
     def to_json(self) -> JSONObject:
+        """The outcome for the JSON report: seq, method, status, detail, and each difference found."""
         out: JSONObject = {"seq": self.frame.seq, "method": self.frame.method, "status": self.status}
         if self.detail:
             out["detail"] = self.detail
@@ -379,6 +386,7 @@ class Replayer:
             self._answers[frame.partner] = frame
 
     async def run(self) -> list[Outcome]:
+        """Re-send the steps one at a time, comparing each answer with the recorded one."""
         unsubscribe = self.client.traffic.subscribe(self._observe)
         try:
             return [await self._step(step) for step in self.plan.steps]

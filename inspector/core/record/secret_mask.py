@@ -245,10 +245,12 @@ class SecretMask:
 
     @property
     def empty(self) -> bool:
+        """Whether there is no secret to mask yet (the learned ones may still come)."""
         self._refresh()
         return self._text is None
 
     def text(self, value: str) -> str:
+        """`value` with every secret masked where it is spelled as is (escaped spellings: `raw_text`)."""
         pattern = self._text
         return pattern.sub(MASK, value) if pattern is not None else value
 

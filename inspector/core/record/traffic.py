@@ -107,6 +107,7 @@ class RecentMessages:
         self._big = 0
 
     def keep(self, frame: Frame, message: Any) -> None:
+        """Remember `message` as `frame`'s parsed message, dropping old entries once there are too many."""
         self.entries.append((frame, message))
         raw = frame.raw
         if len(self.entries) >= self.limit or (raw is not None and len(raw) > BIG_FRAME):
@@ -135,6 +136,7 @@ class RecentMessages:
         self._big = sum(len(f.raw) for f, _m in entries if f.raw is not None and len(f.raw) > BIG_FRAME)
 
     def clear(self) -> None:
+        """Forget every entry (their frames parse their raw bytes again when asked)."""
         self._drop(len(self.entries))
 
 
@@ -269,6 +271,7 @@ class Frame:
 
     @property
     def problems(self) -> list[str]:
+        """What the inspector noticed wrong with the frame, in words (the wire validation's: `findings`)."""
         found = self._problems
         return found if found is not None else _UnattachedList(self, "_problems")
 
@@ -295,10 +298,12 @@ class Frame:
 
     @property
     def size(self) -> int:
+        """The raw bytes' length (0 for a frame without raw bytes)."""
         return len(self.raw) if self.raw is not None else 0
 
     @property
     def is_jsonrpc(self) -> bool:
+        """Whether the frame is a JSON-RPC message (a request, answer, notification, batch, or an invalid one)."""
         return self.kind in JSONRPC_KINDS
 
     def text(self) -> str:
@@ -348,6 +353,7 @@ class TrafficLog:
         return iter(self.frames)
 
     def subscribe(self, observer: Observer) -> Callable[[], None]:
+        """Call `observer` with each frame added from now on; returns the function that stops it."""
         self._observers.append(observer)
 
         def unsubscribe() -> None:
@@ -434,6 +440,7 @@ class TrafficLog:
         return self.by_seq(frame.partner) if frame.partner is not None else None
 
     def by_seq(self, seq: int) -> Frame | None:
+        """The frame with sequence number `seq` (None when there is none)."""
         # Sequence numbers start at 1 and are dense unless frames were loaded
         # from a recording, so try the direct index first.
         if 0 < seq <= len(self.frames) and self.frames[seq - 1].seq == seq:
