@@ -86,6 +86,7 @@ class Input:
 
     @property
     def variable(self) -> str:
+        """The environment variable that answers this input (`INSPECTOR_INPUT_<ID>`)."""
         return input_variable(self.id)
 
 
@@ -186,6 +187,7 @@ class _Expander:
 
 
 def load_config(path: str) -> JSONObject:
+    """The JSON object in a client config file (comments and trailing commas allowed); else `ConfigError`."""
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
@@ -268,6 +270,7 @@ def claude_code_projects(data: JSONObject, cwd: str) -> JSONObject:
 
 
 def server_names(data: JSONObject) -> list[str]:
+    """The server names of a config file, whichever shape it has, in its order."""
     return list(_servers(data))
 
 
@@ -387,6 +390,7 @@ def names_in_file(path: str) -> list[str]:
 def spec_from_file(
     path: str, name: str | None, environ: Mapping[str, str] | None = None, *, ask: Asker | None = None
 ) -> ServerSpec:
+    """The spec of the server *name* in a config file (None: its only one); `ConfigError` when it has no such server."""
     data = load_config(path)
     servers = _file_servers(path, data)
     if not servers:

@@ -56,6 +56,7 @@ class Discovered:
 
     @property
     def summary(self) -> str:
+        """One line for a picker: the command or URL, what inputs it asks for, or why it is unusable."""
         shown = self.spec or self.partial
         if shown is None:
             return f"unusable: {self.problem}"

@@ -27,6 +27,7 @@ class UsageError(Exception):
 
 
 def split_server_command(argv: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The inspector's own arguments and the server command after the first `--`."""
     argv = list(argv)
     if "--" in argv:
         index = argv.index("--")
@@ -35,6 +36,7 @@ def split_server_command(argv: Sequence[str]) -> tuple[list[str], list[str]]:
 
 
 def pairs(values: Sequence[str] | None, sep: str, what: str) -> dict[str, str]:
+    """`NAME=VALUE` (or `NAME: VALUE`, spaces stripped) arguments as a map; `UsageError` names *what* for a bad one."""
     out: dict[str, str] = {}
     for value in values or ():
         key, found, rest = value.partition(sep)
@@ -183,6 +185,7 @@ def _apply_max_message_size(args: argparse.Namespace, spec: ServerSpec) -> None:
 
 
 def input_hint(exc: Exception) -> str:
+    """The error's text, with how to answer the VS Code inputs it lacks when it names some."""
     inputs = getattr(exc, "inputs", None)
     if not inputs:
         return str(exc)
@@ -371,6 +374,7 @@ _SERVER_OPTIONS: tuple[Callable[[argparse.Namespace, ServerSpec], None], ...] = 
 
 
 def from_env(name: str, flag: str) -> str:
+    """The environment variable *name* that *flag* points at; `UsageError` when it is unset or empty."""
     value = os.environ.get(name)
     if not value:
         raise UsageError(f"{flag} {name}: the environment variable is not set")

@@ -73,6 +73,7 @@ class ServerSpec:
     advertise_apps: bool = False
 
     def label(self) -> str:
+        """A short name for the server: its name, "demo server", the URL, or the command line."""
         if self.name:
             return self.name
         if self.is_demo:
@@ -82,6 +83,7 @@ class ServerSpec:
         return shlex.join([self.command or "?", *self.args])
 
     def with_overrides(self, **changes: object) -> ServerSpec:
+        """A copy with *changes* applied."""
         return replace(self, **changes)  # type: ignore[arg-type]
 
 
