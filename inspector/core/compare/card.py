@@ -45,21 +45,27 @@ class CardError(Exception):
 
 @dataclass
 class Remote:
+    """One of the card's `remotes`: its transport type and URL."""
+
     type: str
     url: str
 
     @property
     def transport(self) -> str | None:
+        """Our transport name for its type (None for stdio, or a type we do not know)."""
         return TRANSPORTS.get(self.type) if self.type != "stdio" else None
 
     @property
     def templated(self) -> bool:
+        """Whether the URL has `{variable}` placeholders, whose values the card leaves to the user."""
         # `{variable}` placeholders need values the card leaves to the user.
         return "{" in self.url
 
 
 @dataclass
 class Card:
+    """A parsed `server.json`; its properties skip members of the wrong type."""
+
     raw: JSONObject
 
     def _text(self, key: str) -> str | None:
@@ -68,18 +74,22 @@ class Card:
 
     @property
     def name(self) -> str | None:
+        """The server's reverse-DNS `name`."""
         return self._text("name")
 
     @property
     def title(self) -> str | None:
+        """The display `title`."""
         return self._text("title")
 
     @property
     def version(self) -> str | None:
+        """The server `version` the card describes."""
         return self._text("version")
 
     @property
     def remotes(self) -> list[Remote]:
+        """The `remotes` that have a type and a URL."""
         remotes = self.raw.get("remotes")
         found = []
         for remote in remotes if isinstance(remotes, list) else ():
@@ -89,6 +99,7 @@ class Card:
 
     @property
     def package_transports(self) -> list[str]:
+        """The transport type of each package that names one (stdio, streamable-http, sse)."""
         packages = self.raw.get("packages")
         types = []
         for package in packages if isinstance(packages, list) else ():
@@ -100,6 +111,7 @@ class Card:
 
     @property
     def tools(self) -> list[str] | None:
+        """The tool names the card lists (top level, else the publisher-provided `_meta`); None when it lists none."""
         listed = self.raw.get("tools")
         if listed is None:
             meta = self.raw.get("_meta")
@@ -117,12 +129,15 @@ class Card:
 
 @dataclass
 class Difference:
+    """One way the card and the live server disagree: what, each side's value, and a note."""
+
     what: str
     card: Any
     live: Any
     note: str = ""
 
     def to_json(self) -> JSONObject:
+        """The difference for the JSON report (the note only when there is one)."""
         return {"what": self.what, "card": self.card, "live": self.live, **({"note": self.note} if self.note else {})}
 
 
@@ -138,6 +153,7 @@ class LiveView:
 
 
 def parse_card(text: bytes | str, source: str) -> Card:
+    """The card in *text*; `CardError`, naming *source*, when it is not a JSON object."""
     try:
         value = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:

@@ -19,6 +19,8 @@ KINDS = ("tools", "resources", "templates", "prompts")
 
 @dataclass
 class Change:
+    """Where two JSON values differ: the path, the value before and after, and "added", "removed" or "changed"."""
+
     path: str
     before: Any
     after: Any
@@ -28,6 +30,9 @@ class Change:
 
 @dataclass
 class KindDiff:
+    """What changed in one list (tools, resources, templates, prompts): the keys added and removed, the
+    JSON changes of the items in both, or why the list was not compared."""
+
     kind: str
     added: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
@@ -37,9 +42,11 @@ class KindDiff:
 
     @property
     def empty(self) -> bool:
+        """Whether nothing was added, removed or changed."""
         return not (self.added or self.removed or self.changed)
 
     def to_json(self) -> JSONObject:
+        """The list's changes for the JSON report, or only why it was skipped."""
         if self.skipped:
             return {"skipped": self.skipped}
         return {
@@ -103,6 +110,8 @@ def _by_key(listing: ListResult | None) -> JSONObject:
 def diff_lists(
     before: dict[str, ListResult], after: dict[str, ListResult], ignore: frozenset[str] = frozenset()
 ) -> list[KindDiff]:
+    """The changes of each of the four lists from *before* to *after*, items matched by key (members in
+    *ignore* not compared); a list one side lacks is skipped."""
     report = []
     for kind in KINDS:
         result = KindDiff(kind)

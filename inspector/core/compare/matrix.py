@@ -57,6 +57,8 @@ ConnectFactory = Callable[[ServerSpec], contextlib.AbstractAsyncContextManager[C
 
 @dataclass
 class Column:
+    """One (transport, revision) connection: whether the server accepted the revision, and what it offered."""
+
     transport: str
     revision: str
     status: str = FAILED
@@ -70,17 +72,21 @@ class Column:
 
     @property
     def era(self) -> str:
+        """The era of the column's revision ("legacy" handshake, "modern" stateless)."""
         return era_of(self.revision)
 
     @property
     def label(self) -> str:
+        """`transport revision`, as columns are headed."""
         return f"{self.transport} {self.revision}"
 
     @property
     def accepted(self) -> bool:
+        """Whether the server accepted the revision (the column is compared)."""
         return self.status == ACCEPTED
 
     def summary(self) -> JSONObject:
+        """The column for the JSON report: status, what was negotiated, server info, capabilities, counts, calls."""
         return {
             "transport": self.transport,
             "revision": self.revision,
@@ -111,6 +117,8 @@ class Cell:
 
 @dataclass
 class Row:
+    """One item or call compared across the columns: its cell in each, and the column read as the reference."""
+
     section: str
     key: str
     cells: list[Cell]
@@ -118,12 +126,14 @@ class Row:
 
     @property
     def differs(self) -> bool:
+        """Whether some compared column lacks the item, differs from the reference, or has another state."""
         compared = [cell for cell in self.cells if cell.state != "n/a"]
         if any(cell.state in ("missing", "differs") or cell.changes for cell in compared):
             return True
         return len({cell.state for cell in compared}) > 1
 
     def to_json(self, columns: list[Column]) -> JSONObject:
+        """The row for the JSON report, its cells keyed by the column labels."""
         return {
             "section": self.section,
             "key": self.key,
@@ -142,15 +152,19 @@ class Row:
 
 @dataclass
 class Matrix:
+    """The server's columns and every row compared across them."""
+
     server: str
     columns: list[Column]
     rows: list[Row]
 
     @property
     def differences(self) -> list[Row]:
+        """The rows that differ between columns."""
         return [row for row in self.rows if row.differs]
 
     def to_json(self) -> JSONObject:
+        """The matrix for the JSON report: columns, rows and how many differ."""
         return {
             "server": self.server,
             "columns": [column.summary() for column in self.columns],
