@@ -32,6 +32,7 @@ COVERED: tuple[str, ...] = (
     "inspector.cli",
     "inspector.collections",
     "inspector.core.compare",
+    "inspector.core.extensions",
     "inspector.core.record",
     "inspector.core.safetext",
     "inspector.core.servers",

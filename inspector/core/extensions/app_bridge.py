@@ -162,11 +162,13 @@ class AppBridge:
             await self._catch_up(view, state)
 
     async def set_result(self, result: Any) -> None:
+        """The call's result came: each initialized view that has not had it is sent it (tool-result)."""
         self.result = result
         for view, state in list(self._views.items()):
             await self._catch_up(view, state)
 
     async def set_cancelled(self, reason: str) -> None:
+        """The call ended without a result: each initialized view that has not had one is told why (tool-cancelled)."""
         self.cancelled = reason
         for view, state in list(self._views.items()):
             await self._catch_up(view, state)
@@ -190,9 +192,11 @@ class AppBridge:
     # -- views -------------------------------------------------------------------------
 
     def attach(self, view: AppView) -> None:
+        """A view's page connected: nothing is sent to it before it says it is initialized."""
         self._views[view] = _ViewState()
 
     def detach(self, view: AppView) -> None:
+        """A view's page went away: the host's requests still waiting on it are cancelled."""
         state = self._views.pop(view, None)
         if state is not None:
             for future in state.pending.values():

@@ -36,11 +36,14 @@ MAX_APP_MESSAGE = 1 << 20
 class ViewReceiver(Protocol):
     """Where the views' messages go (an `AppBridge`)."""
 
-    def attach(self, view: Any) -> None: ...
+    def attach(self, view: Any) -> None:
+        """A host page's socket opened: a view to serve."""
 
-    def detach(self, view: Any) -> None: ...
+    def detach(self, view: Any) -> None:
+        """The view's socket closed."""
 
-    async def receive(self, view: Any, message: Any, raw: str) -> None: ...
+    async def receive(self, view: Any, message: Any, raw: str) -> None:
+        """A message the view posted: parsed (None when it is not JSON), and as it came."""
 
 
 # The page talks to the inspector in envelopes: {"post": message} goes into
@@ -102,6 +105,8 @@ class _SocketView:
 
 
 class AppHost:
+    """One preview's loopback web server: the host page, the view's HTML and the socket, under a random token."""
+
     def __init__(self, document: AppDocument, receiver: ViewReceiver) -> None:
         self.document = document
         self.receiver = receiver
@@ -112,15 +117,18 @@ class AppHost:
 
     @property
     def url(self) -> str:
+        """The preview's address, token included; `RuntimeError` before `start`."""
         if self.port is None:
             raise RuntimeError("the preview is not started")
         return f"http://127.0.0.1:{self.port}/{self.token}/"
 
     @property
     def origin(self) -> str:
+        """`http://127.0.0.1:PORT`, the host page's origin."""
         return f"http://127.0.0.1:{self.port}"
 
     async def start(self) -> str:
+        """Listen on a free loopback port; returns the preview's URL."""
         app = web.Application(client_max_size=MAX_APP_MESSAGE)
         app.router.add_route("*", "/{tail:.*}", self._route)
         runner = web.AppRunner(app, access_log=None)
@@ -132,6 +140,7 @@ class AppHost:
         return self.url
 
     async def close(self) -> None:
+        """Close the open sockets, then stop the server."""
         # Open sockets first: the server's shutdown would otherwise wait for them.
         for socket in list(self._sockets):
             with contextlib.suppress(Exception):

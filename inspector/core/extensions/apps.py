@@ -57,6 +57,7 @@ class ToolUi:
     problems: list[str] = field(default_factory=list)
 
     def to_dict(self) -> JSONObject:
+        """As JSON: the URI and visibility, and whether the visibility was defaulted, the deprecated key, problems."""
         value: JSONObject = {"resourceUri": self.resource_uri, "visibility": self.visibility}
         if not self.visibility_given:
             value["visibilityDefaulted"] = True

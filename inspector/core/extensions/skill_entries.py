@@ -32,6 +32,8 @@ MAX_TOTAL_BYTES = 16 * 1024 * 1024
 
 @dataclass(frozen=True, slots=True)
 class SkillFile:
+    """One file a skill entry lists: its URI, `sha256:` digest and size in bytes."""
+
     uri: str
     digest: str
     size: int
@@ -50,19 +52,23 @@ class SkillEntry:
 
     @property
     def name(self) -> str:
+        """The frontmatter's `name`, else the name the URI carries."""
         name = self.frontmatter.get("name")
         return name if isinstance(name, str) else final_segment(self.uri)
 
     @property
     def description(self) -> str:
+        """The frontmatter's `description` ("" without one)."""
         description = self.frontmatter.get("description")
         return description if isinstance(description, str) else ""
 
     @property
     def loadable(self) -> bool:
+        """Whether the entry can be read: its resources parse and no problem is an error."""
         return self.resources is not None and not any(p.severity == "error" for p in self.problems)
 
     def listed(self, uri: str) -> SkillFile | None:
+        """The listed file at `uri` (None when the entry lists no such file, or lists none)."""
         if isinstance(self.resources, list):
             return next((f for f in self.resources if f.uri == uri), None)
         return None
@@ -77,6 +83,8 @@ class SkillEntry:
 
 @dataclass
 class SkillListing:
+    """What `skills/list` gave over its pages: the entries, the raw pages, problems, and whether every page came."""
+
     entries: list[SkillEntry] = field(default_factory=list)
     pages: list[Any] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
@@ -95,6 +103,8 @@ def final_segment(uri: str) -> str:
 
 
 def check_frontmatter_fields(frontmatter: JSONObject, uri: str, subject: str, where: str) -> list[Problem]:
+    """Problems with a frontmatter's `name` and `description`: missing or empty, or a name that is not the
+    directory the URI names."""
     problems = []
     for key in ("name", "description"):
         value = frontmatter.get(key)

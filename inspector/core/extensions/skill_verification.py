@@ -105,6 +105,7 @@ def _as_json(value: Any, budget: list[int]) -> Any:
 
 
 def compare_frontmatter(entry: SkillEntry, parsed: JSONObject) -> list[Problem]:
+    """A mismatch problem for each key on which SKILL.md's frontmatter and the entry's disagree (or that one lacks)."""
     subject = f"skill {entry.uri}"
     problems = []
     for key in sorted(set(parsed) | set(entry.frontmatter), key=str):

@@ -62,13 +62,16 @@ class FetchedFile:
 
     @property
     def verified(self) -> bool:
+        """Whether the file was read and its checks found no error."""
         return self.data is not None and not any(p.severity == "error" for p in self.problems)
 
     def text(self) -> str:
+        """The file's bytes as text (undecodable bytes as U+FFFD; "" when nothing was read)."""
         return (self.data or b"").decode("utf-8", errors="replace")
 
 
 def declares_skills(client: Client) -> bool:
+    """Whether the server declares the skills extension in its capabilities."""
     extensions = client.server_capabilities.get("extensions")
     return isinstance(extensions, dict) and EXTENSION in extensions
 
