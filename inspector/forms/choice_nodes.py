@@ -43,12 +43,14 @@ class UnionVariant:
 
     @property
     def node(self) -> FormNode:
+        """The variant's form, built on first use and kept."""
         if self._node is None:
             self._node = self._factory(self._union.path, self._union)
         return self._node
 
     @property
     def is_built(self) -> bool:
+        """Whether the variant's form has been built yet."""
         return self._node is not None
 
     def fits_type(self, value: JSONValue) -> bool:
@@ -117,10 +119,12 @@ class UnionNode(FormNode):
 
     @property
     def selected_variant(self) -> UnionVariant:
+        """The alternative now chosen."""
         return self.variants[self.selected]
 
     @property
     def selected_node(self) -> FormNode:
+        """The chosen alternative's form."""
         return self.variants[self.selected].node
 
     def select(self, index: int) -> None:
@@ -150,6 +154,8 @@ class UnionNode(FormNode):
         return self.selected if self.selected in indexes else indexes[0]
 
     def convert_text(self, text: str) -> JSONValue | Unset:
+        """What the alternatives make of *text*: a valid reading written as the text, else a valid one, else the
+        first that converts; `FormValueError` when none does."""
         converted: list[tuple[JSONValue, bool]] = []
         problems: list[str] = []
         for variant in self.variants:
@@ -175,6 +181,7 @@ class UnionNode(FormNode):
         raise self._error("matches none of the alternatives (" + "; ".join(problems) + ")")
 
     def children(self) -> list[FormNode]:
+        """The chosen alternative's form (none before the alternatives are set)."""
         return [self.selected_node] if self.variants else []
 
     def _all_children(self) -> list[FormNode]:
@@ -261,11 +268,13 @@ class NullableNode(FormNode):
             self._notify_set()
 
     def convert_text(self, text: str) -> JSONValue | Unset:
+        """``null`` for the text "null", else what the inner field makes of it."""
         if text.strip() == "null":
             return None
         return self.inner.convert_text(text)
 
     def children(self) -> list[FormNode]:
+        """The field that holds the value when it is not null."""
         return [self.inner]
 
     def _transparent(self) -> FormNode:

@@ -124,6 +124,7 @@ class ObjectNode(_Container):
         return self.allows_additional or self.extras.is_set
 
     def field(self, key: str) -> FormNode:
+        """The declared field *key* (`KeyError` for an undeclared one)."""
         return self.fields[key]
 
     def additional_node(self, key: str) -> FormNode | None:
@@ -134,9 +135,11 @@ class ObjectNode(_Container):
         return self._make_additional((*self.path, key))
 
     def children(self) -> list[FormNode]:
+        """The declared fields in order, then the extras editor."""
         return [*self.fields.values(), self.extras]
 
     def convert_text(self, text: str) -> JSONValue | Unset:
+        """A JSON object typed as text (blank clears); `FormValueError` for anything else."""
         return self._json_convert(text, dict, "a JSON object")
 
     def _accept(self, value: JSONValue) -> str | None:
@@ -218,10 +221,12 @@ class ArrayNode(_Container):
 
     @property
     def can_add(self) -> bool:
+        """Whether ``maxItems`` allows one more item."""
         return self.max_items is None or len(self.items) < self.max_items
 
     @property
     def can_remove(self) -> bool:
+        """Whether ``minItems`` allows one item less."""
         return len(self.items) > (self.min_items or 0)
 
     def add(self, value: JSONValue | Unset = UNSET, index: int | None = None) -> FormNode:
@@ -240,6 +245,7 @@ class ArrayNode(_Container):
         return node
 
     def remove(self, index: int) -> None:
+        """Remove item *index* (a user action: the array becomes present)."""
         self._ensure_items_from_raw()
         del self.items[index]
         self._reindex()
@@ -257,15 +263,19 @@ class ArrayNode(_Container):
         return new_index
 
     def move_up(self, index: int) -> int:
+        """Move item *index* one place up; returns where it went."""
         return self.move(index, index - 1)
 
     def move_down(self, index: int) -> int:
+        """Move item *index* one place down; returns where it went."""
         return self.move(index, index + 1)
 
     def children(self) -> list[FormNode]:
+        """The items in order."""
         return list(self.items)
 
     def convert_text(self, text: str) -> JSONValue | Unset:
+        """A JSON array typed as text (blank clears); `FormValueError` for anything else."""
         return self._json_convert(text, list, 'a JSON array such as ["a", "b"]')
 
     def _ensure_items_from_raw(self) -> None:

@@ -115,6 +115,7 @@ class EnumNode(FormNode):
 
     @property
     def selected_index(self) -> int | None:
+        """The index of the option chosen (None when unset or raw)."""
         if self.value is UNSET or self.raw_value is not UNSET:
             return None
         return _option_index(self.options, self.value)
@@ -127,6 +128,7 @@ class EnumNode(FormNode):
             self.load_value(copy.deepcopy(self.options[index].value))
 
     def convert_text(self, text: str) -> JSONValue | Unset:
+        """The option that *text* names by value, else by title; blank clears, unless an option is that text."""
         if not text.strip() and not any(o.value == text for o in self.options):
             return UNSET
         try:
@@ -178,6 +180,7 @@ class MultiSelectNode(FormNode):
         return [i for i in range(len(self.options)) if self.is_selected(i)]
 
     def is_selected(self, index: int) -> bool:
+        """Whether option *index* is among the chosen values."""
         if self.selected is UNSET or self.raw_value is not UNSET:
             return False
         return any(json_equal(v, self.options[index].value) for v in self.selected)
@@ -197,6 +200,7 @@ class MultiSelectNode(FormNode):
         self.load_value([copy.deepcopy(self.options[i].value) for i in indexes])
 
     def convert_text(self, text: str) -> JSONValue | Unset:
+        """The options that *text* names, as a JSON array or comma-separated values or titles; blank: ``[]``."""
         stripped = text.strip()
         if not stripped:
             return []

@@ -24,6 +24,7 @@ class FormValueError(ValueError):
 
     @property
     def display_path(self) -> str:
+        """``address.city`` / ``items[2].qty``; ``"value"`` at the root."""
         return format_path(self.path) or "value"
 
     def __str__(self) -> str:

@@ -54,12 +54,15 @@ class BuildContext:
     depth: int = 0
 
     def deeper(self) -> BuildContext:
+        """The context one level of nesting down."""
         return replace(self, depth=self.depth + 1)
 
     def fresh(self) -> BuildContext:
+        """The context with a new node budget, for a new build step."""
         return replace(self, budget=Budget(self.max_nodes))
 
     def with_ref(self, target: Target) -> BuildContext:
+        """The context after following a ``$ref`` to *target*: noted on the way, its scope in force."""
         return replace(self, refs=(*self.refs, id(target.schema)), scope=target.scope)
 
 

@@ -127,6 +127,7 @@ class StringNode(FormNode):
         return _FORMAT_PLACEHOLDERS.get(self.format or "", "")
 
     def convert_text(self, text: str) -> JSONValue | Unset:
+        """The text as it is: any text is a string (blank included)."""
         return text
 
     def _accept(self, value: JSONValue) -> str | None:
@@ -173,6 +174,7 @@ class NumberNode(FormNode):
 
     @property
     def placeholder(self) -> str:
+        """Hint text for an empty input: the default, the first numeric example, or the bounds."""
         if self.has_default:
             return super().placeholder
         for example in self.examples:
@@ -197,6 +199,7 @@ class NumberNode(FormNode):
         return parse_number(text)
 
     def convert_text(self, text: str) -> JSONValue | Unset:
+        """The number *text* stands for (blank clears); `FormValueError` for text that is not one."""
         if not text.strip():
             return UNSET
         try:
@@ -258,6 +261,7 @@ class BooleanNode(FormNode):
         self.value: bool | Unset = UNSET
 
     def convert_text(self, text: str) -> JSONValue | Unset:
+        """true or false from the words the class names (blank clears); `FormValueError` for others."""
         if not text.strip():
             return UNSET
         try:
@@ -301,14 +305,17 @@ class ConstNode(FormNode):
 
     @property
     def fills_itself(self) -> bool:
+        """Whether the field starts set to its value: required, and not among the top-level arguments."""
         parent = self.parent
         top_level = parent is not None and parent.parent is None and parent.kind == NodeKind.OBJECT
         return self.required and not top_level
 
     def include(self) -> None:
+        """Set the field to its one value."""
         self.load_value(copy.deepcopy(self.const))
 
     def convert_text(self, text: str) -> JSONValue | Unset:
+        """The const, for text that is it or its JSON (blank clears); `FormValueError` for anything else."""
         if isinstance(self.const, str) and text == self.const:
             return self.const
         if not text.strip():
@@ -361,6 +368,7 @@ class RawJsonNode(FormNode):
         self.value: JSONValue | Unset = UNSET
 
     def convert_text(self, text: str) -> JSONValue | Unset:
+        """Any JSON value typed as text (blank clears); `FormValueError` for text that does not parse."""
         if not text.strip():
             return UNSET
         try:
@@ -393,6 +401,7 @@ class ExtrasNode(RawJsonNode):
             self.title = "Additional properties"
 
     def convert_text(self, text: str) -> JSONValue | Unset:
+        """A JSON object whose keys are not declared properties (blank clears); `FormValueError` otherwise."""
         value = super().convert_text(text)
         if value is not UNSET:
             problem = self._problem(value)

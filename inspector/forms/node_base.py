@@ -159,6 +159,7 @@ class FormNode:
 
     @property
     def root(self) -> FormNode:
+        """The top node of the form this node is in."""
         node = self
         while node.parent is not None:
             node = node.parent
@@ -166,6 +167,7 @@ class FormNode:
 
     @property
     def has_default(self) -> bool:
+        """Whether the schema gives a default."""
         return self.default is not UNSET
 
     @property

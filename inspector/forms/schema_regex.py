@@ -77,6 +77,7 @@ _INVALID = "not a valid regular expression"
 
 
 def reason_is_invalid(reason: str) -> bool:
+    """Whether a `PatternNotChecked` reason says the pattern is not a regular expression at all."""
     return reason.startswith(_INVALID)
 
 
@@ -91,6 +92,7 @@ class SchemaPattern:
 
     @property
     def usable(self) -> bool:
+        """Whether the pattern compiled (False: ``error`` says why)."""
         return self.compiled is not None
 
     def search(self, text: str) -> bool:
