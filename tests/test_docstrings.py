@@ -121,6 +121,28 @@ def test_the_rules_count_hooks_only_where_their_framework_is_imported(tmp_path: 
     assert area["missing"][0] == "inspector/core/record/session.py:8 Session.on_lost"
 
 
+MODELS = """
+from pydantic import BaseModel
+
+
+class Wind(BaseModel):
+    speed: int
+
+    def beaufort(self): ...
+"""
+
+
+def test_pydantic_models_are_exempt_only_where_their_docstring_goes_on_the_wire(tmp_path: Path) -> None:
+    package = tmp_path / "inspector"
+    for area in ("demo", "forms"):
+        (package / area).mkdir(parents=True)
+        (package / area / "models.py").write_text(MODELS)
+    _, counts, _ = coverage("--root", str(package))
+    # The demo server's models: a docstring would become their schema's description.
+    assert [line.split()[-1] for line in counts["inspector.demo"]["missing"]] == ["Wind.beaufort"]
+    assert [line.split()[-1] for line in counts["inspector.forms"]["missing"]] == ["Wind", "Wind.beaufort"]
+
+
 def test_check_fails_on_a_covered_area_with_an_undocumented_function(tmp_path: Path) -> None:
     _, real, _ = coverage()
     name = next(name for name, area in real.items() if area["covered"])

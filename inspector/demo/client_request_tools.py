@@ -67,10 +67,12 @@ class Profile(BaseModel):
 
 
 def ask_profile() -> Elicit[Profile]:
+    """The form elicitation `elicit_profile` resolves: a `Profile`, every field with a default."""
     return Elicit("Tell the demo server a little about yourself (every field has a default).", Profile)
 
 
 def ask_llm(prompt: str, max_tokens: int) -> Sample:
+    """The sampling request `sample_llm` resolves: *prompt* as the user's message, a system prompt, preferences."""
     return Sample(
         [SamplingMessage(role="user", content=TextContent(type="text", text=prompt))],
         max_tokens=max_tokens,
@@ -87,6 +89,7 @@ def ask_llm(prompt: str, max_tokens: int) -> Sample:
 
 
 def ask_roots() -> ListRoots:
+    """The roots request `list_roots` resolves."""
     return ListRoots()
 
 
@@ -115,6 +118,8 @@ async def _url_request(ctx: Context[Any, Any], message: str) -> str:
 
 
 def register_client_request_tools(server: MCPServer[Any]) -> None:
+    """Register sample_llm, elicit_profile, elicit_url and list_roots on *server*."""
+
     @server.tool(
         title="Ask the client's LLM",
         annotations=ToolAnnotations(read_only_hint=True, open_world_hint=True),

@@ -51,6 +51,8 @@ def _candidates(
 
 
 def register_completions(server: MCPServer[Any]) -> None:
+    """Register the completion/complete handler: template variables and prompt arguments, narrowed by what is typed."""
+
     # The SDK leaves completion() unannotated; its decorator returns the function as it is.
     @server.completion()  # type: ignore[untyped-decorator, no-untyped-call]
     async def complete(

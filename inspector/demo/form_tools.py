@@ -19,6 +19,7 @@ def _echo_arguments(arguments: dict[str, Any]) -> TextContent:
 
 
 async def register_user(arguments: dict[str, Any], ctx: Context[Any, Any]) -> list[TextContent]:
+    """The register_user tool: a welcome summary and the arguments back (the password hidden); nothing is stored."""
     plan = schemas.PLANS[arguments["plan"]]
     languages = ", ".join(schemas.LANGUAGES[code] for code in arguments.get("languages", [])) or "none given"
     summary = (
@@ -34,6 +35,7 @@ async def register_user(arguments: dict[str, Any], ctx: Context[Any, Any]) -> li
 
 
 async def plan_trip(arguments: dict[str, Any], ctx: Context[Any, Any]) -> list[TextContent]:
+    """The plan_trip tool: the route, nights and transport in a summary, and the arguments back."""
     stops = arguments["stops"]
     home = arguments["traveller"]["home"]
     route = " → ".join([home["city"], *(stop["place"]["city"] for stop in stops)])
@@ -50,6 +52,7 @@ async def plan_trip(arguments: dict[str, Any], ctx: Context[Any, Any]) -> list[T
 
 
 def form_tools() -> list[Tool]:
+    """The register_user and plan_trip tools, with their hand-written input schemas."""
     return [
         schema_tool(
             register_user,

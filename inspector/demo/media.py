@@ -73,6 +73,7 @@ def sine_wav(frequency: float = 440.0, seconds: float = 0.5, rate: int = 8000) -
 
 
 def b64(data: bytes) -> str:
+    """*data* in base64, as content blocks carry binary."""
     return base64.b64encode(data).decode("ascii")
 
 

@@ -39,6 +39,8 @@ FORTUNES = (
 
 
 def register_notification_tools(server: MCPServer[Any], state: DemoState) -> None:
+    """Register long_running_task, log_every_level, append_note and toggle_extras on *server*."""
+
     @server.tool(
         title="Long-running task",
         annotations=ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False),

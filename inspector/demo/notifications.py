@@ -28,6 +28,7 @@ DemoContext = Context[Any, Any]
 
 
 def is_modern(ctx: DemoContext) -> bool:
+    """Whether the request came in a stateless-era (2026-07-28 and later) revision."""
     return ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
 
 
@@ -50,6 +51,7 @@ async def _send_on_request(ctx: DemoContext, notification: types.ServerNotificat
 
 
 async def tools_changed(ctx: DemoContext) -> None:
+    """Tell the client the tool list changed, as the request's era delivers it."""
     if is_modern(ctx):
         await ctx.notify_tools_changed()
     else:
@@ -57,6 +59,7 @@ async def tools_changed(ctx: DemoContext) -> None:
 
 
 async def prompts_changed(ctx: DemoContext) -> None:
+    """Tell the client the prompt list changed, as the request's era delivers it."""
     if is_modern(ctx):
         await ctx.notify_prompts_changed()
     else:
@@ -64,6 +67,7 @@ async def prompts_changed(ctx: DemoContext) -> None:
 
 
 async def resources_changed(ctx: DemoContext) -> None:
+    """Tell the client the resource list changed, as the request's era delivers it."""
     if is_modern(ctx):
         await ctx.notify_resources_changed()
     else:

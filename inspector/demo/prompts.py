@@ -25,6 +25,8 @@ HAIKU_TOPICS = ["debugging", "coffee", "deadlines", "refactoring", "the cloud"]
 
 
 def register_prompts(server: MCPServer[Any]) -> None:
+    """Register greeting, code_review, travel_plan and tip_of_the_day on *server*."""
+
     @server.prompt(title="Greeting", icons=media.icon("chat"))
     def greeting(
         name: Annotated[str, Field(description="Who to greet (required)")],
@@ -77,4 +79,5 @@ def register_prompts(server: MCPServer[Any]) -> None:
 
 
 def country_codes() -> list[str]:
+    """The country codes of the demo's cities, sorted (travel_plan's completions)."""
     return sorted(set(sample_data.CITIES.values()))

@@ -83,6 +83,7 @@ CONFIG: dict[str, Any] = {
 
 
 def register_resources(server: MCPServer[Any], state: DemoState) -> None:
+    """Register the resources (readme, notes, config, source, text, image, audio, the bonus) and the templates."""
     started = datetime.now(UTC).isoformat(timespec="seconds")
 
     @server.resource(
@@ -174,6 +175,8 @@ def register_resources(server: MCPServer[Any], state: DemoState) -> None:
 
 
 def register_templates(server: MCPServer[Any]) -> None:
+    """Register the resource templates: a user, a file and a city's weather."""
+
     @server.resource(
         "demo://users/{user_id}",
         name="user",

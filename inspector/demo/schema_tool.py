@@ -43,6 +43,7 @@ def schema_tool(
     icons: list[Icon] | None = None,
     meta: dict[str, Any] | None = None,
 ) -> Tool:
+    """A tool with a hand-written JSON Schema as input schema, arguments checked by jsonschema; *fn* gets them whole."""
     Draft202012Validator.check_schema(input_schema)
     validator = Draft202012Validator(input_schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
 

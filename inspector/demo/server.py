@@ -72,18 +72,22 @@ class DemoServer(MCPServer[Any]):
         return uri == EXTRA_RESOURCE and "resource" not in self.demo_state.extras
 
     async def list_resources(self) -> list[MCPResource]:
+        """The resources, the bonus one only while switched on; descriptions without their docstring indentation."""
         listed = [resource for resource in await super().list_resources() if not self._hidden(str(resource.uri))]
         return _clean_descriptions(listed)
 
     async def list_tools(self) -> list[MCPTool]:
+        """The tools, descriptions without their docstring indentation."""
         return _clean_descriptions(await super().list_tools())
 
     async def list_prompts(self) -> list[MCPPrompt]:
+        """The prompts, descriptions without their docstring indentation."""
         return _clean_descriptions(await super().list_prompts())
 
     async def read_resource(
         self, uri: AnyUrl | str, context: Context[Any, Any] | None = None
     ) -> Iterable[ReadResourceContents] | InputRequiredResult:
+        """Read a resource; the bonus one is unknown while switched off."""
         if self._hidden(str(uri)):
             raise ResourceNotFoundError(f"Unknown resource: {uri}")
         return await super().read_resource(uri, context)
@@ -91,6 +95,7 @@ class DemoServer(MCPServer[Any]):
     async def get_prompt(
         self, name: str, arguments: dict[str, Any] | None = None, context: Context[Any, Any] | None = None
     ) -> GetPromptResult | InputRequiredResult:
+        """Get a prompt; an unknown prompt or a missing required argument is -32602 (invalid params)."""
         # The spec names -32602 (invalid params) for an unknown prompt and for a
         # missing required argument; MCPServer answers both as a generic error.
         known = {prompt.name: prompt for prompt in await self.list_prompts()}
@@ -184,6 +189,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the demo server over stdio, or Streamable HTTP (--http) or legacy HTTP+SSE (--sse) on a port."""
     args = _parse(argv)
     # Configured before the server is built so MCPServer's own logging set-up finds a handler and
     # leaves it alone: plain lines on stderr, nothing ever on stdout.

@@ -24,6 +24,8 @@ EXTRA_RESOURCE = "demo://extras/bonus.txt"
 
 @dataclass
 class DemoState:
+    """What one demo server remembers: the notes, the subscriptions and log levels per connection, the extras."""
+
     notes: list[str] = field(default_factory=lambda: ["First note: the demo server started."])
     notes_changed_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     subscriptions: dict[str, set[str]] = field(default_factory=dict)
@@ -34,16 +36,19 @@ class DemoState:
     """Which of "tool", "prompt", "resource" the `toggle_extras` tool has switched on."""
 
     def add_note(self, text: str) -> int:
+        """Append a note; returns how many there are."""
         self.notes.append(text)
         self.notes_changed_at = datetime.now(UTC)
         return len(self.notes)
 
     def notes_text(self) -> str:
+        """The notes as `demo://notes` reads: numbered, under when they last changed."""
         stamp = self.notes_changed_at.strftime("%Y-%m-%d %H:%M:%S UTC")
         lines = [f"{n}. {note}" for n, note in enumerate(self.notes, start=1)]
         return f"Notes (last changed {stamp})\n\n" + "\n".join(lines) + "\n"
 
     def wants_log(self, key: str, level: LoggingLevel) -> bool:
+        """Whether connection *key*'s chosen level (debug until set) lets a message at *level* through."""
         threshold = self.log_levels.get(key, "debug")
         return LOG_LEVELS.index(level) >= LOG_LEVELS.index(threshold)
 

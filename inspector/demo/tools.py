@@ -106,6 +106,8 @@ def _gallery(version: str) -> list[ContentBlock]:
 
 
 def register_tools(server: MCPServer[Any]) -> None:
+    """Register echo, divide, weather_report, delete_remote_file, media_gallery and get_json on *server*."""
+
     @server.tool(structured_output=False)
     def echo(
         message: Annotated[str, Field(description="Text to send back")],
