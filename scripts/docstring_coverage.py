@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 COVERED: tuple[str, ...] = (
     "inspector.cli",
     "inspector.collections",
+    "inspector.commands",
     "inspector.core.compare",
     "inspector.core.extensions",
     "inspector.core.record",

@@ -19,16 +19,21 @@ __all__ = ["CliHandlers", "DeclareAllHandlers", "RootsHandlers"]
 
 
 class CliHandlers(ClientHandlers):
+    """The scripting commands' answers to the server: nothing declared (no sampling, elicitation or roots)."""
+
     def __init__(self, interactive: bool = False) -> None:
         self.interactive = interactive
 
 
 class RootsHandlers(CliHandlers):
+    """`--root` given: roots declared, and listed as the folders named (made absolute)."""
+
     def __init__(self, roots: list[str], interactive: bool = False) -> None:
         super().__init__(interactive)
         self.roots = [Path(os.path.abspath(r)) for r in roots]
 
     async def list_roots(self, request: ServerRequest) -> list[dict[str, Any]]:
+        """The `--root` folders as `file://` roots, each named after its folder."""
         return [{"uri": root.as_uri(), "name": root.name or str(root)} for root in self.roots]
 
 
@@ -40,7 +45,9 @@ class DeclareAllHandlers(RootsHandlers):
     supports_url_elicitation = True
 
     async def create_message(self, request: ServerRequest) -> dict[str, Any]:
+        """Refuse the sampling request (-32603): nobody is there to answer it."""
         raise JsonRpcError(-32603, "inspector lint declares sampling to see every tool; it does not sample")
 
     async def elicit(self, request: ServerRequest) -> dict[str, Any]:
+        """Decline the elicitation: nobody is there to fill it in."""
         return {"action": "decline"}

@@ -34,6 +34,7 @@ __all__ = ["run_app"]
 
 
 async def run_app(ctx: CommandContext) -> int:
+    """`inspector app TOOL`: serve the tool's MCP App and print its messages until Ctrl-C; returns the exit code."""
     args = ctx.args
     listing = await ctx.client.list_all("tools")
     tool = listing.find(args.tool)

@@ -57,6 +57,7 @@ def add_auth_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def is_url(text: str) -> bool:
+    """Whether *text* is an http(s) URL with a host (else it names a configured server)."""
     from urllib.parse import urlsplit
 
     parts = urlsplit(text)
@@ -157,6 +158,7 @@ async def prepare_auth(spec: ServerSpec, traffic: TrafficLog) -> None:
 
 
 def event_line(event: AuthEvent) -> str:
+    """A step of the authorization flow as a line: mark, step and title, and the detail when it failed or waits."""
     line = f"{MARKS.get(event.status, '·')} {event.step:<17} {event.title}"
     if event.detail and (event.failed or event.status == "waiting"):
         line += f"\n{'':20}{event.detail}"
@@ -164,6 +166,7 @@ def event_line(event: AuthEvent) -> str:
 
 
 def run_auth(args: argparse.Namespace, spec: ServerSpec | None) -> int:
+    """`inspector auth status|login|logout` for *spec* (status without one: every stored login); the exit code."""
     out = Output.for_args(args)
     action = args.action
     if spec is not None and not spec.url:

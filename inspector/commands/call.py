@@ -74,6 +74,8 @@ def build_arguments(
 
 
 def check_arguments(tool: Item, arguments: dict[str, Any]) -> None:
+    """Check *arguments* against the tool's input schema: `CommandFailed` for a violation, a warning for a
+    pattern too slow to apply."""
     from inspector.forms import validate_value
 
     found = validate_value(tool.input_schema, arguments)
@@ -205,6 +207,7 @@ def _progress_printer(enabled: bool) -> Any:
 
 
 async def run_call(ctx: CommandContext) -> int:
+    """`inspector call TOOL key=value ...`: convert, validate, confirm, call and check; returns the exit code."""
     args = ctx.args
     tool = await _find_tool(ctx)
     if getattr(args, "tool_help", False):

@@ -29,6 +29,8 @@ __all__ = ["run_card"]
 
 @dataclass
 class Target:
+    """One server compared with the card: its spec, whether the card named it, the differences or the error."""
+
     spec: ServerSpec
     by_card: bool
     differences: list[Difference] = field(default_factory=list)
@@ -36,6 +38,7 @@ class Target:
     error: str | None = None
 
     def to_json(self) -> dict[str, Any]:
+        """The target for the JSON report."""
         return {
             "server": self.spec.label(),
             "fromCard": self.by_card,
@@ -123,6 +126,7 @@ def _print_human(out: Output, source: str, card: Card, problems: list[str], targ
 
 
 def run_card(args: argparse.Namespace, spec: ServerSpec, named: bool) -> int:
+    """`inspector card FILE|URL`: the registry card against the live server(s); returns the exit code."""
     out = Output.for_args(args)
     source = args.card
     try:

@@ -48,6 +48,7 @@ MAX_PAGES = 20
 
 
 def completion_script(shell: str) -> str:
+    """The completion script for *shell* (bash, zsh or fish), as argcomplete writes it."""
     # Where argcomplete defines it: its package re-exports the name implicitly.
     from argcomplete.shell_integration import shellcode
 

@@ -14,6 +14,7 @@ __all__ = ["ask_confirmation", "ask_confirmation_async", "confirmation_text"]
 
 
 def confirmation_text(tool: Item, arguments: dict[str, Any]) -> str:
+    """The question asked before a call: the tool, its hints and the arguments as JSON, made safe for the terminal."""
     lines = [f"Call tool {visible(tool.key)}" + (f" ({visible(tool.title)})" if tool.title else "") + "?"]
     lines.append(f"  hints: {hint_summary(tool.hints())}")
     lines.append("  arguments:")

@@ -52,6 +52,7 @@ class Side:
     record: str | None = None
 
     def describe(self) -> dict[str, Any]:
+        """The side for the JSON report: the recording, or the server and where it was recorded."""
         if self.path is not None:
             return {"recording": self.path}
         about: dict[str, Any] = {"server": self.spec.label() if self.spec is not None else self.source}
@@ -111,6 +112,7 @@ def _short(value: Any) -> str:
 
 
 def run_diff(args: argparse.Namespace, sides: list[Side]) -> int:
+    """`inspector diff A [B]`: what changed between two versions of a server; returns the exit code."""
     out = Output.for_args(args)
     record_paths(getattr(args, "record", None), sides)
     try:

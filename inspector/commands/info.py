@@ -12,6 +12,7 @@ __all__ = ["info_document", "opening_key", "run_info"]
 
 
 def info_document(ctx: CommandContext) -> dict[str, Any]:
+    """What `inspector info` shows: server info, revision, era, transport, capabilities, instructions, opening."""
     client = ctx.client
     transport = client.transport
     return {
@@ -29,10 +30,12 @@ def info_document(ctx: CommandContext) -> dict[str, Any]:
 
 
 def opening_key(era: str) -> str:
+    """The key the opening answer goes under: `discoverResult` (stateless era) or `initializeResult`."""
     return "discoverResult" if era == "modern" else "initializeResult"
 
 
 async def run_info(ctx: CommandContext) -> int:
+    """`inspector info`: who the server is and what it offers; returns the exit code."""
     doc = info_document(ctx)
     out = ctx.out
     if out.json:

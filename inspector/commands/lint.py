@@ -20,6 +20,7 @@ _MARK = {"error": "error  ", "warning": "warning", "info": "info   "}
 
 
 async def run_lint(ctx: CommandContext) -> int:
+    """`inspector lint`: check the server against the spec and good practice; returns the exit code."""
     from inspector.core.checks.lint_run import lint_server
 
     args = ctx.args

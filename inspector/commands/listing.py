@@ -17,6 +17,7 @@ __all__ = ["run_list"]
 
 
 async def run_list(ctx: CommandContext) -> int:
+    """`inspector list KIND`: every page of the list; returns the exit code."""
     try:
         return await _run_list(ctx)
     finally:

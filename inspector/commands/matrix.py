@@ -26,6 +26,7 @@ _MARKS = {"same": "✓", "missing": "—", "differs": "≠", "n/a": "·"}
 
 
 def short_cell(cell: Cell) -> str:
+    """A cell as a mark: ✓ same, ≠ differs, — missing, · not compared; a call's outcome (≠: shaped otherwise)."""
     mark = _MARKS.get(cell.state)
     if mark is not None:
         return mark
@@ -61,6 +62,8 @@ def _md(text: str, limit: int = 80) -> str:
 
 
 def markdown_lines(matrix: Matrix, every: bool = False) -> list[str]:
+    """The matrix as Markdown for a README: the columns' table, then the rows that differ (*every*: all rows)
+    with their details."""
     columns = matrix.columns
     lines = [f"## Compatibility matrix: {_md(matrix.server)}", ""]
     lines += ["| transport | revision | era | status | negotiated | tools | resources | templates | prompts |"]
@@ -143,6 +146,7 @@ async def _compute(spec: ServerSpec, args: argparse.Namespace) -> Matrix:
 
 
 def run_matrix(spec: ServerSpec, args: argparse.Namespace) -> int:
+    """`inspector matrix`: the server under every revision, era and transport; returns the exit code."""
     if spec.protocol_version or (getattr(args, "era", None) not in (None, "auto")):
         print("inspector: matrix asks every revision and era itself; drop --protocol-version/--era", file=sys.stderr)
         return exitcodes.USAGE

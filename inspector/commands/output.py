@@ -21,12 +21,15 @@ _SLICE = 1 << 20
 
 
 class Output:
+    """Where a command writes, as JSON or as text, every character made safe for a terminal."""
+
     def __init__(self, json_mode: bool, stream: IO[str] | None = None) -> None:
         self.json = json_mode
         self.stream = stream if stream is not None else sys.stdout
 
     @classmethod
     def for_args(cls, args: argparse.Namespace) -> Output:
+        """JSON with --json, text with --human, else JSON when stdout is not a terminal."""
         if getattr(args, "json", None):
             return cls(True)
         if getattr(args, "human", None):
@@ -79,5 +82,6 @@ class Output:
         self.stream.write(visible(text) + "\n")
 
     def lines(self, texts: list[str]) -> None:
+        """Each text as its own `line`."""
         for text in texts:
             self.line(text)

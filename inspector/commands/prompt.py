@@ -24,6 +24,7 @@ def _parse(assignments: list[str]) -> dict[str, str]:
 
 
 async def run_get(ctx: CommandContext) -> int:
+    """`inspector get PROMPT key=value ...`: get the prompt and print its messages; returns the exit code."""
     arguments = _parse(ctx.args.assignments)
     listing = await ctx.client.list_all("prompts")
     prompt = listing.find(ctx.args.prompt)

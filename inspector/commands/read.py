@@ -13,6 +13,7 @@ __all__ = ["run_read"]
 
 
 async def run_read(ctx: CommandContext) -> int:
+    """`inspector read URI` (with --directory: `run_read_directory`); returns the exit code."""
     if getattr(ctx.args, "directory", False):
         return await run_read_directory(ctx)
     result = await ctx.client.read_resource(ctx.args.uri)

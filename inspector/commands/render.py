@@ -49,6 +49,7 @@ def hint_summary(hints: list[Hint]) -> str:
 
 
 def item_line(item: Item, width: int = 100) -> str:
+    """A list item in brief (key, title, hints, type or arguments), its description, app and problems below."""
     line = one_line(_item_head(item), width)
     description = one_line(item.description, width - 4) if item.description else ""
     text = line + (f"\n    {description}" if description else "")
@@ -85,6 +86,7 @@ def _item_head(item: Item) -> str:
 
 
 def json_lines(value: Any) -> list[str]:
+    """*value* as indented JSON lines, control characters escaped as `--json` escapes them."""
     # Escaped like --json output (a `\\u202e` in a string reads as JSON);
     # anything else a line may hold is made visible when it is printed.
     return safe_json(value, indent=2).splitlines()
@@ -124,6 +126,7 @@ def _icons(value: Any) -> Any:
 
 
 def abbreviated_lines(value: Any) -> list[str]:
+    """`json_lines` of *value* with its long blobs and icons cut short (`abbreviate`)."""
     return json_lines(abbreviate(value))
 
 
@@ -138,6 +141,7 @@ def _blob_summary(data: Any) -> str:
 
 
 def resource_contents_lines(contents: Any) -> list[str]:
+    """One resource contents entry: a header with URI and type, then the text, or the size of a blob."""
     lines: list[str] = []
     if not isinstance(contents, dict):
         return [f"(invalid resource contents: {contents!r})"]

@@ -68,6 +68,7 @@ async def _replay(spec: ServerSpec, plan: ReplayPlan, args: argparse.Namespace) 
 
 
 def run_replay(args: argparse.Namespace, named: ServerSpec | None) -> int:
+    """`inspector replay FILE`: re-send the recording's requests and compare the answers; returns the exit code."""
     out = Output.for_args(args)
     warnings: list[str] = []
     try:

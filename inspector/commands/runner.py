@@ -44,6 +44,8 @@ class CommandFailed(Exception):
 
 @dataclass
 class CommandContext:
+    """What a scripting command acts with: the spec, its arguments, the connected client and the output."""
+
     spec: ServerSpec
     args: argparse.Namespace
     client: Client

@@ -14,6 +14,7 @@ __all__ = ["run_servers"]
 
 
 def run_servers(args: argparse.Namespace) -> int:
+    """`inspector servers`: the MCP servers other clients on this machine use; returns the exit code."""
     out = Output.for_args(args)
     files = list(args.config or [])
     missing = [path for path in files if not os.path.isfile(path)]

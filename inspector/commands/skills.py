@@ -50,6 +50,7 @@ def exit_code_for(problems: list[Problem]) -> int:
 
 
 async def run_skills(ctx: CommandContext) -> int:
+    """`inspector skills list|get NAME [--verify]`; returns the exit code."""
     if not declares_skills(ctx.client):
         raise CommandFailed(
             exitcodes.USAGE, f"the server does not declare the {EXTENSION} extension; skills/list was not sent"

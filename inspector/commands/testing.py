@@ -165,6 +165,7 @@ async def _run_all(
 
 
 def run_test(args: argparse.Namespace, spec_for: SpecFactory) -> int:
+    """`inspector test FILE…`: run each collection in a connection of its own; returns the exit code."""
     from inspector.core.servers.from_args import UsageError
 
     out = Output.for_args(args)

@@ -95,6 +95,8 @@ def _wait(future: Future[T]) -> T:
 
 
 class AsyncioThread:
+    """An asyncio loop on a real thread of its own, for coroutines started from gevent greenlets."""
+
     _shared: AsyncioThread | None = None
     _lock = threading.Lock()
 
@@ -111,10 +113,12 @@ class AsyncioThread:
 
     @classmethod
     def shared(cls) -> AsyncioThread:
+        """The one loop thread of the process, started on first use."""
         with cls._lock:
             if cls._shared is None:
                 cls._shared = cls()
             return cls._shared
 
     def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        """Run *coroutine* on the loop and wait for its result (the calling greenlet yields meanwhile)."""
         return _wait(asyncio.run_coroutine_threadsafe(coroutine, self.loop))

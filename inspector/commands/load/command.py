@@ -55,6 +55,7 @@ def _positive(kind: type) -> Callable[[str], Any]:
 
 
 def add_load_arguments(p: argparse.ArgumentParser) -> None:
+    """The `inspector load` arguments: the scenario, sessions, rate, duration or count, thresholds."""
     p.add_argument(
         "scenario",
         nargs="+",
@@ -173,6 +174,7 @@ async def _drive(
 
 
 def run_load(args: argparse.Namespace, spec_for: SpecFactory) -> int:
+    """`inspector load`: run the scenario under load, then report and check the thresholds; returns the exit code."""
     from inspector.commands.runner import reported
     from inspector.core.servers.from_args import UsageError
 

@@ -28,6 +28,8 @@ SessionFactory = Callable[[], AbstractAsyncContextManager[Client]]
 
 
 class LoadDriver:
+    """Sends a plan's steps over its sessions, closed loop or at a rate, and records each answer in the stats."""
+
     def __init__(self, plan: LoadPlan, open_session: SessionFactory, stats: LoadStats | None = None) -> None:
         self.plan = plan
         self.open_session = open_session
@@ -37,6 +39,7 @@ class LoadDriver:
         self.deadline: float | None = None
 
     def stop(self) -> None:
+        """Start no more requests (those under way finish)."""
         self.stopping.set()
 
     def _may_start(self) -> bool:
@@ -48,6 +51,7 @@ class LoadDriver:
         return self.deadline is None or time.monotonic() < self.deadline
 
     async def run(self) -> LoadStats:
+        """Open the sessions, run until the count, the duration or `stop`, close them; the stats of the run."""
         async with contextlib.AsyncExitStack() as stack:
             clients = [await stack.enter_async_context(self.open_session()) for _ in range(self.plan.sessions)]
             runners = [CollectionRunner(client, self.plan.collection) for client in clients]

@@ -20,6 +20,7 @@ _REFRESH = 0.25
 
 
 def wanted() -> bool:
+    """Whether stderr is a terminal (the only place the live view is drawn)."""
     return sys.stderr.isatty()
 
 
@@ -44,6 +45,8 @@ def _panel(plan: LoadPlan, stats: LoadStats) -> Any:
 
 
 class LiveView:
+    """The live progress panel on stderr, redrawn four times a second while the run lasts."""
+
     def __init__(self, plan: LoadPlan, stats: LoadStats) -> None:
         self.plan = plan
         self.stats = stats
@@ -51,6 +54,7 @@ class LiveView:
         self._live: Any = None
 
     def start(self) -> None:
+        """Show the panel and start redrawing it."""
         from rich.console import Console
         from rich.live import Live
 
@@ -64,6 +68,7 @@ class LiveView:
             self._live.update(_panel(self.plan, self.stats), refresh=True)
 
     async def stop(self) -> None:
+        """Stop redrawing, draw the final figures once more and leave them on the screen."""
         if self._task is not None:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)

@@ -111,6 +111,7 @@ class McpUser(User):
 
     @task
     def next_step(self) -> None:
+        """Run the collection's next step (round robin) and report it to Locust as a request."""
         runner = self.runner
         if runner is None:
             raise StopUser("not connected")

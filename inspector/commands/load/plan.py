@@ -14,6 +14,8 @@ __all__ = ["LoadPlan", "failure_text", "request_name", "step_method"]
 
 @dataclass
 class LoadPlan:
+    """What a load run sends and how hard: the collection, sessions, rate, duration or count."""
+
     collection: Collection
     # Concurrent sessions (connections), each with its own CollectionRunner.
     sessions: int = 1
@@ -28,6 +30,7 @@ class LoadPlan:
 
     @property
     def steps(self) -> list[Step]:
+        """The collection's steps: the mix."""
         return self.collection.steps
 
 

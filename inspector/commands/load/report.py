@@ -16,11 +16,14 @@ _BARS = "▁▂▃▄▅▆▇█"
 
 @dataclass
 class Thresholds:
+    """The CI limits of a run: --max-error-rate and --max-p99 (None: no limit)."""
+
     max_error_rate: float | None = None
     max_p99_ms: float | None = None
 
 
 def broken_thresholds(stats: LoadStats, thresholds: Thresholds) -> list[str]:
+    """Each threshold the run broke, in words (empty when it passed)."""
     broken = []
     if thresholds.max_error_rate is not None and stats.error_rate > thresholds.max_error_rate:
         broken.append(f"error rate {stats.error_rate:.2%} > --max-error-rate {thresholds.max_error_rate:.2%}")
@@ -51,6 +54,7 @@ def _settings(plan: LoadPlan) -> dict[str, Any]:
 def json_report(
     plan: LoadPlan, stats: LoadStats, server: str, broken: list[str], failure: str | None = None
 ) -> dict[str, Any]:
+    """The JSON report: server, plan, figures, thresholds, and why the run failed when it did."""
     out: dict[str, Any] = {"server": server, "plan": _settings(plan), **stats.to_json()}
     out["thresholds"] = {"passed": not broken, "broken": broken}
     if failure is not None:
@@ -59,6 +63,7 @@ def json_report(
 
 
 def text_report(plan: LoadPlan, stats: LoadStats, server: str, broken: list[str]) -> list[str]:
+    """The report for a terminal: requests, throughput, errors, latencies, per-step counts, error kinds, thresholds."""
     mode = f"{plan.rate:g} req/s target" if plan.rate is not None else "closed loop"
     latency = stats.latency()
     lines = [

@@ -25,6 +25,8 @@ _SERIES = 120
 
 @dataclass
 class Sample:
+    """One answered step: its name, the time it took in ms, and the error when it failed."""
+
     name: str
     ms: float
     error: str | None = None
@@ -32,6 +34,8 @@ class Sample:
 
 @dataclass
 class LoadStats:
+    """What a run measured: requests and errors (per step, per message), latencies, throughput each second, CPU."""
+
     histogram: HdrHistogram = field(default_factory=lambda: HdrHistogram(_LOWEST_US, _HIGHEST_US, _DIGITS))
     requests: int = 0
     errors: int = 0
@@ -49,6 +53,7 @@ class LoadStats:
     _second: int = 0
 
     def add(self, sample: Sample) -> None:
+        """Count one answered step: its latency, and its error when it failed."""
         self._tick()
         self.requests += 1
         self.by_step[sample.name] += 1
@@ -78,39 +83,47 @@ class LoadStats:
         self.cpu_started = time.process_time()
 
     def finish(self) -> None:
+        """End the measurement: the elapsed time and CPU time stop here."""
         self._tick()
         self.ended = time.monotonic()
         self.cpu_seconds = time.process_time() - self.cpu_started
 
     @property
     def elapsed(self) -> float:
+        """Seconds measured (until now while running)."""
         end = self.ended if self.ended is not None else time.monotonic()
         return max(end - self.started, 1e-9)
 
     @property
     def throughput(self) -> float:
+        """Requests per second."""
         return self.requests / self.elapsed
 
     @property
     def error_rate(self) -> float:
+        """The share of requests that failed (0 before any)."""
         return self.errors / self.requests if self.requests else 0.0
 
     def percentile_ms(self, percentile: float) -> float:
+        """The latency at *percentile*, in ms (0 before any request)."""
         if not self.requests:
             return 0.0
         return float(self.histogram.get_value_at_percentile(percentile)) / 1000
 
     @property
     def max_ms(self) -> float:
+        """The slowest latency, in ms."""
         return float(self.histogram.get_max_value()) / 1000 if self.requests else 0.0
 
     @property
     def cpu_ms_per_request(self) -> float | None:
+        """This process's CPU ms per request over the run (None before it finished or without requests)."""
         if self.cpu_seconds is None or not self.requests:
             return None
         return round(self.cpu_seconds * 1000 / self.requests, 4)
 
     def latency(self) -> dict[str, float]:
+        """p50, p95, p99, max and mean latency in ms."""
         return {
             "p50": round(self.percentile_ms(50), 3),
             "p95": round(self.percentile_ms(95), 3),
@@ -120,6 +133,7 @@ class LoadStats:
         }
 
     def to_json(self) -> dict[str, Any]:
+        """The figures for the JSON report, with per-step counts and the kinds of error."""
         return {
             "requests": self.requests,
             "errors": self.errors,
