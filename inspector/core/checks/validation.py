@@ -49,7 +49,10 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from inspector.core.checks import wire_models as wm
+from inspector.core.checks.field_notes import FieldNote, field_notes
+from inspector.core.checks.model_issues import ModelIssue, validate_model
 from inspector.core.checks.problems import Problem
+from inspector.core.checks.revision_issues import RevisionIssue, revision_issues
 from inspector.core.checks.rules import RULES as WIRE_RULES
 from inspector.core.checks.spec_pages import page_for_model as _page_for
 from inspector.core.checks.spec_pages import spec_url
@@ -193,7 +196,7 @@ class _Checker:
 
     def issues(
         self,
-        issues: list[wm.ModelIssue],
+        issues: list[ModelIssue],
         prefix: Path,
         *,
         subject: str = "",
@@ -219,7 +222,7 @@ class _Checker:
                 problem = replace(problem, url=spec_url(self.ctx.revision, page))
             self.out.append(problem)
 
-    def notes(self, notes: list[wm.FieldNote], prefix: Path, subject: str = "") -> None:
+    def notes(self, notes: list[FieldNote], prefix: Path, subject: str = "") -> None:
         revision = self.ctx.revision
         if revision not in KNOWN_VERSIONS:
             return
@@ -251,14 +254,14 @@ class _Checker:
         subject: str = "",
         item_kind: str | None = None,
     ) -> Any:
-        instance, issues = wm.validate_model(model, value)
+        instance, issues = validate_model(model, value)
         self.issues(issues, prefix, subject=subject, item_kind=item_kind)
         if instance is not None and self.ctx.revision:
-            self.notes(wm.field_notes(instance, value, self.ctx.revision, skip_root=skip_root), prefix, subject)
-            self.newer_values(wm.revision_issues(instance, value, self.ctx.revision), prefix, subject)
+            self.notes(field_notes(instance, value, self.ctx.revision, skip_root=skip_root), prefix, subject)
+            self.newer_values(revision_issues(instance, value, self.ctx.revision), prefix, subject)
         return instance
 
-    def newer_values(self, issues: list[wm.RevisionIssue], prefix: Path, subject: str = "") -> None:
+    def newer_values(self, issues: list[RevisionIssue], prefix: Path, subject: str = "") -> None:
         """What the negotiated (older) revision's own schema rejects: it needs a later revision."""
         for issue in issues[:_MAX_ISSUES]:
             self.add(
