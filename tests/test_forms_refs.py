@@ -23,7 +23,7 @@ from textual.widgets import Input, Static
 
 from inspector.commands import exitcodes
 from inspector.core.checks.lint_items import check_tools
-from inspector.core.checks.validation import check_structured_content
+from inspector.core.checks.tool_schema_checks import check_structured_content
 from inspector.core.protocol.items import Item
 from inspector.core.servers.spec import ServerSpec
 from inspector.forms import (

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from inspector.commands import exitcodes
-from inspector.core.checks.validation import check_structured_content
+from inspector.core.checks.tool_schema_checks import check_structured_content
 from inspector.forms import JSONValue, RawJsonNode, build_form, check_schema, parse_assignments, validate_value
 
 from .peers import SERVERS, run_inspector

@@ -183,7 +183,8 @@ def test_every_rule_is_exercised(broken: tuple[int, dict[str, Any]]) -> None:
 
 async def test_rules_that_need_another_server() -> None:
     """Each rule of NOT_IN_A_LINT_RUN fires where the list says (the modern one in its own test)."""
-    from inspector.core.checks.validation import check_structured_content, validate_message
+    from inspector.core.checks.message_checks import validate_message
+    from inspector.core.checks.tool_schema_checks import check_structured_content
 
     tool = {
         "name": "w",

@@ -9,15 +9,12 @@ from typing import Any
 
 import pytest
 
+from inspector.core.checks.frame_validator import FrameValidator
+from inspector.core.checks.message_checks import validate_message
 from inspector.core.checks.problems import Problem
 from inspector.core.checks.rules import RULES
 from inspector.core.checks.spec_pages import PAGES, SPEC_BASE, spec_url
-from inspector.core.checks.validation import (
-    FrameValidator,
-    check_structured_content,
-    check_tool_schemas,
-    validate_message,
-)
+from inspector.core.checks.tool_schema_checks import check_structured_content, check_tool_schemas
 from inspector.core.protocol.session import STDOUT_HINT
 from inspector.core.protocol.versions import KNOWN_VERSIONS
 from inspector.core.record.frame_lines import frame_from_record, frame_to_record
@@ -469,7 +466,7 @@ def test_links_follow_pages_that_moved_or_do_not_exist_yet() -> None:
 
 def test_importing_validation_does_not_load_the_wire_models() -> None:
     code = (
-        "import sys, inspector.core.checks.validation, inspector.core.checks.lint_run\n"
+        "import sys, inspector.core.checks.frame_validator, inspector.core.checks.lint_run\n"
         "print('mcp_types' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout

@@ -17,9 +17,10 @@ from typing import Any
 
 import pytest
 
+from inspector.core.checks.frame_validator import FrameValidator
+from inspector.core.checks.message_checks import validate_message
 from inspector.core.checks.problems import Problem
 from inspector.core.checks.spec_pages import SPEC_BASE
-from inspector.core.checks.validation import FrameValidator, validate_message
 from inspector.core.protocol.client import Client
 from inspector.core.protocol.handlers import ClientHandlers
 from inspector.core.servers.spec import ServerSpec

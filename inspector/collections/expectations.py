@@ -201,7 +201,7 @@ def _matches(pattern: str, text: str) -> Check:
 
 
 def _output_schema(answer: Answer) -> Check:
-    from inspector.core.checks.validation import check_structured_content
+    from inspector.core.checks.tool_schema_checks import check_structured_content
 
     label = "structuredContent matches the outputSchema"
     if answer.tool is None:

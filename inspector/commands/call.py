@@ -294,7 +294,7 @@ async def _call(ctx: CommandContext, tool: Item, arguments: dict[str, Any], inte
 def _check_output(ctx: CommandContext, tool: Item, result: Any, request: Any) -> list[Problem]:
     """structuredContent against the tool's outputSchema, kept in the traffic log
     (and so in ``--record``) as a local frame after the answer."""
-    from inspector.core.checks.validation import check_structured_content
+    from inspector.core.checks.tool_schema_checks import check_structured_content
 
     traffic = ctx.client.traffic
     # The request knows its answer's number even when the log keeps no frames.

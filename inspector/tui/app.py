@@ -36,7 +36,7 @@ from inspector.tui.server_view import TALL, ServerView, focus_pane, new_recordin
 from inspector.tui.widgets.status_bar import ConnectionFacts, KeyBar, StatusBar
 
 if TYPE_CHECKING:
-    from inspector.core.checks.validation import FrameValidator
+    from inspector.core.checks.frame_validator import FrameValidator
     from inspector.core.protocol.client import Client
     from inspector.tui.handlers import TuiHandlers
 

@@ -57,7 +57,7 @@ from inspector.tui.widgets.status_bar import ConnectionFacts
 from inspector.tui.widgets.traffic_table import TrafficTable
 
 if TYPE_CHECKING:
-    from inspector.core.checks.validation import FrameValidator
+    from inspector.core.checks.frame_validator import FrameValidator
     from inspector.tui.app import InspectorApp
 
 __all__ = ["LIST_PANES", "ServerView", "focus_pane", "new_recording_path", "owner_of", "worker_failure"]
@@ -616,7 +616,7 @@ class ServerView(Vertical):
         self._schedule_sync()
 
     async def _start_validation(self) -> None:
-        from inspector.core.checks.validation import FrameValidator
+        from inspector.core.checks.frame_validator import FrameValidator
 
         await asyncio.to_thread(FrameValidator.warm)
         self.validator = FrameValidator(

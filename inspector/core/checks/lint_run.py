@@ -10,7 +10,7 @@ Three sources of findings:
   tool names and schemas, annotations, resources, templates, prompts;
 * the live checks (`lint_live`): each list paged by hand, each declared
   capability exercised once;
-* the wire validation (`validation.FrameValidator`) over every frame the
+* the wire validation (`frame_validator.FrameValidator`) over every frame the
   server sent during the run, including non-JSON lines on stdout.
 
 Every rule they report is in `rules.RULES`, whose order is the report's
@@ -25,11 +25,11 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from inspector.core.checks.frame_validator import FrameValidator
 from inspector.core.checks.lint_items import check_prompts, check_resources, check_templates, check_tools
 from inspector.core.checks.lint_live import list_pages, probe_capabilities
 from inspector.core.checks.problems import Problem, severity_rank
 from inspector.core.checks.rules import RULES
-from inspector.core.checks.validation import FrameValidator
 from inspector.core.protocol.handlers import capabilities_for
 from inspector.core.protocol.items import Item
 from inspector.core.protocol.versions import LATEST_HANDSHAKE

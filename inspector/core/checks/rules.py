@@ -8,7 +8,7 @@ The ids are stable: tests, the TUI's Problems view, saved recordings and
 Categories: ``lint`` for what the listed items declare (`lint_items`,
 `lint_schemas`), ``capability`` and ``pagination`` for what lint finds by
 exercising the live connection (`lint_live`), ``wire`` for what the
-validation finds in each frame (`validation`), which lint also runs over
+validation finds in each frame (`frame_validator`), which lint also runs over
 every frame of its session.
 """
 

@@ -287,7 +287,7 @@ class Frame:
 
     @property
     def findings(self) -> list[Problem]:
-        """Structured findings of the wire validation (`validation.FrameValidator`)."""
+        """Structured findings of the wire validation (`frame_validator.FrameValidator`)."""
         found = self._findings
         return found if found is not None else _UnattachedList(self, "_findings")
 
