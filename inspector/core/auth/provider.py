@@ -63,6 +63,7 @@ from inspector.core.auth.httpauth import hold_request_clock, restart_request_clo
 from inspector.core.auth.log import HttpExchange
 from inspector.core.auth.loopback import LoginCancelled, LoginTimeout, LoopbackListener
 from inspector.core.auth.www_authenticate import parse_www_authenticate
+from inspector.core.background import stop_task
 
 if TYPE_CHECKING:
     from inspector.core.auth.session import OAuthSession
@@ -1098,12 +1099,14 @@ class _Observed(OAuthClientProvider):
                 f"Waiting up to {config.timeout:g} s for the redirect to {listener.redirect_uri}{pasting} "
                 "(Ctrl-C cancels)"
             )
-        reading = asyncio.ensure_future(self._take_pasted(paste, listener)) if paste is not None else None
+        reading = None
+        if paste is not None:
+            reading = asyncio.get_running_loop().create_task(self._take_pasted(paste, listener))
         try:
             params = await listener.wait(self._remaining(self._flow))
         finally:
             if reading is not None:
-                reading.cancel()
+                await stop_task(reading)
         flow = self._flow
         if flow is not None:
             flow.step = "callback"

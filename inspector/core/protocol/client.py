@@ -12,6 +12,7 @@ from subprocess import Popen
 from typing import TYPE_CHECKING, Any
 
 from inspector import __version__
+from inspector.core.background import BackgroundTasks
 from inspector.core.protocol.cache import CacheEntry, ResultCache, cache_hint, duration_text
 from inspector.core.protocol.eras import Era, LegacyEra, ModernEra
 from inspector.core.protocol.errors import (
@@ -157,6 +158,8 @@ class Client:
         self._state_observers: list[StateObserver] = []
         # The one re-initialisation in progress after HTTP 404 on our session.
         self._reinit_task: asyncio.Task[None] | None = None
+        # Re-initialisations, ended when the connection is dropped.
+        self._background = BackgroundTasks()
 
     # -- observers -------------------------------------------------------------------
 
@@ -392,6 +395,7 @@ class Client:
         return self.session, self.transport
 
     async def _drop_connection(self) -> None:
+        await self._background.cancel_all()
         session, transport = self.session, self.transport
         self.session = None
         if session is not None:
@@ -415,7 +419,7 @@ class Client:
         return await self.connect()
 
     async def close(self) -> None:
-        self.tasks.stop()
+        await self.tasks.stop()
         for subscription in list(self._subscriptions.values()):
             await subscription.close()
         self._subscriptions.clear()
@@ -456,14 +460,30 @@ class Client:
         """
         task = self._reinit_task
         if task is not None and not task.done():
-            await asyncio.shield(task)
+            await self._join(task)
             return
         _session, transport = self.require()
         if expired is not None and getattr(transport, "session_id", None) != expired:
             return
-        task = asyncio.get_running_loop().create_task(self._reinitialize(expired))
+        task = self._background.start(self._reinitialize(expired))
         self._reinit_task = task
-        await asyncio.shield(task)
+        await self._join(task)
+
+    @staticmethod
+    async def _join(task: asyncio.Task[None]) -> None:
+        """Wait for the shared re-initialisation; its failure is the caller's too.
+
+        Shielded: a caller that stops waiting does not stop it for the others.
+        Cancelled with the connection (a close, a reconnect), it is the
+        connection that closed, for a caller not cancelled itself.
+        """
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if task.cancelled() and current is not None and not current.cancelling():
+                raise ConnectionClosed("the connection was closed while a new session was being opened") from None
+            raise
 
     async def _reinitialize(self, expired: str | None) -> None:
         session, transport = self.require()
@@ -483,14 +503,14 @@ class Client:
         """Until a re-initialisation in progress has finished (its failure is the caller's too)."""
         task = self._reinit_task
         if task is not None and not task.done() and task is not asyncio.current_task():
-            await asyncio.shield(task)
+            await self._join(task)
 
     def _session_expired(self, expired: str | None) -> None:
         """The transport saw HTTP 404 outside any request (the GET stream)."""
         task = self._reinit_task
         if task is not None and not task.done():
             return
-        background = asyncio.get_running_loop().create_task(self.reinitialize(expired))
+        background = self._background.start(self.reinitialize(expired))
         background.add_done_callback(self._note_background_reinit)
 
     def _note_background_reinit(self, task: asyncio.Task[None]) -> None:

@@ -19,6 +19,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from inspector.core.background import BackgroundTasks
 from inspector.core.protocol.errors import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
@@ -179,8 +180,12 @@ class Session:
         self._server_requests: dict[Any, tuple[ServerRequest, asyncio.Task[None]]] = {}
         # id -> (why we stopped waiting, the request's frame seq, its method, the id as sent)
         self._ended: OrderedDict[Any, tuple[str, int, str, Any]] = OrderedDict()
-        self._cancelling: set[asyncio.Task[None]] = set()
-        self._background: set[asyncio.Task[None]] = set()
+        # Owned here and ended by close(): notices of requests given up on
+        # (sent first when closing), the handling of each server request,
+        # and the error answers sent from the read callback.
+        self._cancelling = BackgroundTasks()
+        self._serving = BackgroundTasks()
+        self._background = BackgroundTasks()
         self._next_id = 0
         self._loop = asyncio.get_running_loop()
         self._lost_observers: list[Callable[[str], None]] = []
@@ -462,10 +467,8 @@ class Session:
         self.traffic.event("local", "transport", note=str(error), meta={"timeout": pending.id})
         # The spec asks a client that gives up on a request to say so.
         if pending.cancel_on_timeout and not self.transport.cancel_request(pending.id):
-            task = self._loop.create_task(self._quiet_notify_cancel(pending.id, "request timed out"))
             # Kept until sent: closing right after a timeout still tells the server.
-            self._cancelling.add(task)
-            task.add_done_callback(self._cancelling.discard)
+            self._cancelling.start(self._quiet_notify_cancel(pending.id, "request timed out"))
 
     async def _quiet_notify_cancel(self, request_id: Any, reason: str) -> None:
         with contextlib.suppress(Exception):
@@ -567,9 +570,7 @@ class Session:
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         """Run an answer of ours in the background, kept until it is sent."""
-        task = self._loop.create_task(work)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+        self._background.start(work)
 
     def _dispatch(
         self,
@@ -801,7 +802,7 @@ class Session:
         request = ServerRequest(msg_id, method, frame.message.get("params"), frame)
         if held:
             self._held.add(request)
-        task = self._loop.create_task(self._serve(request))
+        task = self._serving.start(self._serve(request))
         self._server_requests[msg_id] = (request, task)
 
     def _decline_excess(self, msg_id: Any, frame: Frame) -> None:
@@ -931,13 +932,16 @@ class Session:
             self._ticker = None
         if self._cancelling and self.closed_reason is None:
             # notifications/cancelled for requests that just timed out go first.
-            await asyncio.wait(set(self._cancelling), timeout=1.0)
+            await self._cancelling.wait(timeout=1.0)
         if self.closed_reason is None:
             self.closed_reason = "closed by the client"
             for pending in list(self._pending.values()):
                 self._finish(pending, "was still open when the client closed the connection")
                 if not pending.future.done():
                     pending.future.set_exception(ConnectionClosed(f"{pending.method}: connection closed"))
-            for _request, task in list(self._server_requests.values()):
-                task.cancel()
+        self._server_requests.clear()
+        self._held.clear()
+        # Nothing of this session runs on once it is closed.
+        for tasks in (self._serving, self._background, self._cancelling):
+            await tasks.close()
         await self.transport.close()

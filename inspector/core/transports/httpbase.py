@@ -6,11 +6,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx2
 
+from inspector.core.background import BackgroundTasks
 from inspector.core.protocol.errors import (
     ConnectError,
     HttpError,
@@ -42,6 +43,10 @@ MAX_REDIRECTS = 5
 # empty; anything else (JSON, HTML) means the body is not an event stream.
 _SSE_FIELD = re.compile(r"[A-Za-z_-]{1,64}")
 SSE_SNIFF_CHARS = 1024
+# How long close() waits for cancelled stream and request tasks to end.
+TASKS_END_WAIT = 2.0
+
+T = TypeVar("T")
 
 # A DPoP proof is a credential too (short-lived, but replayable within its window).
 _SECRET_HEADER = re.compile(r"(?i)^(authorization|proxy-authorization|dpop|cookie|set-cookie|x-api-key|api-key)$")
@@ -92,7 +97,8 @@ class HttpTransportBase(Transport):
         # server's 401/403 challenges with the OAuth flow.
         self.auth = auth
         self._client: httpx2.AsyncClient | None = None
-        self._tasks: set[asyncio.Task[Any]] = set()
+        # The streams and the requests' POSTs, ended by close().
+        self._tasks = BackgroundTasks()
         self._closing = False
 
     @property
@@ -158,18 +164,15 @@ class HttpTransportBase(Transport):
         endpoints = {self.url, getattr(self, "endpoint", None)}
         return "text/event-stream" in request.headers.get("accept", "") or str(request.url) in endpoints
 
-    def spawn(self, coro: Any) -> asyncio.Task[Any]:
-        task = asyncio.get_running_loop().create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
+    def spawn(self, coro: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+        return self._tasks.start(coro)
 
     async def cancel_tasks(self) -> None:
-        tasks = [t for t in self._tasks if not t.done()]
-        for task in tasks:
-            task.cancel()
-        if tasks:
-            await asyncio.wait(tasks, timeout=2.0)
+        """Cancel the background tasks and wait for them (for good once closing), a bounded time."""
+        end = self._tasks.close if self._closing else self._tasks.cancel_all
+        if not await end(timeout=TASKS_END_WAIT):
+            note = f"a stream or request task still runs {TASKS_END_WAIT:g} s after it was cancelled"
+            self.traffic.event("local", "transport", note=note)
 
     async def close_client(self) -> None:
         if self._client is not None:

@@ -24,6 +24,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from inspector.core.background import BackgroundTasks
 from inspector.core.protocol.errors import ConnectError
 from inspector.core.record.traffic import TrafficLog
 from inspector.core.servers.spec import DEFAULT_MAX_MESSAGE_SIZE
@@ -211,7 +212,8 @@ class StdioTransport(Transport):
         self._closing = False
         self._lost_reported = False
         self._pidfd: int | None = None
-        self._stopping: asyncio.Task[None] | None = None
+        # Started from the pipes' callbacks; ended by close().
+        self._tasks = BackgroundTasks()
 
     def describe(self) -> str:
         return "stdio: " + subprocess.list2cmdline([self.command, *self.args])
@@ -301,12 +303,15 @@ class StdioTransport(Transport):
             return
         if process.poll() is None:
             return
+        self._unwatch()
+        self._on_exit()
+
+    def _unwatch(self) -> None:
         if self._pidfd is not None:
             with contextlib.suppress(ValueError, OSError):
                 asyncio.get_running_loop().remove_reader(self._pidfd)
             os.close(self._pidfd)
             self._pidfd = None
-        self._on_exit()
 
     async def send(self, raw: bytes, message: JSONObject) -> None:
         stdin = self._stdin
@@ -358,7 +363,7 @@ class StdioTransport(Transport):
             self.traffic.event("local", "process", note="stopping the server (SIGTERM): its message was too large")
             with contextlib.suppress(ProcessLookupError):
                 process.terminate()
-            self._stopping = asyncio.get_running_loop().create_task(self._kill_if_lingering())
+            self._tasks.start(self._kill_if_lingering())
         if not self._lost_reported:
             self._lost_reported = True
             if self._receiver is not None:
@@ -384,7 +389,7 @@ class StdioTransport(Transport):
         self._stdout_closed = True
         # The exit code and the last stderr lines usually follow within
         # milliseconds; wait for them so the message can say how it ended.
-        asyncio.get_running_loop().create_task(self._report_lost_after_exit())
+        self._tasks.start(self._report_lost_after_exit())
 
     async def _report_lost_after_exit(self) -> None:
         with contextlib.suppress(TimeoutError):
@@ -452,6 +457,9 @@ class StdioTransport(Transport):
                 await self._wait_exit(CLOSE_STEP_SECONDS)
         for pipe in self._pipes:
             pipe.close()
+        await self._tasks.close()
+        # Watched no longer, even if it outlived SIGKILL.
+        self._unwatch()
 
     def _kill_group(self) -> None:
         process = self._process

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx2
 
+from inspector.core.background import stop_task
 from inspector.core.protocol.errors import (
     ConnectionClosed,
     EraFallback,
@@ -291,12 +292,12 @@ class StreamableHttpTransport(HttpTransportBase):
         answered = asyncio.Event()
         task = self._get_task = self.spawn(self._get_stream(answered))
         wait = min(timeout, GET_STREAM_WAIT) if timeout else GET_STREAM_WAIT
-        waiter = asyncio.ensure_future(answered.wait())
+        waiter = asyncio.get_running_loop().create_task(answered.wait())
         try:
             # The stream's task ending (405, 404, closed) is an answer too.
             await asyncio.wait({waiter, task}, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            waiter.cancel()
+            await stop_task(waiter)
         if not answered.is_set() and not task.done():
             self.traffic.event(
                 "local",
