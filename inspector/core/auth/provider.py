@@ -318,6 +318,8 @@ class _Flow:
     held: tuple[Any, Any] | None = None
     origins_checked: bool = False
     prm_url: str | None = None
+    # The flow's own client for the authorization server, closed when the flow ends.
+    http: httpx2.AsyncClient | None = field(default=None, repr=False)
 
 
 class _Observed(OAuthClientProvider):
@@ -337,7 +339,6 @@ class _Observed(OAuthClientProvider):
         storage.context = self.context
         self._listener: LoopbackListener | None = None
         self._flow: _Flow | None = None
-        self._http: httpx2.AsyncClient | None = None
 
     # -- what the session asks ---------------------------------------------------------
 
@@ -390,9 +391,6 @@ class _Observed(OAuthClientProvider):
         listener, self._listener = self._listener, None
         if listener is not None:
             await listener.close()
-        http, self._http = self._http, None
-        if http is not None:
-            await http.aclose()
 
     def cancel(self, reason: str) -> bool:
         return self._listener.cancel(reason) if self._listener is not None else False
@@ -484,6 +482,8 @@ class _Observed(OAuthClientProvider):
                 self.log.emit(flow.step, "failed", exchange.summary(), http=exchange)
             if inner is not None:
                 await inner.aclose()
+            if flow.http is not None:
+                await flow.http.aclose()
             if self._flow is flow:
                 self._flow = None
             if flow.challenged:
@@ -652,12 +652,12 @@ class _Observed(OAuthClientProvider):
 
     async def _fetch(self, outgoing: httpx2.Request, flow: _Flow) -> httpx2.Response:
         """Send one request of the flow to the authorization server (redirects are the SDK's to follow)."""
-        if self._http is None:
-            self._http = httpx2.AsyncClient(timeout=httpx2.Timeout(30.0), follow_redirects=False)
+        if flow.http is None:
+            flow.http = httpx2.AsyncClient(timeout=httpx2.Timeout(30.0), follow_redirects=False)
         where = f"{outgoing.method} {self._shown_url(outgoing)}"
         try:
             async with asyncio.timeout(self._remaining(flow)):
-                return await self._http.send(outgoing)
+                return await flow.http.send(outgoing)
         except TimeoutError as exc:
             raise LoginTimeout(f"the authorization server did not answer {where}") from exc
         except httpx2.HTTPError as exc:
