@@ -161,6 +161,7 @@ class _Writer(asyncio.Protocol):
     def __init__(self) -> None:
         self.paused = False
         self.resume_waiter: asyncio.Future[None] | None = None
+        self.lost = asyncio.Event()
 
     def pause_writing(self) -> None:
         self.paused = True
@@ -173,6 +174,7 @@ class _Writer(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.resume_writing()
+        self.lost.set()
 
 
 class StdioTransport(Transport):
@@ -208,7 +210,7 @@ class StdioTransport(Transport):
         self._stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
         self._exited = asyncio.Event()
         self._stderr_done = asyncio.Event()
-        self._stdout_closed = False
+        self._stdout_done = asyncio.Event()
         self._closing = False
         self._lost_reported = False
         self._pidfd: int | None = None
@@ -386,7 +388,7 @@ class StdioTransport(Transport):
         self.traffic.add("in", "stderr", raw=line, note=note, meta={"cut": cut} if cut else None)
 
     def _on_stdout_closed(self) -> None:
-        self._stdout_closed = True
+        self._stdout_done.set()
         # The exit code and the last stderr lines usually follow within
         # milliseconds; wait for them so the message can say how it ended.
         self._tasks.start(self._report_lost_after_exit())
@@ -455,11 +457,28 @@ class StdioTransport(Transport):
                 self.traffic.event("local", "process", note="server ignored SIGTERM; sending SIGKILL")
                 self._kill_group()
                 await self._wait_exit(CLOSE_STEP_SECONDS)
-        for pipe in self._pipes:
-            pipe.close()
+        await self._close_pipes()
         await self._tasks.close()
         # Watched no longer, even if it outlived SIGKILL.
         self._unwatch()
+
+    async def _close_pipes(self) -> None:
+        """Close the three pipes and wait until each has let go of its file.
+
+        A pipe hands its end over on the loop's next turn; stdin's unsent
+        bytes are dropped (the process is gone), else it would wait for them.
+        """
+        if self._stdin is not None and self._writer is not None and not self._writer.lost.is_set():
+            self._stdin.abort()
+        for pipe in self._pipes:
+            pipe.close()
+        if not self._pipes:
+            return
+        ends = [self._stdout_done.wait(), self._stderr_done.wait()]
+        if self._writer is not None:
+            ends.append(self._writer.lost.wait())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*ends), CLOSE_STEP_SECONDS)
 
     def _kill_group(self) -> None:
         process = self._process
