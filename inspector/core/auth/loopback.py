@@ -96,7 +96,7 @@ class LoopbackListener:
         if server is not None:
             server.close()
             await self._connections.cancel_all()
-            with contextlib.suppress(Exception):
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(server.wait_closed(), 2.0)
 
     def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

@@ -175,8 +175,10 @@ class Client:
         self.state = state
         self.state_detail = detail
         for observer in list(self._state_observers):
-            with contextlib.suppress(Exception):
+            try:
                 observer(state, detail)
+            except Exception as exc:  # noqa: BLE001 - an observer must never break the client; logged instead
+                self.traffic.event("local", "transport", note=f"state observer failed: {exc!r}")
 
     # -- facts about the server ------------------------------------------------------
 
@@ -398,6 +400,8 @@ class Client:
         await self._background.cancel_all()
         session, transport = self.session, self.transport
         self.session = None
+        # Dropped either way: a close that fails (a pipe or socket already gone,
+        # a server that resets) must not keep the client from closing or reconnecting.
         if session is not None:
             with contextlib.suppress(Exception):
                 await session.close()

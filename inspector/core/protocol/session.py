@@ -19,7 +19,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from inspector.core.background import BackgroundTasks
+from inspector.core.background import BackgroundTasks, stop_task
 from inspector.core.protocol.errors import (
     INTERNAL_ERROR,
     INVALID_REQUEST,
@@ -316,8 +316,7 @@ class Session:
                 await asyncio.wait({sending}, timeout=pending.timeout)
         finally:
             if not sending.done():
-                sending.cancel()
-                await asyncio.wait({sending})
+                await stop_task(sending)
                 note = f"{pending.method}: the transport's send was stopped (the request ended before it finished)"
                 self.traffic.event("local", "transport", note=note)
         if not sending.cancelled():
@@ -471,6 +470,8 @@ class Session:
             self._cancelling.start(self._quiet_notify_cancel(pending.id, "request timed out"))
 
     async def _quiet_notify_cancel(self, request_id: Any, reason: str) -> None:
+        # A courtesy nobody waits for: the request is given up on already, and
+        # a connection that fails the notice reports its own loss.
         with contextlib.suppress(Exception):
             await self.notify(
                 "notifications/cancelled", {"requestId": request_id, "reason": reason}, note="cancellation"
@@ -487,6 +488,7 @@ class Session:
         try:
             self._feed(raw, meta)
         except Exception as exc:  # noqa: BLE001 - reported on the log, the read goes on
+            # The log itself may be what failed: then nothing is left to tell.
             with contextlib.suppress(Exception):
                 self.traffic.event(
                     "local", "transport", note=f"internal error while handling an inbound frame: {exc!r}"
@@ -923,8 +925,10 @@ class Session:
         self._held.clear()
         self.traffic.event("local", "transport", note=f"connection lost: {reason}")
         for callback in list(self._lost_observers):
-            with contextlib.suppress(Exception):
+            try:
                 callback(reason)
+            except Exception as exc:  # noqa: BLE001 - an observer must never break the session; logged instead
+                self.traffic.event("local", "transport", note=f"connection-lost observer failed: {exc!r}")
 
     async def close(self) -> None:
         if self._ticker is not None:

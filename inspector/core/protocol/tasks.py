@@ -132,8 +132,10 @@ class TaskTracker:
 
     def _changed(self, info: TaskInfo) -> None:
         for observer in list(self.observers):
-            with contextlib.suppress(Exception):
+            try:
                 observer(info)
+            except Exception as exc:  # noqa: BLE001 - an observer must never break the tracker; logged instead
+                self.client.traffic.event("local", "transport", note=f"task observer failed: {exc!r}")
 
     # -- operations ---------------------------------------------------------------------
 
