@@ -14,7 +14,7 @@ from inspector.core.background import BackgroundTasks, task_group
 from inspector.core.protocol.client import Client
 from inspector.core.protocol.errors import ConnectionClosed, InspectorError
 from inspector.core.protocol.handlers import ClientHandlers
-from inspector.core.protocol.session import ServerRequest
+from inspector.core.protocol.server_requests import ServerRequest
 from inspector.core.servers.spec import ServerSpec, demo_spec
 from inspector.forms.values import JSONObject
 

@@ -18,7 +18,7 @@ from inspector.core.checks.validation import (
     check_tool_schemas,
     validate_message,
 )
-from inspector.core.protocol.session import STDOUT_HINT
+from inspector.core.protocol.frame_reader import STDOUT_HINT
 from inspector.core.protocol.versions import KNOWN_VERSIONS
 from inspector.core.record.frame_lines import frame_from_record, frame_to_record
 from inspector.core.record.traffic import Frame, TrafficLog

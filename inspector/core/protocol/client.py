@@ -31,7 +31,9 @@ from inspector.core.protocol.items import KIND_FIELDS, LIST_METHODS, Item, ListR
 from inspector.core.protocol.modern import tool_header_paths
 from inspector.core.protocol.mrtr import RoundStepper
 from inspector.core.protocol.operation import Operation
-from inspector.core.protocol.session import NotificationObserver, ProgressCallback, ServerRequest, Session
+from inspector.core.protocol.pending import ProgressCallback
+from inspector.core.protocol.server_requests import ServerRequest
+from inspector.core.protocol.session import NotificationObserver, Session
 from inspector.core.protocol.subscriptions import Subscription, subscription_id_of
 from inspector.core.protocol.tasks import TaskInfo, TaskTracker
 from inspector.core.protocol.versions import HANDSHAKE_VERSIONS, KNOWN_VERSIONS, MODERN_VERSIONS
@@ -348,14 +350,14 @@ class Client:
     def _install(self, session: Session) -> None:
         session.notification_observers.extend(self._notification_observers)
         session.notification_observers.append(self._builtin_notifications)
-        session.request_handlers["ping"] = self._answer_ping
+        session.server_requests.handlers["ping"] = self._answer_ping
         handlers = self.handlers
         if handlers.supports_roots:
-            session.request_handlers["roots/list"] = self._answer_roots
+            session.server_requests.handlers["roots/list"] = self._answer_roots
         if handlers.supports_sampling:
-            session.request_handlers["sampling/createMessage"] = handlers.create_message
+            session.server_requests.handlers["sampling/createMessage"] = handlers.create_message
         if handlers.supports_elicitation:
-            session.request_handlers["elicitation/create"] = handlers.elicit
+            session.server_requests.handlers["elicitation/create"] = handlers.elicit
         session.on_connection_lost(self._on_lost)
 
     async def _answer_ping(self, request: ServerRequest) -> JSONObject:
