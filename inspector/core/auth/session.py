@@ -176,7 +176,7 @@ class OAuthSession:
         """
         import httpx2
 
-        from inspector.core.transports.httpbase import redirect_guard
+        from inspector.core.transports.http_redirects import redirect_guard
 
         started = self.log.emit("login", "info", f"login to {self.server_url}")
         # What a forced login replaces, revoked once the new tokens are in (RFC 7009).

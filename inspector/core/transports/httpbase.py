@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx2
@@ -17,7 +17,6 @@ from inspector.core.protocol.errors import (
     HttpError,
     InspectorError,
     MessageTooLarge,
-    RedirectRefused,
     RequestTimeout,
     UnusableAnswer,
     body_excerpt,
@@ -25,12 +24,13 @@ from inspector.core.protocol.errors import (
 from inspector.core.record.traffic import TrafficLog
 from inspector.core.servers.spec import DEFAULT_MAX_MESSAGE_SIZE
 from inspector.core.transports.base import Transport
+from inspector.core.transports.http_redirects import origin_text, redirect_refused, redirect_target
 
 if TYPE_CHECKING:
     from inspector.forms.values import JSONObject
 
 
-__all__ = ["DEFAULT_MAX_MESSAGE_SIZE", "HttpTransportBase", "mask_headers", "read_bounded", "redirect_guard"]
+__all__ = ["DEFAULT_MAX_MESSAGE_SIZE", "HttpTransportBase", "mask_headers", "read_bounded"]
 
 # What is kept of a body that cannot be used (a login page, a body past the
 # size limit): enough to see what it was, not enough to hurt.
@@ -151,7 +151,7 @@ class HttpTransportBase(Transport):
             return
         note = f"{move}: redirect to another origin refused"
         if withheld:
-            note += f" (it would carry {', '.join(withheld)} to {_origin(target)})"
+            note += f" (it would carry {', '.join(withheld)} to {origin_text(target)})"
         self.traffic.event(
             "local",
             "http",
@@ -390,43 +390,6 @@ async def read_bounded(response: httpx2.Response, limit: int) -> tuple[bytes, bo
     return b"".join(chunks), False
 
 
-def redirect_target(response: httpx2.Response) -> httpx2.URL | None:
-    """Where a redirect points (None: not a redirect, or a Location httpx
-    itself reports as malformed)."""
-    if not response.has_redirect_location:
-        return None
-    try:
-        return response.request.url.join(response.headers["location"])
-    except (httpx2.InvalidURL, KeyError):
-        return None
-
-
-def redirect_refused(source: httpx2.URL, target: httpx2.URL) -> RedirectRefused:
-    source_origin, target_origin = _origin(source), _origin(target)
-    message = (
-        f"{source} redirected to {target}, on another origin ({source_origin} → {target_origin}); "
-        f"not followed, so that headers and credentials given for {source_origin} are not sent to "
-        f"{target_origin}. If you trust it, connect to {target} directly"
-    )
-    return RedirectRefused(message, source=str(source), target=str(target))
-
-
-def redirect_guard(header_names: Iterable[str]) -> Callable[[httpx2.Response], Awaitable[None]]:
-    """A response hook for other HTTP clients that send the person's headers
-    (the login probe): a redirect to another origin of a request carrying
-    one of them, or Authorization or a cookie, is refused."""
-    names = {name.lower() for name in header_names} | {"authorization", "cookie"}
-
-    async def guard(response: httpx2.Response) -> None:
-        target = redirect_target(response)
-        if target is None or target.origin == response.request.url.origin:
-            return
-        if any(name.lower() in names for name in response.request.headers):
-            raise redirect_refused(response.request.url, target)
-
-    return guard
-
-
 def _says(response: httpx2.Response, expected: str) -> str:
     content_type = response.headers.get("content-type")
     return f"HTTP {response.status_code} saying {content_type!r}, but the body is not {expected}"
@@ -453,13 +416,6 @@ def _prefix(chunks: list[bytes], limit: int) -> bytes:
         if len(kept) >= limit:
             break
     return bytes(kept)
-
-
-def _origin(url: httpx2.URL) -> str:
-    origin = url.origin
-    default = {"http": 80, "https": 443}.get(origin.scheme)
-    port = f":{origin.port}" if origin.port is not None and origin.port != default else ""
-    return f"{origin.scheme}://{origin.host}{port}"
 
 
 class _SniffedStream:
