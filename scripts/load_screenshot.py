@@ -90,12 +90,21 @@ def recording_view(at: float, argv: list[str], pictures: list[str]) -> type[live
 
         def start(self) -> None:
             super().start()
-            self._picture = asyncio.ensure_future(self._take_picture())
+            # The clock restarts once every session is connected, before the
+            # first request: the first answer counted says the run is measured.
+            self._measuring = asyncio.Event()
+            count = self.stats.add
+
+            def counted(sample: Any) -> None:
+                count(sample)
+                self._measuring.set()
+
+            self.stats.add = counted  # type: ignore[method-assign]
+            self._picture = asyncio.get_running_loop().create_task(self._take_picture())
 
         async def _take_picture(self) -> None:
-            # The clock restarts once every session is connected, before the first request.
-            while self.stats.requests == 0 or self.stats.elapsed < at:
-                await asyncio.sleep(0.02)
+            await self._measuring.wait()
+            await asyncio.sleep(max(0.0, at - self.stats.elapsed))
             pictures.append(picture(self.plan, self.stats, argv))
 
         async def stop(self) -> None:

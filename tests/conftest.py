@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from inspector.core.protocol.handlers import ClientHandlers
-from inspector.core.protocol.session import ServerRequest
+from inspector.core.protocol.server_requests import ServerRequest
 from inspector.core.servers.spec import ServerSpec
 
 from .peers import EVERYTHING, NODE, everything_http, require

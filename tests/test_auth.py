@@ -28,9 +28,9 @@ import pytest
 
 from inspector.commands import exitcodes
 from inspector.core.auth import clock
+from inspector.core.auth.challenges import MAX_STEP_UPS
 from inspector.core.auth.config import AuthConfig
 from inspector.core.auth.errors import AuthError, LoginAborted, LoginTimedOut
-from inspector.core.auth.provider import MAX_STEP_UPS
 from inspector.core.auth.session import OAuthSession, session_for
 from inspector.core.auth.store import TokenStore, server_key
 from inspector.core.protocol.client import Client

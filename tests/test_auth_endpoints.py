@@ -13,6 +13,7 @@ starts when it is sent with the token).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -317,7 +318,9 @@ async def test_a_silent_authorization_server_is_bounded_by_the_login_deadline(
     """An authorization server that accepts the connection and never answers: the login's
     deadline ends it, and the error names the URL that did not answer."""
     base, _second = servers
-    silent = await asyncio.start_server(lambda _r, _w: None, "127.0.0.1", 0)
+    # The connections it accepted, kept to be closed at the end (it never answers on them).
+    accepted: list[asyncio.StreamWriter] = []
+    silent = await asyncio.start_server(lambda _r, writer: accepted.append(writer), "127.0.0.1", 0)
     port = silent.sockets[0].getsockname()[1]
     control(base, prm_server=f"http://127.0.0.1:{port}/auth")
     try:
@@ -326,6 +329,10 @@ async def test_a_silent_authorization_server_is_bounded_by_the_login_deadline(
         assert "did not answer server/discover" not in message and "did not answer initialize" not in message
     finally:
         silent.close()
+        for writer in accepted:
+            writer.close()
+            with contextlib.suppress(ConnectionError):  # the inspector may have reset it first
+                await writer.wait_closed()
         control(base)
 
 

@@ -11,6 +11,7 @@ is refused and the login goes on waiting.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -84,10 +85,16 @@ class Login:
         self._reader.join(HANG)
         return self.process.returncode, json.loads(out)
 
-    def kill(self) -> None:
+    def end(self) -> None:
+        """Killed if it still runs; its pipes closed once the reader has seen stderr's end."""
         if self.process.poll() is None:
             self.process.kill()
-            self.process.wait(5)
+        self.process.wait(HANG)
+        self._reader.join(HANG)
+        for pipe in (self.process.stdin, self.process.stdout, self.process.stderr):
+            if pipe is not None:
+                with contextlib.suppress(BrokenPipeError):  # what stdin still held cannot reach a dead process
+                    pipe.close()
 
 
 @pytest.fixture
@@ -97,7 +104,7 @@ def login(auth_server: str, tmp_path: Path) -> Iterator[Login]:
     try:
         yield running
     finally:
-        running.kill()
+        running.end()
 
 
 def printed_url(text: str) -> str:

@@ -19,7 +19,7 @@ from inspector.core.protocol.eras import ModernEra
 from inspector.core.protocol.errors import ConnectError
 from inspector.core.protocol.handlers import ClientHandlers
 from inspector.core.protocol.modern import PROTOCOL_VERSION_KEY
-from inspector.core.protocol.session import ServerRequest
+from inspector.core.protocol.server_requests import ServerRequest
 from inspector.core.servers.spec import ServerSpec, demo_spec
 
 from .peers import EVERYTHING, NODE, PYTHON, SERVERS, everything_http, free_port, require, serving

@@ -17,7 +17,7 @@ import pytest
 from inspector.commands import exitcodes
 from inspector.core.protocol.client import Client
 from inspector.core.protocol.errors import ConnectError, ConnectionClosed, ConnectTimeout, RequestTimeout
-from inspector.core.protocol.session import PendingRequest
+from inspector.core.protocol.pending import PendingRequest
 from inspector.core.servers.spec import ServerSpec
 
 from .peers import SERVERS, run_inspector

@@ -24,7 +24,8 @@ from inspector.core.auth.config import AuthConfig
 from inspector.core.auth.session import session_for
 from inspector.core.auth.store import TokenStore
 from inspector.core.protocol.errors import MessageTooLarge, RequestTimeout
-from inspector.core.protocol.session import PendingRequest, Session
+from inspector.core.protocol.pending import PendingRequest
+from inspector.core.protocol.session import Session
 from inspector.core.record.traffic import TrafficLog
 from inspector.core.servers.spec import ServerSpec
 from inspector.core.transports.streamable_http import StreamableHttpTransport

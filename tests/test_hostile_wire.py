@@ -21,7 +21,7 @@ from inspector.commands import exitcodes
 from inspector.core.protocol.client import Client
 from inspector.core.protocol.errors import JsonRpcError, ProtocolError
 from inspector.core.protocol.handlers import ClientHandlers
-from inspector.core.protocol.session import MAX_SERVER_REQUESTS, SERVER_REQUESTS_FULL, ServerRequest
+from inspector.core.protocol.server_requests import MAX_SERVER_REQUESTS, SERVER_REQUESTS_FULL, ServerRequest
 from inspector.core.protocol.wire_json import MAX_DEPTH, nested_deeper_than, shallow_members
 from inspector.core.servers.spec import ServerSpec, parse_size
 from inspector.tui.app import InspectorApp

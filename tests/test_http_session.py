@@ -18,7 +18,7 @@ import pytest
 
 from inspector.core.protocol.client import Client
 from inspector.core.protocol.handlers import ClientHandlers
-from inspector.core.protocol.session import ServerRequest
+from inspector.core.protocol.server_requests import ServerRequest
 from inspector.core.servers.spec import ServerSpec
 from inspector.core.transports.streamable_http import StreamableHttpTransport
 

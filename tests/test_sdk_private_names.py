@@ -27,7 +27,7 @@ from mcp.client.auth.oauth2 import OAuthContext
 from mcp.shared.auth import OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
 
 from inspector.core.auth.enterprise import ObservedEnterpriseProvider
-from inspector.core.auth.provider import ObservedJwtBearerProvider
+from inspector.core.auth.grants import ObservedJwtBearerProvider
 
 AUTH_CODE = Path(__file__).resolve().parent.parent / "inspector" / "core" / "auth"
 SDK = f"mcp {version('mcp')}"

@@ -16,7 +16,7 @@ from inspector.commands import exitcodes
 from inspector.core.protocol.client import Client
 from inspector.core.protocol.errors import InspectorError, ProtocolError, RequestTimeout
 from inspector.core.protocol.handlers import ClientHandlers
-from inspector.core.protocol.session import ServerRequest
+from inspector.core.protocol.server_requests import ServerRequest
 from inspector.core.servers.spec import ServerSpec, demo_spec
 
 from .peers import SERVERS

@@ -19,7 +19,7 @@ from inspector.core.protocol.client import Client
 from inspector.core.protocol.errors import JsonRpcError, ProtocolError
 from inspector.core.protocol.handlers import ClientHandlers
 from inspector.core.protocol.mrtr import MAX_ROUNDS
-from inspector.core.protocol.session import ServerRequest
+from inspector.core.protocol.server_requests import ServerRequest
 from inspector.core.record.traffic import Frame
 from inspector.core.servers.spec import ServerSpec
 

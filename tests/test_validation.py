@@ -15,7 +15,7 @@ from inspector.core.checks.problems import Problem
 from inspector.core.checks.rules import RULES
 from inspector.core.checks.spec_pages import PAGES, SPEC_BASE, spec_url
 from inspector.core.checks.tool_schema_checks import check_structured_content, check_tool_schemas
-from inspector.core.protocol.session import STDOUT_HINT
+from inspector.core.protocol.frame_reader import STDOUT_HINT
 from inspector.core.protocol.versions import KNOWN_VERSIONS
 from inspector.core.record.frame_lines import frame_from_record, frame_to_record
 from inspector.core.record.traffic import Frame, TrafficLog

@@ -23,7 +23,7 @@ from inspector.collections.variables import VariableError, substitute
 from inspector.core.protocol.client import Client
 from inspector.core.protocol.errors import ConnectionClosed, InspectorError, JsonRpcError, RequestTimeout
 from inspector.core.protocol.items import KIND_FIELDS, LIST_METHODS
-from inspector.core.protocol.session import PendingRequest
+from inspector.core.protocol.pending import PendingRequest
 
 __all__ = ["Answer", "Check", "CollectionResult", "CollectionRunner", "StepResult"]
 

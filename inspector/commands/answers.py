@@ -13,7 +13,7 @@ from typing import Any
 
 from inspector.core.protocol.errors import JsonRpcError
 from inspector.core.protocol.handlers import ClientHandlers
-from inspector.core.protocol.session import ServerRequest
+from inspector.core.protocol.server_requests import ServerRequest
 
 __all__ = ["CliHandlers", "DeclareAllHandlers", "RootsHandlers"]
 

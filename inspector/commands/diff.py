@@ -29,6 +29,7 @@ from typing import Any
 
 from inspector.commands import exitcodes
 from inspector.commands.output import Output
+from inspector.core.background import task_group
 from inspector.core.compare.diff import diff_lists
 from inspector.core.protocol.handlers import ClientHandlers
 from inspector.core.protocol.items import ListResult
@@ -104,7 +105,10 @@ async def fetch_sides(
             return _from_recording(side.path)
         return await _from_server(side, args, handlers)
 
-    return list(await asyncio.gather(*(fetch(side) for side in sides)))
+    # One side failing stops the other: nothing is left connecting in the background.
+    async with task_group() as group:
+        fetching = [group.create_task(fetch(side)) for side in sides]
+    return [task.result() for task in fetching]
 
 
 def _short(value: Any) -> str:

@@ -24,7 +24,7 @@ from textual.widgets import Static
 
 from inspector.core.protocol.errors import JsonRpcError
 from inspector.core.protocol.handlers import ClientHandlers
-from inspector.core.protocol.session import ServerRequest
+from inspector.core.protocol.server_requests import ServerRequest
 from inspector.core.safetext import one_line
 
 if TYPE_CHECKING:

@@ -33,7 +33,7 @@ from inspector.core.protocol.client import Client
 from inspector.core.protocol.errors import ConnectError, InspectorError, JsonRpcError
 from inspector.core.protocol.items import Item, ListResult
 from inspector.core.protocol.mrtr import Round
-from inspector.core.protocol.session import PendingRequest
+from inspector.core.protocol.pending import PendingRequest
 from inspector.core.record.frame_lines import JsonlRecorder
 from inspector.core.record.secret_mask import mask_traffic
 from inspector.core.record.traffic import Frame, TrafficLog

@@ -54,7 +54,11 @@ def key_for(character: str) -> str:
 
 async def until(condition: Callable[[], object]) -> None:
     """Until `condition` holds (looked at every POLL seconds)."""
-    while not condition():
+    # Polled, as a person watching the screen would: the states waited for
+    # (a form rebuilt, a worker done, a frame recorded, a screen gone) are
+    # set by widgets and workers that announce none of them, and Textual
+    # has no app-wide signal for "something was handled" to wait on.
+    while not condition():  # noqa: ASYNC110 - no event to wait on (see above)
         await asyncio.sleep(POLL)
 
 

@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspa
 from inspector.core.protocol.client import Client
 from inspector.core.protocol.errors import InspectorError
 from inspector.core.protocol.handlers import ClientHandlers
-from inspector.core.protocol.session import ServerRequest
+from inspector.core.protocol.server_requests import ServerRequest
 from inspector.core.servers.spec import ServerSpec
 
 # Request and login timeouts only a hang reaches: on a busy machine a

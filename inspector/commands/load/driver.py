@@ -20,6 +20,7 @@ from itertools import count as counter
 from inspector.collections.running import CollectionRunner
 from inspector.commands.load.plan import LoadPlan, failure_text
 from inspector.commands.load.stats import LoadStats, Sample
+from inspector.core.background import task_group
 from inspector.core.protocol.client import Client
 
 __all__ = ["LoadDriver"]
@@ -60,7 +61,9 @@ class LoadDriver:
             if self.plan.duration is not None:
                 self.deadline = self.stats.started + self.plan.duration
             if self.plan.rate is None:
-                await asyncio.gather(*(self._closed_loop(runner) for runner in runners))
+                async with task_group() as group:
+                    for runner in runners:
+                        group.create_task(self._closed_loop(runner))
             else:
                 await self._open_loop(runners, self.plan.rate)
             self.stats.finish()
@@ -84,7 +87,6 @@ class LoadDriver:
         # Each session keeps its own place in the mix, so `save:` variables flow in order.
         positions = [0] * len(runners)
         slots = asyncio.Semaphore(self.plan.max_in_flight)
-        pending: set[asyncio.Task[None]] = set()
         interval = 1.0 / rate
         begin = time.monotonic()
 
@@ -94,23 +96,21 @@ class LoadDriver:
             finally:
                 slots.release()
 
-        for n in counter():
-            if not self._may_start():
-                break
-            due = begin + n * interval
-            delay = due - time.monotonic()
-            if delay > 0:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.stopping.wait(), delay)
+        # The requests in flight end before the sessions close.
+        async with task_group() as group:
+            for n in counter():
                 if not self._may_start():
                     break
-            await slots.acquire()
-            session = n % len(runners)
-            index = positions[session] % steps
-            positions[session] += 1
-            self.started += 1
-            task = asyncio.ensure_future(one(session, index))
-            pending.add(task)
-            task.add_done_callback(pending.discard)
-        if pending:
-            await asyncio.gather(*pending)
+                due = begin + n * interval
+                delay = due - time.monotonic()
+                if delay > 0:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self.stopping.wait(), delay)
+                    if not self._may_start():
+                        break
+                await slots.acquire()
+                session = n % len(runners)
+                index = positions[session] % steps
+                positions[session] += 1
+                self.started += 1
+                group.create_task(one(session, index))

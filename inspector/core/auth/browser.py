@@ -45,12 +45,13 @@ async def open_in_system_browser(url: str, notify: Callable[[str], None]) -> boo
     notify(f"Open this URL to authorize the inspector:\n  {url}")
     if not has_graphical_browser():
         return False
-    opening = asyncio.ensure_future(_in_daemon_thread(webbrowser.open, url, 2))
+    opening = _in_daemon_thread(webbrowser.open, url, 2)
+    # Its outcome may come after nobody waits any more (the timeout below, a Ctrl-C).
+    opening.add_done_callback(_quiet)
     try:
         return bool(await asyncio.wait_for(asyncio.shield(opening), BROWSER_START_WAIT))
     except TimeoutError:
         # Some browser commands return only when the browser is closed: it is open.
-        opening.add_done_callback(_quiet)
         return True
     except webbrowser.Error:
         return False
@@ -61,8 +62,8 @@ def _quiet(future: asyncio.Future[object]) -> None:
         future.exception()
 
 
-async def _in_daemon_thread(func: Callable[..., object], *args: object) -> object:
-    """Run a blocking call in a thread nobody waits for.
+def _in_daemon_thread(func: Callable[..., object], *args: object) -> asyncio.Future[object]:
+    """Run a blocking call in a thread nobody waits for; the future settles when it returns.
 
     Not `asyncio.to_thread`: `asyncio.run` joins the default executor's
     threads on the way out, and a browser command may not return before the
@@ -88,7 +89,7 @@ async def _in_daemon_thread(func: Callable[..., object], *args: object) -> objec
             loop.call_soon_threadsafe(settle, result, error)
 
     threading.Thread(target=run, name="inspector-browser", daemon=True).start()
-    return await future
+    return future
 
 
 class HeadlessUserAgent:

@@ -25,8 +25,10 @@ import httpx2
 from mcp.shared.auth import JWT_BEARER_GRANT_TYPE, OAuthClientInformationFull, OAuthClientMetadata
 
 from inspector.core.auth.errors import AuthError
+from inspector.core.auth.flow_state import response_json
 from inspector.core.auth.log import HttpExchange
-from inspector.core.auth.provider import RecordStorage, _json, _Observed
+from inspector.core.auth.provider import ObservedProvider
+from inspector.core.auth.token_storage import RecordStorage
 
 if TYPE_CHECKING:
     from inspector.core.auth.session import OAuthSession
@@ -41,7 +43,7 @@ ID_TOKEN = "urn:ietf:params:oauth:token-type:id_token"
 _SHOWN_CLAIMS = ("iss", "sub", "aud", "resource", "client_id", "scope", "exp", "iat")
 
 
-class ObservedEnterpriseProvider(_Observed):
+class ObservedEnterpriseProvider(ObservedProvider):
     """The ID-JAG flow: token exchange at the IdP, then the jwt-bearer grant."""
 
     def __init__(self, session: OAuthSession) -> None:
@@ -111,7 +113,7 @@ class ObservedEnterpriseProvider(_Observed):
         )
         response = await self._fetch(request, flow)
         exchange = HttpExchange.capture(request, response, self.log.secrets)
-        body = _json(response)
+        body = response_json(response)
         if response.status_code != 200 or not isinstance(body, dict):
             error = body.get("error") if isinstance(body, dict) else None
             flow.failed_logged = True
@@ -157,7 +159,7 @@ class ObservedEnterpriseProvider(_Observed):
             request = httpx2.Request("GET", url, headers={"Accept": "application/json"})
             response = await self._fetch(request, flow)
             exchange = HttpExchange.capture(request, response, self.log.secrets)
-            body = _json(response)
+            body = response_json(response)
             if response.status_code != 200 or not isinstance(body, dict):
                 self.log.emit("token-exchange", "info", f"no identity provider metadata at {url}", http=exchange)
                 continue

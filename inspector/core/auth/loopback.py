@@ -12,6 +12,8 @@ import asyncio
 import contextlib
 from urllib.parse import parse_qsl, urlsplit
 
+from inspector.core.background import BackgroundTasks
+
 __all__ = ["CALLBACK_PATH", "LoginCancelled", "LoginTimeout", "LoopbackListener"]
 
 CALLBACK_PATH = "/callback"
@@ -37,6 +39,8 @@ class LoopbackListener:
         self.path = path
         self.port: int | None = None
         self._server: asyncio.Server | None = None
+        # The connections being answered: asyncio's server leaves them open on close.
+        self._connections = BackgroundTasks()
         self._result: asyncio.Future[dict[str, str]] | None = None
 
     @property
@@ -54,7 +58,7 @@ class LoopbackListener:
         if self._server is not None:
             return
         self._result = asyncio.get_running_loop().create_future()
-        self._server = await asyncio.start_server(self._serve, self.host, self.requested_port)
+        self._server = await asyncio.start_server(self._accept, self.host, self.requested_port)
         sockets = self._server.sockets or ()
         self.port = sockets[0].getsockname()[1] if sockets else self.requested_port
 
@@ -91,14 +95,25 @@ class LoopbackListener:
             self._result.cancel()
         if server is not None:
             server.close()
-            with contextlib.suppress(Exception):
+            await self._connections.cancel_all()
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(server.wait_closed(), 2.0)
+
+    def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._connections.start(self._answer(reader, writer))
+
+    async def _answer(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            await self._serve(reader, writer)
+        finally:
+            writer.close()
+            with contextlib.suppress(ConnectionError, OSError):
+                await writer.wait_closed()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10.0)
         except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError, ConnectionError):
-            writer.close()
             return
         try:
             request_line = head[:_MAX_REQUEST].split(b"\r\n", 1)[0].decode("latin-1")
@@ -133,6 +148,3 @@ class LoopbackListener:
         with contextlib.suppress(ConnectionError, OSError):
             writer.write(head + body)
             await writer.drain()
-        writer.close()
-        with contextlib.suppress(ConnectionError, OSError, asyncio.CancelledError):
-            await writer.wait_closed()

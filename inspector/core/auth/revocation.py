@@ -158,7 +158,7 @@ async def _client_authentication(
     if not isinstance(secret, str) or not secret:
         return {"client_id": client_id}, {}
     session.secrets.add(secret)
-    from inspector.core.auth.provider import choose_token_auth_method
+    from inspector.core.auth.token_storage import choose_token_auth_method
 
     supported = metadata.get("revocation_endpoint_auth_methods_supported")
     method = client.get("token_endpoint_auth_method")

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     import httpx2
 
     from inspector.core.auth.dpop import DPoPState
-    from inspector.core.auth.provider import _Observed
+    from inspector.core.auth.provider import ObservedProvider
     from inspector.core.auth.revocation import Revocation
     from inspector.core.record.traffic import TrafficLog
     from inspector.core.servers.spec import ServerSpec
@@ -47,9 +47,9 @@ class OAuthSession:
         self.log = AuthLog(self.secrets)
         self.store = store or config.store or default_store()
         # Step-up authorizations per challenged scope set since a request last
-        # succeeded after one (see provider.MAX_STEP_UPS).
+        # succeeded after one (see challenges.MAX_STEP_UPS).
         self.step_ups: dict[str, int] = {}
-        self._provider: _Observed | None = None
+        self._provider: ObservedProvider | None = None
         # The DPoP key and nonces (RFC 9449), made when a flow first needs them.
         self._dpop: DPoPState | None = None
         # The bound on every body read (--max-message-size); session_for keeps it the spec's.
@@ -70,9 +70,9 @@ class OAuthSession:
         """Whether requests go through the OAuth client (a token is stored, or a flow ran)."""
         return self._provider is not None or self.store.has(self.server_url)
 
-    def provider(self) -> _Observed:
+    def provider(self) -> ObservedProvider:
         if self._provider is None:
-            from inspector.core.auth.provider import provider_for
+            from inspector.core.auth.grants import provider_for
 
             # The SDK logs its own failures with tracebacks; the auth log says it better.
             logging.getLogger("mcp.client.auth").addHandler(logging.NullHandler())
@@ -176,7 +176,7 @@ class OAuthSession:
         """
         import httpx2
 
-        from inspector.core.transports.httpbase import redirect_guard
+        from inspector.core.transports.http_redirects import redirect_guard
 
         started = self.log.emit("login", "info", f"login to {self.server_url}")
         # What a forced login replaces, revoked once the new tokens are in (RFC 7009).
@@ -245,7 +245,7 @@ class OAuthSession:
     async def _run_flow(
         self,
         http: httpx2.AsyncClient,
-        provider: _Observed,
+        provider: ObservedProvider,
         probe: httpx2.Request,
         response: httpx2.Response,
         session_ids: list[str],
@@ -276,7 +276,7 @@ class OAuthSession:
                 probe_headers["Authorization"] = f"Bearer {tokens.access_token}"
             await _end_sessions(http, self.server_url, session_ids, probe_headers)
 
-    def _check_login(self, started: AuthEvent, provider: _Observed) -> None:
+    def _check_login(self, started: AuthEvent, provider: ObservedProvider) -> None:
         """Raise the step that failed since `started`, or that no token came."""
         failure = self.log.last_failure()
         if failure is not None and failure.seq > started.seq:
@@ -291,7 +291,7 @@ class OAuthSession:
         if not provider.context.is_token_valid():
             raise AuthError("login ended without a token", step="token")
 
-    async def _revoke_replaced(self, given_up: JSONObject | None, provider: _Observed) -> None:
+    async def _revoke_replaced(self, given_up: JSONObject | None, provider: ObservedProvider) -> None:
         # Only what the new login replaced: tokens still stored (another issuer's) stay valid.
         fresh = provider.context.current_tokens
         keep = {t for t in (fresh.access_token, fresh.refresh_token) if t} if fresh is not None else set()

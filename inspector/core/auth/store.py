@@ -115,6 +115,8 @@ class TokenStore:
             backend = self._keyring()
             secret_text = None
             if backend is not None:
+                # Each backend fails in its own way (locked, its D-Bus service gone):
+                # the tokens are then absent, and the person logs in again.
                 with contextlib.suppress(Exception):
                     secret_text = backend.get_password(KEYRING_SERVICE, server_key(server))
             _merge_secrets(record, _parse(secret_text))
@@ -149,6 +151,8 @@ class TokenStore:
         if isinstance(record, dict) and record.get("secrets") == "keyring":
             backend = self._keyring()
             if backend is not None:
+                # The record is gone already, so the logout stands whatever the
+                # backend raises (the entry missing, the keyring locked).
                 with contextlib.suppress(Exception):
                     backend.delete_password(KEYRING_SERVICE, server_key(server))
         return existed

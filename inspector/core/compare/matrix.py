@@ -22,6 +22,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from inspector.core.background import task_group
 from inspector.core.compare.diff import json_changes
 from inspector.core.protocol.client import Client
 from inspector.core.protocol.errors import InspectorError, JsonRpcError
@@ -434,16 +435,12 @@ async def _fill_all(
             finally:
                 first_connected.set()
 
-    # Started in column order, so the semaphore lets them in in that order.
-    tasks = [asyncio.create_task(fill(index, column)) for index, column in enumerate(columns)]
-    try:
+    # A column that failed outright (or a cancel) stops the others, as it
+    # stopped the columns after it when they were asked in turn.
+    async with task_group() as group:
+        # Started in column order, so the semaphore lets them in in that order.
+        tasks = [group.create_task(fill(index, column)) for index, column in enumerate(columns)]
         for column, task in zip(columns, tasks, strict=True):
             await task
             if on_column is not None:
                 on_column(column)
-    finally:
-        # A column that failed outright (or a cancel) stops the others, as
-        # it stopped the columns after it when they were asked in turn.
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)

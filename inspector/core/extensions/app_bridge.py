@@ -30,6 +30,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from inspector.core.background import BackgroundTasks
 from inspector.core.extensions.apps import APPS_PROTOCOL_VERSION, tool_ui
 from inspector.core.protocol.errors import (
     INTERNAL_ERROR,
@@ -143,7 +144,8 @@ class AppBridge:
         self.model_context: Any = None
         self._views: dict[AppView, _ViewState] = {}
         self._calling = False
-        self._tasks: set[asyncio.Task[None]] = set()
+        # The answers to the views' requests in progress, ended by close().
+        self._tasks = BackgroundTasks()
         self._next_id = 0
 
     # -- the call the views render -----------------------------------------------------
@@ -206,8 +208,7 @@ class AppBridge:
     async def close(self) -> None:
         """Before the preview stops: every view is told (ui/resource-teardown), briefly awaited."""
         await self._teardown(list(self._views), "the preview stops")
-        for task in list(self._tasks):
-            task.cancel()
+        await self._tasks.close()
 
     async def _teardown(self, views: list[AppView], reason: str) -> None:
         waiting: list[asyncio.Future[Any]] = []
@@ -254,9 +255,7 @@ class AppBridge:
             busy = {"code": REFUSED, "message": f"more than {MAX_IN_FLIGHT} requests from the app are in flight"}
             await self._post(view, {"jsonrpc": "2.0", "id": request_id, "error": busy})
             return
-        task = asyncio.create_task(self._answer(view, state, str(method), request_id, message.get("params")))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._tasks.start(self._answer(view, state, str(method), request_id, message.get("params")))
 
     async def _notification(self, view: AppView, state: _ViewState, method: str, params: Any) -> None:
         if method == "ui/notifications/initialized":

@@ -143,6 +143,8 @@ class AppHost:
         """Close the open sockets, then stop the server."""
         # Open sockets first: the server's shutdown would otherwise wait for them.
         for socket in list(self._sockets):
+            # A view's socket may already be broken in any of aiohttp's ways
+            # (its browser gone mid-frame): the others still have to be closed.
             with contextlib.suppress(Exception):
                 await socket.close()
         if self._runner is not None:

@@ -36,7 +36,8 @@ from inspector.core.protocol.versions import (
 
 if TYPE_CHECKING:
     from inspector.core.protocol.client import Client
-    from inspector.core.protocol.session import PendingRequest, Session
+    from inspector.core.protocol.pending import PendingRequest
+    from inspector.core.protocol.session import Session
     from inspector.core.transports.base import Transport
     from inspector.forms.values import JSONObject
 

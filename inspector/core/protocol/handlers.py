@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from inspector.core.protocol.errors import METHOD_NOT_FOUND, JsonRpcError
-from inspector.core.protocol.session import ServerRequest
+from inspector.core.protocol.server_requests import ServerRequest
 from inspector.core.protocol.versions import at_least
 
 if TYPE_CHECKING:

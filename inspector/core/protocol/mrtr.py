@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from inspector.core.protocol.errors import JsonRpcError, ProtocolError
-from inspector.core.protocol.session import ServerRequest
+from inspector.core.protocol.server_requests import ServerRequest
 from inspector.core.record.traffic import Frame
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from inspector.core.protocol.errors import JsonRpcError, SessionExpired
 from inspector.core.protocol.modern import HEADER_MISMATCH, UNSUPPORTED_VERSION
 from inspector.core.protocol.mrtr import MRTR_METHODS, run_rounds
-from inspector.core.protocol.session import PendingRequest, ProgressCallback
+from inspector.core.protocol.pending import PendingRequest, ProgressCallback
 from inspector.core.record.traffic import Frame
 
 if TYPE_CHECKING:

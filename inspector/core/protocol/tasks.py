@@ -22,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from inspector.core.background import BackgroundTasks, stop_task
 from inspector.core.protocol.errors import InspectorError, JsonRpcError, ProtocolError
 
 if TYPE_CHECKING:
@@ -98,7 +99,9 @@ class TaskTracker:
         self.client = client
         self.tasks: dict[str, TaskInfo] = {}
         self.observers: list[TaskObserver] = []
+        # The tasks followed in the background, by task id; ended by stop().
         self._watchers: dict[str, asyncio.Task[Any]] = {}
+        self._following = BackgroundTasks()
 
     # -- learning of tasks ----------------------------------------------------------------
 
@@ -129,8 +132,10 @@ class TaskTracker:
 
     def _changed(self, info: TaskInfo) -> None:
         for observer in list(self.observers):
-            with contextlib.suppress(Exception):
+            try:
                 observer(info)
+            except Exception as exc:  # noqa: BLE001 - an observer must never break the tracker; logged instead
+                self.client.traffic.event("local", "transport", note=f"task observer failed: {exc!r}")
 
     # -- operations ---------------------------------------------------------------------
 
@@ -203,9 +208,10 @@ class TaskTracker:
         try:
             result = await self.client.request("tasks/result", {"taskId": info.task_id}, timeout=False)
         finally:
-            poller.cancel()
-            with contextlib.suppress(asyncio.CancelledError, InspectorError):
-                await poller
+            await stop_task(poller)
+            if not poller.cancelled():
+                with contextlib.suppress(InspectorError):
+                    poller.result()
         info.result = result
         if not info.terminal:
             with contextlib.suppress(InspectorError):
@@ -240,11 +246,12 @@ class TaskTracker:
                 info.history.append(f"watch stopped: {exc}")
                 self._changed(info)
             finally:
-                self._watchers.pop(info.task_id, None)
+                if self._watchers.get(info.task_id) is asyncio.current_task():
+                    del self._watchers[info.task_id]
 
-        self._watchers[info.task_id] = asyncio.get_running_loop().create_task(follow())
+        self._watchers[info.task_id] = self._following.start(follow())
 
-    def stop(self) -> None:
-        for watcher in self._watchers.values():
-            watcher.cancel()
+    async def stop(self) -> None:
+        """Stop following tasks in the background (they may be followed again later)."""
         self._watchers.clear()
+        await self._following.cancel_all()

@@ -25,7 +25,7 @@ from inspector.core.compare.diff import Change, json_changes
 from inspector.core.protocol.errors import INTERNAL_ERROR, InspectorError, JsonRpcError
 from inspector.core.protocol.handlers import ClientHandlers
 from inspector.core.protocol.modern import CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, PROTOCOL_VERSION_KEY
-from inspector.core.protocol.session import ServerRequest
+from inspector.core.protocol.server_requests import ServerRequest
 from inspector.core.record.recording_files import opening
 from inspector.core.record.secret_mask import MASK
 from inspector.core.record.traffic import Frame, TrafficLog

@@ -6,17 +6,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import httpx2
 
+from inspector.core.background import BackgroundTasks
 from inspector.core.protocol.errors import (
     ConnectError,
     HttpError,
     InspectorError,
     MessageTooLarge,
-    RedirectRefused,
     RequestTimeout,
     UnusableAnswer,
     body_excerpt,
@@ -24,12 +24,13 @@ from inspector.core.protocol.errors import (
 from inspector.core.record.traffic import TrafficLog
 from inspector.core.servers.spec import DEFAULT_MAX_MESSAGE_SIZE
 from inspector.core.transports.base import Transport
+from inspector.core.transports.http_redirects import origin_text, redirect_refused, redirect_target
 
 if TYPE_CHECKING:
     from inspector.forms.values import JSONObject
 
 
-__all__ = ["DEFAULT_MAX_MESSAGE_SIZE", "HttpTransportBase", "mask_headers", "read_bounded", "redirect_guard"]
+__all__ = ["DEFAULT_MAX_MESSAGE_SIZE", "HttpTransportBase", "mask_headers", "read_bounded"]
 
 # What is kept of a body that cannot be used (a login page, a body past the
 # size limit): enough to see what it was, not enough to hurt.
@@ -42,6 +43,10 @@ MAX_REDIRECTS = 5
 # empty; anything else (JSON, HTML) means the body is not an event stream.
 _SSE_FIELD = re.compile(r"[A-Za-z_-]{1,64}")
 SSE_SNIFF_CHARS = 1024
+# How long close() waits for cancelled stream and request tasks to end.
+TASKS_END_WAIT = 2.0
+
+T = TypeVar("T")
 
 # A DPoP proof is a credential too (short-lived, but replayable within its window).
 _SECRET_HEADER = re.compile(r"(?i)^(authorization|proxy-authorization|dpop|cookie|set-cookie|x-api-key|api-key)$")
@@ -92,7 +97,8 @@ class HttpTransportBase(Transport):
         # server's 401/403 challenges with the OAuth flow.
         self.auth = auth
         self._client: httpx2.AsyncClient | None = None
-        self._tasks: set[asyncio.Task[Any]] = set()
+        # The streams and the requests' POSTs, ended by close().
+        self._tasks = BackgroundTasks()
         self._closing = False
 
     @property
@@ -145,7 +151,7 @@ class HttpTransportBase(Transport):
             return
         note = f"{move}: redirect to another origin refused"
         if withheld:
-            note += f" (it would carry {', '.join(withheld)} to {_origin(target)})"
+            note += f" (it would carry {', '.join(withheld)} to {origin_text(target)})"
         self.traffic.event(
             "local",
             "http",
@@ -158,18 +164,15 @@ class HttpTransportBase(Transport):
         endpoints = {self.url, getattr(self, "endpoint", None)}
         return "text/event-stream" in request.headers.get("accept", "") or str(request.url) in endpoints
 
-    def spawn(self, coro: Any) -> asyncio.Task[Any]:
-        task = asyncio.get_running_loop().create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
+    def spawn(self, coro: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+        return self._tasks.start(coro)
 
     async def cancel_tasks(self) -> None:
-        tasks = [t for t in self._tasks if not t.done()]
-        for task in tasks:
-            task.cancel()
-        if tasks:
-            await asyncio.wait(tasks, timeout=2.0)
+        """Cancel the background tasks and wait for them (for good once closing), a bounded time."""
+        end = self._tasks.close if self._closing else self._tasks.cancel_all
+        if not await end(timeout=TASKS_END_WAIT):
+            note = f"a stream or request task still runs {TASKS_END_WAIT:g} s after it was cancelled"
+            self.traffic.event("local", "transport", note=note)
 
     async def close_client(self) -> None:
         if self._client is not None:
@@ -387,43 +390,6 @@ async def read_bounded(response: httpx2.Response, limit: int) -> tuple[bytes, bo
     return b"".join(chunks), False
 
 
-def redirect_target(response: httpx2.Response) -> httpx2.URL | None:
-    """Where a redirect points (None: not a redirect, or a Location httpx
-    itself reports as malformed)."""
-    if not response.has_redirect_location:
-        return None
-    try:
-        return response.request.url.join(response.headers["location"])
-    except (httpx2.InvalidURL, KeyError):
-        return None
-
-
-def redirect_refused(source: httpx2.URL, target: httpx2.URL) -> RedirectRefused:
-    source_origin, target_origin = _origin(source), _origin(target)
-    message = (
-        f"{source} redirected to {target}, on another origin ({source_origin} → {target_origin}); "
-        f"not followed, so that headers and credentials given for {source_origin} are not sent to "
-        f"{target_origin}. If you trust it, connect to {target} directly"
-    )
-    return RedirectRefused(message, source=str(source), target=str(target))
-
-
-def redirect_guard(header_names: Iterable[str]) -> Callable[[httpx2.Response], Awaitable[None]]:
-    """A response hook for other HTTP clients that send the person's headers
-    (the login probe): a redirect to another origin of a request carrying
-    one of them, or Authorization or a cookie, is refused."""
-    names = {name.lower() for name in header_names} | {"authorization", "cookie"}
-
-    async def guard(response: httpx2.Response) -> None:
-        target = redirect_target(response)
-        if target is None or target.origin == response.request.url.origin:
-            return
-        if any(name.lower() in names for name in response.request.headers):
-            raise redirect_refused(response.request.url, target)
-
-    return guard
-
-
 def _says(response: httpx2.Response, expected: str) -> str:
     content_type = response.headers.get("content-type")
     return f"HTTP {response.status_code} saying {content_type!r}, but the body is not {expected}"
@@ -450,13 +416,6 @@ def _prefix(chunks: list[bytes], limit: int) -> bytes:
         if len(kept) >= limit:
             break
     return bytes(kept)
-
-
-def _origin(url: httpx2.URL) -> str:
-    origin = url.origin
-    default = {"http": 80, "https": 443}.get(origin.scheme)
-    port = f":{origin.port}" if origin.port is not None and origin.port != default else ""
-    return f"{origin.scheme}://{origin.host}{port}"
 
 
 class _SniffedStream:

@@ -24,6 +24,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from inspector.core.background import BackgroundTasks
 from inspector.core.protocol.errors import ConnectError
 from inspector.core.record.traffic import TrafficLog
 from inspector.core.servers.spec import DEFAULT_MAX_MESSAGE_SIZE
@@ -160,6 +161,7 @@ class _Writer(asyncio.Protocol):
     def __init__(self) -> None:
         self.paused = False
         self.resume_waiter: asyncio.Future[None] | None = None
+        self.lost = asyncio.Event()
 
     def pause_writing(self) -> None:
         self.paused = True
@@ -172,6 +174,7 @@ class _Writer(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.resume_writing()
+        self.lost.set()
 
 
 class StdioTransport(Transport):
@@ -207,11 +210,12 @@ class StdioTransport(Transport):
         self._stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
         self._exited = asyncio.Event()
         self._stderr_done = asyncio.Event()
-        self._stdout_closed = False
+        self._stdout_done = asyncio.Event()
         self._closing = False
         self._lost_reported = False
         self._pidfd: int | None = None
-        self._stopping: asyncio.Task[None] | None = None
+        # Started from the pipes' callbacks; ended by close().
+        self._tasks = BackgroundTasks()
 
     def describe(self) -> str:
         return "stdio: " + subprocess.list2cmdline([self.command, *self.args])
@@ -301,12 +305,15 @@ class StdioTransport(Transport):
             return
         if process.poll() is None:
             return
+        self._unwatch()
+        self._on_exit()
+
+    def _unwatch(self) -> None:
         if self._pidfd is not None:
             with contextlib.suppress(ValueError, OSError):
                 asyncio.get_running_loop().remove_reader(self._pidfd)
             os.close(self._pidfd)
             self._pidfd = None
-        self._on_exit()
 
     async def send(self, raw: bytes, message: JSONObject) -> None:
         stdin = self._stdin
@@ -358,7 +365,7 @@ class StdioTransport(Transport):
             self.traffic.event("local", "process", note="stopping the server (SIGTERM): its message was too large")
             with contextlib.suppress(ProcessLookupError):
                 process.terminate()
-            self._stopping = asyncio.get_running_loop().create_task(self._kill_if_lingering())
+            self._tasks.start(self._kill_if_lingering())
         if not self._lost_reported:
             self._lost_reported = True
             if self._receiver is not None:
@@ -381,10 +388,10 @@ class StdioTransport(Transport):
         self.traffic.add("in", "stderr", raw=line, note=note, meta={"cut": cut} if cut else None)
 
     def _on_stdout_closed(self) -> None:
-        self._stdout_closed = True
+        self._stdout_done.set()
         # The exit code and the last stderr lines usually follow within
         # milliseconds; wait for them so the message can say how it ended.
-        asyncio.get_running_loop().create_task(self._report_lost_after_exit())
+        self._tasks.start(self._report_lost_after_exit())
 
     async def _report_lost_after_exit(self) -> None:
         with contextlib.suppress(TimeoutError):
@@ -450,8 +457,28 @@ class StdioTransport(Transport):
                 self.traffic.event("local", "process", note="server ignored SIGTERM; sending SIGKILL")
                 self._kill_group()
                 await self._wait_exit(CLOSE_STEP_SECONDS)
+        await self._close_pipes()
+        await self._tasks.close()
+        # Watched no longer, even if it outlived SIGKILL.
+        self._unwatch()
+
+    async def _close_pipes(self) -> None:
+        """Close the three pipes and wait until each has let go of its file.
+
+        A pipe hands its end over on the loop's next turn; stdin's unsent
+        bytes are dropped (the process is gone), else it would wait for them.
+        """
+        if self._stdin is not None and self._writer is not None and not self._writer.lost.is_set():
+            self._stdin.abort()
         for pipe in self._pipes:
             pipe.close()
+        if not self._pipes:
+            return
+        ends = [self._stdout_done.wait(), self._stderr_done.wait()]
+        if self._writer is not None:
+            ends.append(self._writer.lost.wait())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*ends), CLOSE_STEP_SECONDS)
 
     def _kill_group(self) -> None:
         process = self._process

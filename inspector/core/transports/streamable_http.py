@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx2
 
+from inspector.core.background import stop_task
 from inspector.core.protocol.errors import (
     ConnectionClosed,
     EraFallback,
@@ -152,7 +153,6 @@ class StreamableHttpTransport(HttpTransportBase):
         self, response: httpx2.Response, headers: dict[str, str], message: JSONObject, is_init: bool
     ) -> None:
         status = response.status_code
-        content_type = response.headers.get("content-type", "").split(";")[0].strip().lower()
         label = str(message.get("method") or ("response" if "id" in message else "message"))
         self.record_response("POST", self.url, response, headers, for_method=label, for_id=message.get("id"))
         if is_init and status < 300:
@@ -162,31 +162,46 @@ class StreamableHttpTransport(HttpTransportBase):
         if status == 202 or (status < 300 and "id" not in message):
             return
         if status >= 400:
-            raw_body, cut = await read_bounded(response, self.max_message_size)
-            body = raw_body.decode("utf-8", errors="replace")
-            parsed = _json_or_none(body)
-            is_jsonrpc_error = isinstance(parsed, dict) and "error" in parsed
-            sent_session = headers.get("Mcp-Session-Id")
-            fallback = self.probing and message.get("method") == "server/discover" and not _modern_error(parsed)
-            expired = status == 404 and sent_session and not is_init
-            if is_jsonrpc_error and not cut and not fallback and not expired:
-                # The session records it, as the JSON-RPC error it is.
-                self.receiver.feed(raw_body, {"http_status": status})
-                if isinstance(parsed, dict) and parsed.get("id") is not None:
-                    return
-            else:
-                self.keep_error_body(response, "POST", self.url, raw_body, cut)
-            if fallback:
-                # The spec's HTTP era probe: a 4xx without a recognised modern
-                # error body means a legacy server.
-                raise EraFallback(f"server/discover answered HTTP {status} without a modern error")
-            if is_init and self.allow_fallback and status in (400, 404, 405) and not is_jsonrpc_error:
-                raise TransportFallback(f"POST {self.url} answered {status}")
-            if expired:
-                raise SessionExpired(
-                    f"the server no longer knows session {sent_session} (HTTP 404)", session_id=sent_session
-                )
-            raise self.http_failure(response, body)
+            await self._post_refused(response, headers, message, is_init)
+            return
+        await self._post_answered(response, message, label)
+
+    async def _post_refused(
+        self, response: httpx2.Response, headers: dict[str, str], message: JSONObject, is_init: bool
+    ) -> None:
+        """An HTTP error answer to a POST: a JSON-RPC error with an id goes to the session as the
+        answer it is; anything else raises (the era probe's fallback, the transport's, the session
+        gone, or the HTTP failure)."""
+        status = response.status_code
+        raw_body, cut = await read_bounded(response, self.max_message_size)
+        body = raw_body.decode("utf-8", errors="replace")
+        parsed = _json_or_none(body)
+        is_jsonrpc_error = isinstance(parsed, dict) and "error" in parsed
+        sent_session = headers.get("Mcp-Session-Id")
+        fallback = self.probing and message.get("method") == "server/discover" and not _modern_error(parsed)
+        expired = status == 404 and sent_session and not is_init
+        if is_jsonrpc_error and not cut and not fallback and not expired:
+            # The session records it, as the JSON-RPC error it is.
+            self.receiver.feed(raw_body, {"http_status": status})
+            if isinstance(parsed, dict) and parsed.get("id") is not None:
+                return
+        else:
+            self.keep_error_body(response, "POST", self.url, raw_body, cut)
+        if fallback:
+            # The spec's HTTP era probe: a 4xx without a recognised modern
+            # error body means a legacy server.
+            raise EraFallback(f"server/discover answered HTTP {status} without a modern error")
+        if is_init and self.allow_fallback and status in (400, 404, 405) and not is_jsonrpc_error:
+            raise TransportFallback(f"POST {self.url} answered {status}")
+        if expired:
+            raise SessionExpired(
+                f"the server no longer knows session {sent_session} (HTTP 404)", session_id=sent_session
+            )
+        raise self.http_failure(response, body)
+
+    async def _post_answered(self, response: httpx2.Response, message: JSONObject, label: str) -> None:
+        """A POST's answer to a request: an event stream read to its end, or one JSON body that must hold it."""
+        content_type = response.headers.get("content-type", "").split(";")[0].strip().lower()
         request_id = message.get("id")
         what = f"the answer to {label} (id {request_id})"
         if content_type == "text/event-stream":
@@ -196,8 +211,10 @@ class StreamableHttpTransport(HttpTransportBase):
             await self.wrong_body(response, b"", response.aiter_bytes(), what, neither_json_nor_sse(response))
         body_bytes = await self.read_json_body(response, what)
         if not body_bytes.strip():
-            raise HttpError(status, response.reason_phrase, "empty body where a JSON-RPC response was expected")
-        self.receiver.feed(body_bytes, {"http_status": status})
+            raise HttpError(
+                response.status_code, response.reason_phrase, "empty body where a JSON-RPC response was expected"
+            )
+        self.receiver.feed(body_bytes, {"http_status": response.status_code})
         if self.receiver.is_pending(request_id):
             # The one JSON body was the place for the answer: waiting on is waiting for nothing.
             raise UnusableAnswer(
@@ -291,12 +308,12 @@ class StreamableHttpTransport(HttpTransportBase):
         answered = asyncio.Event()
         task = self._get_task = self.spawn(self._get_stream(answered))
         wait = min(timeout, GET_STREAM_WAIT) if timeout else GET_STREAM_WAIT
-        waiter = asyncio.ensure_future(answered.wait())
+        waiter = asyncio.get_running_loop().create_task(answered.wait())
         try:
             # The stream's task ending (405, 404, closed) is an answer too.
             await asyncio.wait({waiter, task}, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            waiter.cancel()
+            await stop_task(waiter)
         if not answered.is_set() and not task.done():
             self.traffic.event(
                 "local",
@@ -308,57 +325,68 @@ class StreamableHttpTransport(HttpTransportBase):
     async def _get_stream(self, answered: asyncio.Event | None = None) -> None:
         """The optional server-to-client stream, kept open and resumed;
         `answered` is set at the first attempt's outcome (headers or failure)."""
-        failures = 0
+        failures: int | None = 0
         state = self.get_stream_state
         while not self._closing:
-            headers = self._headers("text/event-stream")
-            if state.get("last_event_id"):
-                headers["Last-Event-ID"] = str(state["last_event_id"])
-            try:
-                async with self.client.stream("GET", self.url, headers=headers) as response:
-                    self.record_response("GET", self.url, response, headers, stream="server")
-                    if answered is not None:
-                        answered.set()
-                    if response.status_code == 405:
-                        self.traffic.event("local", "sse", note="the server offers no GET stream (405); not retrying")
-                        return
-                    sent_session = headers.get("Mcp-Session-Id")
-                    if response.status_code == 404 and sent_session:
-                        await response.aread()
-                        self.traffic.event(
-                            "local",
-                            "sse",
-                            note=f"GET stream: the server no longer knows session {sent_session} (404); "
-                            "it restarts once a new session is open",
-                        )
-                        if self.on_session_expired is not None:
-                            self.on_session_expired(sent_session)
-                        return
-                    if response.status_code >= 400:
-                        failures += 1
-                        await self.read_error_body(response, "GET", self.url)
-                    else:
-                        failures = 0
-                        await self.read_sse(response, "GET stream", state)
-            except httpx2.HTTPError as exc:
-                failures += 1
-                self.traffic.event("local", "transport", note=f"GET stream broke: {exc!r}")
-                if answered is not None:
-                    answered.set()
-            except InspectorError as exc:
-                # A refused redirect, an oversized event, a body that is no
-                # event stream: recorded already; asking again would get the same.
-                self.traffic.event("local", "sse", note=f"GET stream closed for good: {exc}")
-                if answered is not None:
-                    answered.set()
-                return
-            if self._closing:
+            failures = await self._get_attempt(state, answered, failures or 0)
+            if failures is None or self._closing:
                 return
             if failures >= GET_STREAM_MAX_FAILURES:
                 self.traffic.event("local", "sse", note=f"GET stream failed {failures} times; giving up")
                 return
             delay = state.get("retry", DEFAULT_RETRY_MS) / 1000 * (1 + failures)
             await asyncio.sleep(delay)
+
+    async def _get_attempt(self, state: dict[str, Any], answered: asyncio.Event | None, failures: int) -> int | None:
+        """One GET of the stream, read to its end: the failures in a row now, or None when it ends for good."""
+        headers = self._headers("text/event-stream")
+        if state.get("last_event_id"):
+            headers["Last-Event-ID"] = str(state["last_event_id"])
+        try:
+            async with self.client.stream("GET", self.url, headers=headers) as response:
+                self.record_response("GET", self.url, response, headers, stream="server")
+                if answered is not None:
+                    answered.set()
+                if await self._get_refused(response, headers):
+                    return None
+                if response.status_code >= 400:
+                    failures += 1
+                    await self.read_error_body(response, "GET", self.url)
+                else:
+                    failures = 0
+                    await self.read_sse(response, "GET stream", state)
+        except httpx2.HTTPError as exc:
+            failures += 1
+            self.traffic.event("local", "transport", note=f"GET stream broke: {exc!r}")
+            if answered is not None:
+                answered.set()
+        except InspectorError as exc:
+            # A refused redirect, an oversized event, a body that is no
+            # event stream: recorded already; asking again would get the same.
+            self.traffic.event("local", "sse", note=f"GET stream closed for good: {exc}")
+            if answered is not None:
+                answered.set()
+            return None
+        return failures
+
+    async def _get_refused(self, response: httpx2.Response, headers: dict[str, str]) -> bool:
+        """True when the server has no GET stream (405), or no longer knows the session (404): not retried."""
+        if response.status_code == 405:
+            self.traffic.event("local", "sse", note="the server offers no GET stream (405); not retrying")
+            return True
+        sent_session = headers.get("Mcp-Session-Id")
+        if response.status_code == 404 and sent_session:
+            await response.aread()
+            self.traffic.event(
+                "local",
+                "sse",
+                note=f"GET stream: the server no longer knows session {sent_session} (404); "
+                "it restarts once a new session is open",
+            )
+            if self.on_session_expired is not None:
+                self.on_session_expired(sent_session)
+            return True
+        return False
 
     async def close(self) -> None:
         if self._closing:

@@ -15,9 +15,9 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from inspector.core.protocol.cache import duration_text
-from inspector.core.protocol.client import DIRECTORY_MIME, DIRECTORY_READ
 from inspector.core.protocol.errors import InspectorError
 from inspector.core.protocol.items import Item, ListResult
+from inspector.core.protocol.listing import DIRECTORY_MIME, DIRECTORY_READ
 from inspector.tui.badges import uri_row
 from inspector.tui.keymap import key_hint
 from inspector.tui.safe import json_syntax, plain, plain_line
