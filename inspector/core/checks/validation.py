@@ -128,6 +128,7 @@ class _Context:
     client_caps: dict[str, Any] | None = None
     server_caps: dict[str, Any] | None = None
     tool_lookup: Callable[[str], dict[str, Any] | None] | None = None
+    pause: Callable[[], None] | None = None
 
 
 class _Checker:
@@ -401,6 +402,7 @@ def validate_message(
     server_capabilities: JSONObject | None = None,
     tool_lookup: Callable[[str], JSONObject | None] | None = None,
     seq: int | None = None,
+    pause: Callable[[], None] | None = None,
 ) -> list[Problem]:
     """Problems of one parsed JSON-RPC message.
 
@@ -409,7 +411,9 @@ def validate_message(
     is the method of the request it answers, ``request_params`` that
     request's params.  Capabilities, when given, enable the capability
     checks; ``tool_lookup(name)`` gives the tool definition for structured
-    content checks.
+    content checks.  ``pause()``, when given, is called between the items of
+    a list (a page may hold thousands): a caller sharing the interpreter
+    with others can step aside there.
     """
     ctx = _Context(
         revision if revision in KNOWN_VERSIONS else None,
@@ -420,6 +424,7 @@ def validate_message(
         client_capabilities,
         server_capabilities,
         tool_lookup,
+        pause,
     )
     checker = _Checker(ctx)
     if not isinstance(message, dict):
@@ -625,7 +630,10 @@ def _check_list(checker: _Checker, model: Any, result: JSONObject, key: str, kin
     item_cls = wm.item_model(model, key)
     if item_cls is None:
         return
+    pause = checker.ctx.pause
     for index, item in enumerate(items):
+        if pause is not None:
+            pause()
         prefix: Path = ("result", key, index)
         subject = _subject(kind, item)
         checker.model(item_cls, item, prefix, skip_root=0, subject=subject, item_kind=kind)
@@ -680,7 +688,8 @@ class FrameValidator:
     its definition, for structured content; without one, the validator
     uses the tools it saw in tools/list results.  ``frames``: a lookup from
     sequence number to frame (``traffic.by_seq``) for responses whose
-    request it did not see.
+    request it did not see.  ``pause``: called between the items of a list
+    (see `validate_message`).
 
     `check(frame)` returns the problems of one frame; `annotate(frame)`
     also stores them in ``frame.findings`` and can be subscribed to a
@@ -692,8 +701,10 @@ class FrameValidator:
         revision: str | Callable[[], str | None] | None = None,
         tools: Callable[[str], JSONObject | None] | None = None,
         frames: Callable[[int], Frame | None] | None = None,
+        pause: Callable[[], None] | None = None,
     ) -> None:
         self._revision_source = revision
+        self._pause = pause
         self._tools_source = tools
         self._frames = frames
         self.revision: str | None = None
@@ -797,6 +808,7 @@ class FrameValidator:
             server_capabilities=self.server_capabilities,
             tool_lookup=self.tool,
             seq=frame.seq,
+            pause=self._pause,
         )
         if frame.direction == "in":
             problems.extend(self._session_problems(frame, revision))
