@@ -75,6 +75,12 @@ LOADING_SYNC_INTERVAL = 0.25
 # The wire validation holds off while a list's pages arrive less than this
 # far apart (a server that stops sending is checked all the same).
 VALIDATION_HOLD = 1.0
+# The wire validation's thread shares the interpreter with the loop: it
+# waits while the person is at the keys (and this long after the last key),
+# and otherwise hands the interpreter over at least this often, so a key that
+# comes is not kept waiting for the thread's turn to end (5 ms by default).
+VALIDATION_QUIET_AFTER_INPUT = 0.3
+VALIDATION_HAND_OVER = 0.001
 # While a long list arrives page by page, it is redrawn at most this often.
 PAGE_PAINT_INTERVAL = 0.5
 LIST_PANES: dict[str, type[Widget]] = {
@@ -186,6 +192,7 @@ class ServerView(Vertical):
         self._validated = 0
         self._validating = False
         self._stop_validation = threading.Event()
+        self._handed_over = 0.0
         self._facts = ConnectionFacts()
         self.traffic.subscribe(self._on_frame)
         self.client.on_state(self._on_state)
@@ -279,6 +286,8 @@ class ServerView(Vertical):
         yield BottomPanel(self.traffic)
 
     def on_mount(self) -> None:
+        # The validation thread reads the time of the last key from the app.
+        self._app_for_threads: InspectorApp = self.inspector
         self.run_worker(self._start_validation(), group="validation", exit_on_error=False)
         auth = self.query_one(AuthPane)
         tabs = self.query_one("#main", TabbedContent)
@@ -599,6 +608,7 @@ class ServerView(Vertical):
             for frame in batch:
                 if stop.is_set():
                     break
+                self._validation_pause()
                 if validator.annotate(frame):
                     changed = True
             return changed
@@ -623,8 +633,28 @@ class ServerView(Vertical):
             lambda: self.client.protocol_version if self.recording is None else None,
             tools=self._tool_definition,
             frames=self.traffic.by_seq,
+            pause=self._validation_pause,
         )
         self._schedule_sync()
+
+    def _validation_pause(self) -> None:
+        """Called in the validation thread between frames and list items:
+        it steps aside while keys (or the mouse) come, and hands the
+        interpreter to the loop every millisecond or so otherwise."""
+        app = self._app_for_threads
+        stop = self._stop_validation
+        now = time.monotonic()
+        quiet = app.last_input + VALIDATION_QUIET_AFTER_INPUT
+        if now < quiet:
+            while now < quiet and not stop.is_set():
+                time.sleep(quiet - now)
+                now = time.monotonic()
+                quiet = app.last_input + VALIDATION_QUIET_AFTER_INPUT
+        elif now - self._handed_over > VALIDATION_HAND_OVER:
+            time.sleep(0)
+        else:
+            return
+        self._handed_over = time.monotonic()
 
     def _tool_definition(self, name: str) -> dict[str, Any] | None:
         listing = self.lists.get("tools")
