@@ -380,7 +380,10 @@ class ServerView(Vertical):
         if self.client.modern is not None:
             # The stateless era has no push channel until we ask for one.
             self.run_worker(self._listen(), group="listen", exclusive=True, exit_on_error=False)
-        self.query_one(ToolsPane).query_one(ItemList).focus_list()
+        # Focus goes to the list of the pane on screen: a person who opened
+        # another pane (F3, say) while the server started stays there.
+        tabs = self.query_one("#main", TabbedContent)
+        focus_pane(tabs.get_pane(tabs.active))
 
     def _show_recording(self, path: str, traffic: TrafficLog) -> None:
         from inspector.core.record.recording_files import lists_from_traffic, opening

@@ -23,6 +23,7 @@ from inspector.tui.keymap import key_hint
 from inspector.tui.safe import json_syntax, plain, plain_line
 from inspector.tui.widgets.content_view import BlockView
 from inspector.tui.widgets.item_list import ItemList
+from inspector.tui.widgets.steady import SteadyScroll, SteadyStatic, set_text
 
 if TYPE_CHECKING:
     from inspector.tui.server_view import ServerView
@@ -160,8 +161,8 @@ class ResourcesPane(Horizontal):
     def compose(self) -> ComposeResult:
         yield ItemList("Resources", self._row, kind="resources", lines=2, id="resource-list")
         with Vertical(id="resource-detail"):
-            yield Static("No resource selected", id="resource-info")
-            yield VerticalScroll(id="resource-contents")
+            yield SteadyStatic("No resource selected", id="resource-info")
+            yield SteadyScroll(id="resource-contents")
 
     def _row(self, item: Item) -> Text:
         if item.key in self.updated:
@@ -198,7 +199,7 @@ class ResourcesPane(Horizontal):
         for problem in item.problems:
             text.append("\n⚠ ", style="bold red")
             text.append_text(plain(problem, style="red"))
-        info.update(text)
+        set_text(info, text)
 
     @on(ItemList.Activated, "#resource-list")
     def _activated(self, event: ItemList.Activated) -> None:

@@ -27,6 +27,7 @@ from inspector.tui.widgets.arguments import ArgumentsEditor
 from inspector.tui.widgets.content_view import BlockView
 from inspector.tui.widgets.item_list import ItemList
 from inspector.tui.widgets.result_view import ResultView
+from inspector.tui.widgets.steady import set_text
 
 if TYPE_CHECKING:
     from inspector.core.extensions.app_bridge import AppBridge
@@ -141,23 +142,11 @@ class ToolsPane(Horizontal):
         if self._result_hidden:
             self._result_hidden = False
             view.empty = False
-        self._draw_header(header, tool_header(item, self.app_url if self.app_tool == item.key else None))
+        set_text(header, tool_header(item, self.app_url if self.app_tool == item.key else None))
         self._draw_tabs()
         self.query_one(ArgumentsEditor).load_schema(item.input_schema, key=item.key)
         if self.inspector.recording is not None:
             self._show_recorded_call(item)
-
-    @staticmethod
-    def _draw_header(header: Static, text: Text) -> None:
-        """The tool's header; the screen is laid out again only when the
-        header takes a different number of lines than the last tool's."""
-        width = header.size.width
-        if not width or not header.display:
-            header.update(text)
-            return
-        header.update(text, layout=False)
-        if header.get_content_height(header.size, header.app.size, width) != header.size.height:
-            header.refresh(layout=True)
 
     def _draw_tabs(self, every: bool = False) -> None:
         """The schema tabs of the selected tool: the one shown (or *every*
@@ -392,7 +381,7 @@ class ToolsPane(Horizontal):
         tool = self.tool
         if tool is not None and self.is_attached:
             url = self.app_url if self.app_tool == tool.key else None
-            self._draw_header(self.query_one("#tool-header-text", Static), tool_header(tool, url))
+            set_text(self.query_one("#tool-header-text", Static), tool_header(tool, url))
 
     async def stop_app_preview(self, redraw: bool = True) -> None:
         host, bridge = self.app_host, self.app_bridge

@@ -385,7 +385,9 @@ class FilterList(Vertical, Generic[T]):
 
 
 def _item_haystack(item: Item) -> str:
-    return "\n".join((item.key, item.title or "", item.description))
+    # A resource's or template's key is its URI: its name is searched too.
+    name = item.name if item.name != item.key else ""
+    return "\n".join((item.key, name, item.title or "", item.description))
 
 
 class ItemList(FilterList[Item]):

@@ -236,15 +236,15 @@ class FieldLine(Horizontal):
     whenever a layout changes their virtual size, every row newly mounted
     among them, and a layout of the whole screen costs more than the rows."""
 
-    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
 
 
 class FieldLabel(Label):
-    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
 
 
 class FieldNote(Static):
-    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
 
 
 class FormInput(Input):
@@ -252,7 +252,7 @@ class FormInput(Input):
     a value typed or loaded repaints it, without laying the screen out
     (Textual's Input sets its virtual size to the text's on every change)."""
 
-    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
 
 
 # After a rebuild, focus the first editor under the row rather than its own buttons.
@@ -297,7 +297,7 @@ class FieldRow(Vertical):
     """
 
     # See FieldLine.
-    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
 
     def __init__(self, node: FormNode, depth: int) -> None:
         super().__init__()
@@ -505,7 +505,7 @@ class SchemaForm(VerticalScroll):
 
     # Its height is its parent's: rows added or removed change only what it
     # scrolls (a scrollbar shown or hidden lays the screen out by itself).
-    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
 
     # Items of an array from the keyboard, wherever focus is inside one
     # (the item's own buttons are a tab or a jump away; these are one key).
