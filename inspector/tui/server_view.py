@@ -944,7 +944,21 @@ class ServerView(Vertical):
 
     @on(TabbedContent.TabActivated, "#main")
     def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        focus_pane(event.pane)
+        # Focus moving into a pane makes its tab active too: a focus still on
+        # its way to another pane (the Tools list focused as F3 is pressed)
+        # would make that one active, which focused its own list again, and
+        # the two panes took turns for ever.  Once the focus changes under
+        # way are in, the active pane gets the focus if it has not got it.
+        self.call_after_refresh(self._focus_active_pane)
+
+    def _focus_active_pane(self) -> None:
+        tabs = self.query_one("#main", TabbedContent)
+        if not tabs.active:
+            return
+        pane = tabs.get_pane(tabs.active)
+        focused = self.app.focused
+        if focused is None or pane not in focused.ancestors_with_self:
+            focus_pane(pane)
 
     async def close(self) -> None:
         self._stop_validation.set()
