@@ -22,7 +22,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import Reactive
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Input, Label, Select, SelectionList, Static, TextArea
+from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, SelectionList, Static, TextArea
 
 from inspector.core.safetext import has_controls, one_line, safe_json, visible
 from inspector.forms import (
@@ -260,14 +260,56 @@ UNDER = "-under"
 
 
 class FormSelect(Select[Any]):
-    """A form's select, safe to remove while it mounts."""
+    """A form's select, safe to remove while it mounts.
+
+    Its list of options (an OptionList, the costliest of a select's parts)
+    is mounted when first needed: opened, or holding a value to highlight.
+    A form of many choices, most of them left blank, mounts a third fewer
+    widgets."""
+
+    # The option list while it waits to be mounted (set in compose).
+    _unmounted_options: Widget | None = None
+
+    def compose(self) -> ComposeResult:
+        for part in super().compose():
+            if isinstance(part, OptionList):
+                self._unmounted_options = part
+                continue
+            yield part
+
+    def _mount_options(self) -> None:
+        options, self._unmounted_options = self._unmounted_options, None
+        if options is not None and self.is_attached:
+            self.mount(options)
+            self._setup_options_renderables()
 
     def _setup_options_renderables(self) -> None:
+        if self._unmounted_options is not None:
+            return  # filled when mounted
         # A form rebuilt while this select mounts (a page of the list arriving
         # on a busy machine) takes its overlay away before the select's own
         # mount handler fills it; there is nothing left to fill then.
         with contextlib.suppress(NoMatches):
             super()._setup_options_renderables()
+
+    def _watch_value(self, value: Any) -> None:
+        if value != self.NULL:
+            self._mount_options()  # the value is highlighted in it
+        super()._watch_value(value)
+
+    def _watch_expanded(self, expanded: bool) -> None:
+        if expanded:
+            self._mount_options()
+        super()._watch_expanded(expanded)
+
+    def _watch_prompt(self, prompt: str) -> None:
+        if self.is_mounted:
+            self._mount_options()  # the blank option shows the prompt
+        super()._watch_prompt(prompt)
+
+    def action_show_overlay(self) -> None:
+        self._mount_options()
+        super().action_show_overlay()
 
 
 class FieldRow(Vertical):
