@@ -20,7 +20,8 @@ from inspector.core.protocol.errors import InspectorError
 from inspector.core.protocol.items import Item, ListResult
 from inspector.tui.badges import uri_row
 from inspector.tui.keymap import key_hint
-from inspector.tui.safe import json_syntax, plain, plain_line
+from inspector.tui.safe import plain, plain_line
+from inspector.tui.widgets.big_text import json_widget
 from inspector.tui.widgets.content_view import BlockView
 from inspector.tui.widgets.item_list import ItemList
 from inspector.tui.widgets.steady import SteadyScroll, SteadyStatic, set_text
@@ -37,7 +38,7 @@ def contents_widgets(result: Any) -> list[Widget]:
     if not isinstance(result, dict) or not isinstance(result.get("contents"), list):
         return [
             Static(Text("the result has no contents array", style="bold red")),
-            Static(json_syntax(result)),
+            json_widget(result),
         ]
     parts: list[Widget] = []
     for index, entry in enumerate(result["contents"]):

@@ -10,6 +10,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Checkbox, Static, TabbedContent, TabPane
 
 from inspector import __version__
@@ -24,6 +25,7 @@ from inspector.tui.clipboard import copy_text
 from inspector.tui.panes.tool_header import tool_header
 from inspector.tui.safe import json_syntax
 from inspector.tui.widgets.arguments import ArgumentsEditor
+from inspector.tui.widgets.big_text import LazyBody, json_over_limit, json_widget
 from inspector.tui.widgets.content_view import BlockView
 from inspector.tui.widgets.item_list import ItemList
 from inspector.tui.widgets.result_view import ResultView
@@ -163,14 +165,31 @@ class ToolsPane(Horizontal):
             self._tab_drawn[tab] = tool
             static = self.query_one(part, Static)
             if tool is None:
-                static.update("")
+                self._show_json(static, None, "")
             elif tab == "tool-schema-tab":
-                static.update(json_syntax(tool.data.get("inputSchema")))
+                self._show_json(static, tool.data.get("inputSchema"))
             elif tab == "tool-output-tab":
                 output = tool.output_schema
-                static.update(json_syntax(output) if output is not None else Text("no outputSchema", style="dim"))
+                self._show_json(static, output, Text("no outputSchema", style="dim"))
             else:
-                static.update(json_syntax(tool.raw))
+                self._show_json(static, tool.raw)
+
+    @staticmethod
+    def _show_json(static: Static, value: Any, instead: Text | str = "") -> None:
+        """*value* highlighted in *static*; a big one (a schema of hundreds
+        of kilobytes) in a LazyBody beside it, prepared in a thread and
+        coloured a screen at a time; *instead* when the value is None."""
+        holder = static.parent
+        if isinstance(holder, Widget):
+            holder.remove_children(LazyBody)
+        if value is None or not json_over_limit(value):
+            static.display = True
+            static.update(instead if value is None else json_syntax(value))
+            return
+        static.update("")
+        static.display = False
+        if isinstance(holder, Widget):
+            holder.mount(json_widget(value))
 
     @on(TabbedContent.TabActivated, "#tool-tabs")
     def _tab_shown(self, event: TabbedContent.TabActivated) -> None:
