@@ -24,7 +24,7 @@ from inspector.tui.widgets.item_list import ItemList
 from inspector.tui.widgets.schema_form import FieldRow
 
 from .peers import SERVERS
-from .tui_helpers import select, settle, wait_connected, wait_for
+from .tui_helpers import focus, select, settle, wait_connected, wait_for
 
 SIZE = (150, 50)
 SLOW_PAGES = str(SERVERS / "slow_pages.py")
@@ -174,3 +174,22 @@ async def test_a_very_large_resource_and_tool_schema_are_prepared_off_the_loop(t
         assert app.query_one("#tool-schema", Static).display
         shown = app.query_one("#tool-schema", Static).content
         assert isinstance(shown, Syntax) and '"type": "object"' in shown.code
+
+
+async def test_a_filter_typed_while_pages_arrive_finds_the_items_of_later_pages(tmp_path: Path) -> None:
+    """The filter's text of the items already listed is kept as the list
+    grows; the items of the pages that arrive later are matched too."""
+    release = tmp_path / "release"
+    app = InspectorApp(spec(release))
+    async with app.run_test(size=SIZE) as pilot:
+        listed = tool_list(app)
+        await wait_for(pilot, lambda: len(listed.items) == 11, "the first page in the list")
+        await focus(pilot, listed.options)
+        await pilot.press("slash", *"tool_00")
+        await wait_for(pilot, lambda: listed.filter_text == "tool_00", "the filter typed")
+        assert [item.key for item in listed.shown] == [f"tool_{i:04d}" for i in range(10)]
+        release.touch()
+        await wait_for(pilot, lambda: "tools" in app.lists and len(listed.items) == 41, "the whole listing")
+        await wait_for(pilot, lambda: len(listed.shown) == 39, "the matches of every page")
+        assert [item.key for item in listed.shown] == [f"tool_{i:04d}" for i in range(39)]
+        assert listed.border_title == "Tools (39/41)"
