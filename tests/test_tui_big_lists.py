@@ -1,6 +1,7 @@
-"""The tool list with 10,000 tools (bench/servers/raw_server.py): the filter's
+"""The lists with 10,000 items (bench/servers/raw_server.py): the filter's
 count and rows, the highlight's keys and the detail that follows it, and a
-burst of arrow keys ending on the form of the last tool moved to."""
+burst of arrow keys ending on the detail (and form) of the last item moved
+to; for the tools, then the resources, templates and prompts."""
 
 from __future__ import annotations
 
@@ -8,13 +9,18 @@ import sys
 from functools import partial
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input, Static, TextArea
+from textual.widgets import Input, Static, TabbedContent, TextArea
 
 from inspector.core.servers.spec import ServerSpec
 from inspector.tui.app import InspectorApp
+from inspector.tui.panes.prompts import PromptsPane
+from inspector.tui.panes.resources import ResourcesPane
+from inspector.tui.panes.templates import TemplatesPane
 from inspector.tui.panes.tools import ToolsPane
 from inspector.tui.widgets.arguments import ArgumentsEditor
+from inspector.tui.widgets.completing_field import CompletingField
 from inspector.tui.widgets.item_list import ItemList
 from inspector.tui.widgets.schema_form import FieldRow
 
@@ -25,11 +31,11 @@ TOOLS = 10_000
 SIZE = (140, 40)
 
 
-def raw_spec(tools: int = TOOLS) -> ServerSpec:
+def raw_spec(tools: int = TOOLS, *more: str) -> ServerSpec:
     return ServerSpec(
         transport="stdio",
         command=sys.executable,
-        args=[str(RAW_SERVER), "--tools", str(tools), "--pages", "4"],
+        args=[str(RAW_SERVER), "--tools", str(tools), "--pages", "4", *more],
         timeout=60,
     )
 
@@ -163,3 +169,76 @@ async def test_a_burst_of_arrows_ends_on_the_last_tools_form() -> None:
         await wait_for(
             pilot, lambda: "abc" in str(getattr(app.focused, "text", getattr(app.focused, "value", ""))), "typed"
         )
+
+
+# -- resources, templates and prompts ------------------------------------------------------
+
+
+def detail_text(app: InspectorApp, kind: str) -> str:
+    """What the pane of *kind* shows of its selected item (its info, or its form's header)."""
+    if kind == "resources":
+        return str(app.query_one("#resource-info", Static).render())
+    form = app.query_one("#template-form" if kind == "templates" else "#prompt-form")
+    return str(form.query_one(".form-header", Static).render())
+
+
+def fields(app: InspectorApp, kind: str) -> list[str]:
+    pane = app.query_one(TemplatesPane if kind == "templates" else PromptsPane)
+    return [field.argument for field in pane.query(CompletingField)]
+
+
+def shows(app: InspectorApp, kind: str, index: int) -> bool:
+    """The pane of *kind* shows item number *index*: its name, and for a
+    template or a prompt its fields (every other one has two)."""
+    name = f"{kind[:-1]}_{index:05d}"
+    panes: dict[str, type[ResourcesPane | TemplatesPane | PromptsPane]] = {
+        "resources": ResourcesPane,
+        "templates": TemplatesPane,
+        "prompts": PromptsPane,
+    }
+    pane = app.query_one(panes[kind])
+    current = pane.current
+    if current is None or current.name != name or name not in detail_text(app, kind):
+        return False
+    if kind == "templates":
+        return fields(app, kind) == (["id", "fields"] if index % 2 == 0 else ["id"])
+    if kind == "prompts":
+        return fields(app, kind) == (["topic", "tone"] if index % 2 == 0 else ["topic"])
+    return True
+
+
+@pytest.mark.parametrize("kind", ["resources", "templates", "prompts"])
+async def test_a_list_of_10000_filters_shows_the_highlight_and_ends_a_burst_on_its_last_item(kind: str) -> None:
+    app = InspectorApp(raw_spec(0, f"--{kind}", str(TOOLS)))
+    label = kind.capitalize()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press({"resources": "f3", "templates": "f4", "prompts": "f5"}[kind])
+        items = app.query_one(f"#{kind[:-1]}-list", ItemList)
+        await wait_for(pilot, lambda: len(items.items) == TOOLS, f"{TOOLS:,} {kind} listed")
+        await wait_for(pilot, lambda: shows(app, kind, 0), "the first item's detail")
+        assert app.query_one("#main", TabbedContent).active == kind
+        await focus(pilot, items.options)
+        assert items.border_title == f"{label} ({TOOLS})"
+        # The filter: the count in the title, the matches in order, the first one shown.
+        await pilot.press("slash", *f"{kind[:-1]}_012")
+        await wait_for(pilot, lambda: len(items.shown) == 100, f"{kind[:-1]}_01200 … {kind[:-1]}_01299")
+        assert items.border_title == f"{label} (100/{TOOLS})"
+        assert [item.name for item in items.shown] == [f"{kind[:-1]}_{n:05d}" for n in range(1200, 1300)]
+        await wait_for(pilot, lambda: shows(app, kind, 1200), "the first match's detail")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: len(items.shown) == TOOLS, "every item again")
+        assert items.border_title == f"{label} ({TOOLS})"
+        # Back on the item last shown; the arrow keys move from there.
+        await wait_for(pilot, lambda: app.focused is items.options, "focus back on the list")
+        await pilot.press("down")
+        await wait_for(pilot, lambda: shows(app, kind, 1201), "the next item's detail")
+        # A burst of arrows: the detail (and form) of the last item moved to, with nothing of the others.
+        await burst(pilot, *["down"] * 24)
+        assert items.highlighted_item is not None and items.highlighted_item.name == f"{kind[:-1]}_01225"
+        await wait_for(pilot, lambda: shows(app, kind, 1225), "the detail of the last item moved to")
+        if kind != "resources":
+            # Arrows, enter and typing in one burst: the text lands in the first field of the item moved to.
+            await burst(pilot, *["down"] * 5, "enter", *"abc")
+            await wait_for(pilot, lambda: shows(app, kind, 1230), "the form of the item moved to")
+            first = app.query_one(TemplatesPane if kind == "templates" else PromptsPane).query(CompletingField).first()
+            await wait_for(pilot, lambda: first.value == "abc", "the typing in its first field")

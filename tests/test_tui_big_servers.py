@@ -1,14 +1,16 @@
 """The TUI on big servers: the first page of a list is shown while later
-pages are still on their way, a very large frame's detail and a very large
-result are drawn a screen at a time, and a 100-property form is built with
-all its fields.  (Speed is measured in bench/tui_launch.py, not here.)"""
+pages are still on their way, a very large frame's detail, result,
+resource and tool schema are drawn a screen at a time (prepared in a
+thread), and a 100-property form is built with all its fields.  (Speed is
+measured in bench/tui_launch.py and bench/tui_lists.py, not here.)"""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-from textual.widgets import Static
+from rich.syntax import Syntax
+from textual.widgets import Static, TabbedContent
 
 from inspector.core.servers.spec import ServerSpec
 from inspector.tui.app import InspectorApp
@@ -16,13 +18,13 @@ from inspector.tui.panes.bottom import BottomPanel
 from inspector.tui.panes.tools import ToolsPane
 from inspector.tui.panes.traffic import TrafficPane
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
-from inspector.tui.widgets.big_text import HIGHLIGHT_LIMIT, LazyText
+from inspector.tui.widgets.big_text import HIGHLIGHT_LIMIT, LazyBody, LazyText
 from inspector.tui.widgets.content_view import BlockView
 from inspector.tui.widgets.item_list import ItemList
 from inspector.tui.widgets.schema_form import FieldRow
 
 from .peers import SERVERS
-from .tui_helpers import select, settle, wait_connected, wait_for
+from .tui_helpers import focus, select, settle, wait_connected, wait_for
 
 SIZE = (150, 50)
 SLOW_PAGES = str(SERVERS / "slow_pages.py")
@@ -140,3 +142,54 @@ async def test_a_very_large_frame_and_result_are_shown(tmp_path: Path) -> None:
         # The app still answers keys: the table moves on to the next frame.
         await pilot.press("up")
         await wait_for(pilot, lambda: pane.table.selected_frame is not answer, "the cursor moved")
+
+
+async def test_a_very_large_resource_and_tool_schema_are_prepared_off_the_loop(tmp_path: Path) -> None:
+    release = tmp_path / "release"
+    release.touch()
+    app = InspectorApp(spec(release))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        # The 170 KB JSON resource: pretty-printed in a thread, coloured a screen at a time.
+        app.open_resource("big://rows.json")
+        contents = app.query_one("#resource-contents")
+        await wait_for(pilot, lambda: contents.query(LazyBody), "the resource's body")
+        body = contents.query_one(LazyBody)
+        await wait_for(pilot, lambda: body.prepared, "the body prepared")
+        assert body.json and body.line_count > 2_500 and '"marker": "END-OF-BIG"' in body.text
+        await wait_for(pilot, lambda: body.size.width > 0, "the body laid out")
+        assert '"rows": [' in lazy_lines(body)
+        # big_json's 40 KB input schema, in the Input schema tab.
+        await select(pilot, app, "tools", "big_json")
+        app.query_one("#tool-tabs", TabbedContent).active = "tool-schema-tab"
+        holder = app.query_one("#tool-schema", Static).parent
+        assert holder is not None
+        await wait_for(pilot, lambda: holder.query(LazyBody) and holder.query_one(LazyBody).prepared, "the schema")
+        schema = holder.query_one(LazyBody)
+        assert schema.json and "END-OF-SCHEMA" in schema.text
+        assert not app.query_one("#tool-schema", Static).display
+        # A small schema next: highlighted in the Static again, the big one gone.
+        await select(pilot, app, "tools", "tool_0003")
+        await wait_for(pilot, lambda: not holder.query(LazyBody), "the big schema gone")
+        assert app.query_one("#tool-schema", Static).display
+        shown = app.query_one("#tool-schema", Static).content
+        assert isinstance(shown, Syntax) and '"type": "object"' in shown.code
+
+
+async def test_a_filter_typed_while_pages_arrive_finds_the_items_of_later_pages(tmp_path: Path) -> None:
+    """The filter's text of the items already listed is kept as the list
+    grows; the items of the pages that arrive later are matched too."""
+    release = tmp_path / "release"
+    app = InspectorApp(spec(release))
+    async with app.run_test(size=SIZE) as pilot:
+        listed = tool_list(app)
+        await wait_for(pilot, lambda: len(listed.items) == 11, "the first page in the list")
+        await focus(pilot, listed.options)
+        await pilot.press("slash", *"tool_00")
+        await wait_for(pilot, lambda: listed.filter_text == "tool_00", "the filter typed")
+        assert [item.key for item in listed.shown] == [f"tool_{i:04d}" for i in range(10)]
+        release.touch()
+        await wait_for(pilot, lambda: "tools" in app.lists and len(listed.items) == 41, "the whole listing")
+        await wait_for(pilot, lambda: len(listed.shown) == 39, "the matches of every page")
+        assert [item.key for item in listed.shown] == [f"tool_{i:04d}" for i in range(39)]
+        assert listed.border_title == "Tools (39/41)"

@@ -375,6 +375,26 @@ async def test_hostile_choice_labels_are_inert() -> None:
         assert "[bold red]ALERT[/]" in shown or "[link=https://evil.example]" in shown
 
 
+async def test_a_prompt_argument_named_as_no_widget_id_may_be_gets_its_field() -> None:
+    """A server's argument name is text, not an identifier: `1st.page` gets
+    its field and is sent as typed."""
+    spec = ServerSpec(command=sys.executable, args=[HOSTILE, "--mode", "hostile-text"])
+    app = InspectorApp(spec)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "prompts", "prompt")
+        pane = app.query_one(PromptsPane)
+        names = ["arg", "1st.page"]
+        await wait_for(pilot, lambda: [f.argument for f in pane.query(CompletingField)] == names, "the fields")
+        field = pane.query(CompletingField).last()
+        field.query_one(Input).value = "2"
+        pane.action_get()
+        await wait_for(pilot, lambda: any(f.method == "prompts/get" for f in app.traffic), "the prompts/get")
+        sent = next(f for f in app.traffic if f.method == "prompts/get")
+        assert sent.message["params"]["arguments"] == {"1st.page": "2"}
+        assert app.is_running
+
+
 def saved_files(folder: Path) -> list[tuple[str, bytes]]:
     return [(path.name, path.read_bytes()[:8]) for path in folder.glob("mcp-resource-1*")]
 

@@ -21,6 +21,12 @@ async def test_a_select_whose_overlay_is_gone_sets_up_without_a_crash() -> None:
     app = OneSelect()
     async with app.run_test() as pilot:
         select = app.query_one(FormSelect)
+        # Its option list is mounted once the select is first opened.
+        assert not select.query(SelectOverlay)
+        select.action_show_overlay()
+        await settle(pilot, "the options mounted")
+        assert select.query(SelectOverlay)
+        select.expanded = False
         await select.query_one(SelectOverlay).remove()
         assert not select.query(SelectOverlay)
         select._setup_options_renderables()

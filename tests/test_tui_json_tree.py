@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import App, ComposeResult
 
-from inspector.tui.widgets.json_tree import MAX_CHILDREN, JsonTree
+from inspector.tui.widgets.json_tree import MAX_CHILDREN, MAX_NODES, JsonTree
 from inspector.tui.widgets.result_view import problems_by_path, structured_violations
 
 from .tui_helpers import settle
@@ -60,3 +60,22 @@ async def test_the_tree_of_a_value() -> None:
         assert isinstance(hostile.label, Text)
         assert str(hostile.label) == '[bold red]key[/]: "[link=https://evil.example]v[/link]"'
         assert not [span for span in hostile.label.spans if "link" in str(span.style)]
+
+
+def test_a_value_of_millions_of_nodes_builds_a_few_thousand() -> None:
+    """200 items of 200 items of 20 would be 800,000 nodes, built on the UI
+    loop: the tree stops at MAX_NODES and says how many are left out."""
+    value = [[list(range(20)) for _ in range(200)] for _ in range(200)]
+    tree = JsonTree(value)
+    nodes, stack = 0, [tree.root]
+    notes = []
+    while stack:
+        node = stack.pop()
+        nodes += 1
+        stack.extend(node.children)
+        if "more (the traffic view has the whole value)" in str(node.label):
+            notes.append(str(node.label))
+    assert nodes <= MAX_NODES + 200
+    assert notes and "more (the traffic view has the whole value)" in str(tree.root.children[-1].label)
+    # The first items are there, whole, down to the leaves.
+    assert [child.data for child in tree.root.children[0].children[0].children[:3]] == [(0, 0, 0), (0, 0, 1), (0, 0, 2)]

@@ -474,6 +474,29 @@ async def test_ctrl_r_reconnects() -> None:
         assert app.facts.revision
 
 
+async def test_a_pane_opened_while_the_server_starts_keeps_focus_once_connected(tmp_path: Any) -> None:
+    """F3 (Resources) pressed before the server answers: once connected,
+    the Resources pane is still the one shown and its list has the keys."""
+    started = tmp_path / "start"
+    slow_start = str(SERVERS / "slow_start.py")
+    spec = ServerSpec(command=sys.executable, args=[slow_start, "--until", str(started)], timeout=60)
+    app = InspectorApp(spec)
+    async with app.run_test(size=(150, 50)) as pilot:
+        tabs = app.query_one("#main", TabbedContent)
+        await pilot.press("f3")
+        await wait_for(pilot, lambda: tabs.active == "resources", "the Resources pane")
+        assert app.client.state != "connected"
+        started.touch()
+        await wait_connected(pilot, app)
+        resources = app.query_one("#resource-list", ItemList)
+        assert tabs.active == "resources"
+        assert app.focused is resources.options
+        # The keys go to the resource list.
+        first = resources.highlighted_index
+        await pilot.press("down")
+        await wait_for(pilot, lambda: resources.highlighted_index != first, "the next resource")
+
+
 async def test_roots_editor_sends_list_changed() -> None:
     spec = demo_spec()
     spec.era = "legacy"  # the stateless era has no notifications/roots/list_changed

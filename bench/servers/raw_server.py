@@ -1,9 +1,13 @@
 """A minimal, fast stdio MCP server for benchmarks (standard library only).
 
     python bench/servers/raw_server.py [--tools N] [--pages P] [--payload-mb M] [--notify N]
+                                       [--resources N] [--templates N] [--prompts N]
 
 `tools/list` serves N tools (`tool_00000` ...) over P pages; the cursor is
-the next page's index as a string.  `tools/call` of any tool answers at once
+the next page's index as a string.  With --resources, --templates or
+--prompts, `resources/list`, `resources/templates/list` and `prompts/list`
+serve that many items over P pages each (`resources/read` and
+`prompts/get` answer any of them with a line of text).  `tools/call` of any tool answers at once
 with "ok", except `big` (listed only with --payload-mb), which answers with
 M megabytes of ASCII text, streamed in 1 MB pieces.  Every answer that does
 not depend on the request is encoded once, at start-up.  With --notify,
@@ -42,13 +46,53 @@ def make_tool(index: int) -> dict[str, Any]:
     return tool
 
 
-def encode_pages(tools: list[dict[str, Any]], pages: int) -> list[bytes]:
+def make_resource(index: int) -> dict[str, Any]:
+    subject = SUBJECTS[index % len(SUBJECTS)]
+    resource: dict[str, Any] = {
+        "uri": f"file:///data/{subject}/{index:05d}.txt",
+        "name": f"resource_{index:05d}",
+        "description": f"The {subject} record number {index}, as plain text.",
+        "mimeType": "text/plain",
+    }
+    if index % 2 == 0:
+        resource["size"] = 1000 + index
+    return resource
+
+
+def make_template(index: int) -> dict[str, Any]:
+    """A template of one or two variables (every other one has a query part)."""
+    subject = SUBJECTS[index % len(SUBJECTS)]
+    query = "{?fields}" if index % 2 == 0 else ""
+    return {
+        "uriTemplate": f"db://{subject}/v{index:05d}/{{id}}{query}",
+        "name": f"template_{index:05d}",
+        "description": f"One {subject} by its id (version {index}).",
+        "mimeType": "application/json",
+    }
+
+
+def make_prompt(index: int) -> dict[str, Any]:
+    """A prompt of one or two arguments (every other one has a `tone`)."""
+    subject = SUBJECTS[index % len(SUBJECTS)]
+    arguments: list[dict[str, Any]] = [
+        {"name": "topic", "description": f"What the {subject} summary is about", "required": True}
+    ]
+    if index % 2 == 0:
+        arguments.append({"name": "tone", "description": "formal or casual"})
+    return {
+        "name": f"prompt_{index:05d}",
+        "description": f"Write a short summary of a {subject}.",
+        "arguments": arguments,
+    }
+
+
+def encode_pages(tools: list[dict[str, Any]], pages: int, key: str = "tools") -> list[bytes]:
     """Each page's `"result":{...}}\\n` tail, ready to follow a response head."""
     per_page = max(1, -(-len(tools) // max(1, pages)))
     chunks = [tools[i : i + per_page] for i in range(0, len(tools), per_page)] or [[]]
     encoded = []
     for index, chunk in enumerate(chunks):
-        page: dict[str, Any] = {"tools": chunk}
+        page: dict[str, Any] = {key: chunk}
         if index + 1 < len(chunks):
             page["nextCursor"] = str(index + 1)
         encoded.append(b',"result":' + json.dumps(page, separators=(",", ":")).encode() + b"}\n")
@@ -72,6 +116,8 @@ OK = b',"result":{"content":[{"type":"text","text":"ok"}]}}\n'
 BAD_CURSOR = b',"error":{"code":-32602,"message":"Invalid cursor"}}\n'
 NOT_FOUND = b',"error":{"code":-32601,"message":"Method not found"}}\n'
 BLOCK = b"0123456789" * 100_000  # 1 MB
+PROMPT = b',"result":{"messages":[{"role":"user","content":{"type":"text","text":"Summarise it."}}]}}\n'
+TEXT_OF = b',"result":{"contents":[{"uri":%s,"mimeType":"text/plain","text":"ok"}]}}\n'
 
 
 class Answers:
@@ -87,11 +133,25 @@ class Answers:
                     "inputSchema": {"type": "object", "properties": {}},
                 }
             )
-        self.pages = encode_pages(tools, options.pages)
+        # Method -> its pages, for each list asked for.
+        self.listed: dict[str, list[bytes]] = {"tools/list": encode_pages(tools, options.pages)}
+        if options.resources:
+            resources = [make_resource(index) for index in range(options.resources)]
+            self.listed["resources/list"] = encode_pages(resources, options.pages, "resources")
+        if options.templates:
+            templates = [make_template(index) for index in range(options.templates)]
+            self.listed["resources/templates/list"] = encode_pages(templates, options.pages, "resourceTemplates")
+        if options.prompts:
+            prompts = [make_prompt(index) for index in range(options.prompts)]
+            self.listed["prompts/list"] = encode_pages(prompts, options.pages, "prompts")
         self.notify = options.notify
         payload = int(options.payload_mb * 1_000_000)
         self.whole_blocks, self.rest = divmod(payload, len(BLOCK))
         self.capabilities: dict[str, Any] = {"tools": {}}
+        if options.resources or options.templates:
+            self.capabilities["resources"] = {}
+        if options.prompts:
+            self.capabilities["prompts"] = {}
         self.server_info = {"name": "raw-bench-server", "version": "1.0.0"}
 
     def call(self, write: Any, head: bytes, params: Any) -> None:
@@ -107,14 +167,20 @@ class Answers:
         else:
             write(head + OK)
 
-    def page(self, params: Any) -> bytes:
-        """tools/list: the page the cursor names (the first without one)."""
+    def page(self, method: str, params: Any) -> bytes:
+        """A list's page the cursor names (the first without one)."""
         cursor = params.get("cursor")
         try:
             index = int(cursor) if cursor is not None else 0
-            return self.pages[index] if index >= 0 else BAD_CURSOR
+            return self.listed[method][index] if index >= 0 else BAD_CURSOR
         except (ValueError, TypeError, IndexError):
             return BAD_CURSOR
+
+    @staticmethod
+    def read(params: Any) -> bytes:
+        """resources/read of any URI: a line of text."""
+        uri = params.get("uri")
+        return TEXT_OF % json.dumps(uri if isinstance(uri, str) else "").encode()
 
     def initialize(self, params: Any) -> bytes:
         requested = params.get("protocolVersion")
@@ -132,6 +198,9 @@ def main() -> int:
     parser.add_argument("--pages", type=int, default=1, help="over how many tools/list pages (default 1)")
     parser.add_argument("--payload-mb", type=float, default=0.0, help="size of the `big` tool's result")
     parser.add_argument("--notify", type=int, default=0, help="notifications the `flood` tool sends before answering")
+    parser.add_argument("--resources", type=int, default=0, help="how many resources (default none)")
+    parser.add_argument("--templates", type=int, default=0, help="how many resource templates (default none)")
+    parser.add_argument("--prompts", type=int, default=0, help="how many prompts (default none)")
     options = parser.parse_args()
     # Everything built here lives until the server exits: the collector
     # would only walk it again and again while it is built (0.6 s of a
@@ -157,8 +226,12 @@ def main() -> int:
             continue  # blank line, notification, response or nonsense: nothing to answer
         if method == "tools/call":
             answers.call(write, head, message.get("params") or {})
-        elif method == "tools/list":
-            write(head + answers.page(message.get("params") or {}))
+        elif method in answers.listed:
+            write(head + answers.page(method, message.get("params") or {}))
+        elif method == "resources/read":
+            write(head + answers.read(message.get("params") or {}))
+        elif method == "prompts/get":
+            write(head + PROMPT)
         elif method == "initialize":
             write(head + answers.initialize(message.get("params") or {}))
         elif method == "ping":

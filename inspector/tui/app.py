@@ -5,6 +5,7 @@ server list beside them says which one the panes show."""
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -142,6 +143,8 @@ class InspectorApp(App[int]):
     ) -> None:
         super().__init__()
         tune_collector()
+        # When a key, a paste or the mouse last came (time.monotonic()).
+        self.last_input = 0.0
         self.keymap_settings = keymap or KeymapSettings()
         self._clashes_told: set[str] = set()
         specs = [spec] if isinstance(spec, ServerSpec) else list(spec)
@@ -272,6 +275,9 @@ class InspectorApp(App[int]):
             widget.focus()
 
     async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, (events.InputEvent, events.Paste)):
+            # Background threads step aside while the person is at the keys.
+            self.last_input = time.monotonic()
         if isinstance(event, (events.Key, events.Paste)):
             if not event.is_forwarded:
                 await self.key_order.take(event)

@@ -75,6 +75,15 @@ LOADING_SYNC_INTERVAL = 0.25
 # The wire validation holds off while a list's pages arrive less than this
 # far apart (a server that stops sending is checked all the same).
 VALIDATION_HOLD = 1.0
+# The wire validation's thread shares the interpreter with the loop: it
+# waits while the person is at the keys (and this long after the last key),
+# and otherwise hands the interpreter over at least this often, so a key that
+# comes is not kept waiting for the thread's turn to end (5 ms by default).
+VALIDATION_QUIET_AFTER_INPUT = 0.3
+# The wire validation starts once the first lists are in, or this long
+# after start (a server that answers nothing, a recording).
+VALIDATION_START_AFTER = 3.0
+VALIDATION_HAND_OVER = 0.001
 # While a long list arrives page by page, it is redrawn at most this often.
 PAGE_PAINT_INTERVAL = 0.5
 LIST_PANES: dict[str, type[Widget]] = {
@@ -115,6 +124,13 @@ def focus_pane(pane: Widget) -> None:
         targets[0].focus()
     elif pane.focusable:
         pane.focus()
+
+
+def _warm_validator() -> type[FrameValidator]:
+    from inspector.core.checks.frame_validator import FrameValidator
+
+    FrameValidator.warm()
+    return FrameValidator
 
 
 def worker_failure(error: BaseException | None) -> str:
@@ -186,6 +202,8 @@ class ServerView(Vertical):
         self._validated = 0
         self._validating = False
         self._stop_validation = threading.Event()
+        self._validation_begun = False
+        self._handed_over = 0.0
         self._facts = ConnectionFacts()
         self.traffic.subscribe(self._on_frame)
         self.client.on_state(self._on_state)
@@ -279,7 +297,11 @@ class ServerView(Vertical):
         yield BottomPanel(self.traffic)
 
     def on_mount(self) -> None:
-        self.run_worker(self._start_validation(), group="validation", exit_on_error=False)
+        # The validation thread reads the time of the last key from the app.
+        self._app_for_threads: InspectorApp = self.inspector
+        # The validator's models take half a second to import: not while the
+        # app starts and the first lists come in (see _begin_validation).
+        self.set_timer(VALIDATION_START_AFTER, self._begin_validation)
         auth = self.query_one(AuthPane)
         tabs = self.query_one("#main", TabbedContent)
         # Tasks appear once a server offers them (or a task shows up).
@@ -298,6 +320,7 @@ class ServerView(Vertical):
             self.query_one(BottomPanel).add_class("collapsed")
         if self.recording is not None:
             self._show_recording(*self.recording)
+            self._begin_validation()  # a recording's frames are all in
             return
         self.update_facts()
         self.connect()
@@ -359,6 +382,7 @@ class ServerView(Vertical):
             self.update_facts()
             self._show_tasks_tab()
             self.show_connect_error(exc)
+            self._begin_validation()  # what the attempt exchanged is checked at once
             return
         self.negotiated = True
         self.was_connected = True
@@ -371,7 +395,10 @@ class ServerView(Vertical):
         if self.client.modern is not None:
             # The stateless era has no push channel until we ask for one.
             self.run_worker(self._listen(), group="listen", exclusive=True, exit_on_error=False)
-        self.query_one(ToolsPane).query_one(ItemList).focus_list()
+        # Focus goes to the list of the pane on screen: a person who opened
+        # another pane (F3, say) while the server started stays there.
+        tabs = self.query_one("#main", TabbedContent)
+        focus_pane(tabs.get_pane(tabs.active))
 
     def _show_recording(self, path: str, traffic: TrafficLog) -> None:
         from inspector.core.record.recording_files import lists_from_traffic, opening
@@ -488,6 +515,7 @@ class ServerView(Vertical):
             if timer is not None:
                 timer.stop()
             if not self.lists_loading:
+                self._begin_validation()
                 self._schedule_sync()  # the wire validation waited for the list
         self.lists[kind] = listing
         pane.set_listing(listing)  # type: ignore[attr-defined]
@@ -599,6 +627,7 @@ class ServerView(Vertical):
             for frame in batch:
                 if stop.is_set():
                     break
+                self._validation_pause()
                 if validator.annotate(frame):
                     changed = True
             return changed
@@ -615,16 +644,43 @@ class ServerView(Vertical):
                 table.invalidate()
         self._schedule_sync()
 
-    async def _start_validation(self) -> None:
-        from inspector.core.checks.frame_validator import FrameValidator
+    def _begin_validation(self) -> None:
+        """Start the wire validation (once): when the lists asked for at
+        connection are in, or VALIDATION_START_AFTER after start at the latest."""
+        if not self._validation_begun:
+            self._validation_begun = True
+            self.run_worker(self._start_validation(), group="validation", exit_on_error=False)
 
-        await asyncio.to_thread(FrameValidator.warm)
-        self.validator = FrameValidator(
+    async def _start_validation(self) -> None:
+        # Imported and warmed in a thread: the wire models take half a second,
+        # which the loop would otherwise not paint nor answer a key during.
+        validator_class = await asyncio.to_thread(_warm_validator)
+        self.validator = validator_class(
             lambda: self.client.protocol_version if self.recording is None else None,
             tools=self._tool_definition,
             frames=self.traffic.by_seq,
+            pause=self._validation_pause,
         )
         self._schedule_sync()
+
+    def _validation_pause(self) -> None:
+        """Called in the validation thread between frames and list items:
+        it steps aside while keys (or the mouse) come, and hands the
+        interpreter to the loop every millisecond or so otherwise."""
+        app = self._app_for_threads
+        stop = self._stop_validation
+        now = time.monotonic()
+        quiet = app.last_input + VALIDATION_QUIET_AFTER_INPUT
+        if now < quiet:
+            while now < quiet and not stop.is_set():
+                time.sleep(quiet - now)
+                now = time.monotonic()
+                quiet = app.last_input + VALIDATION_QUIET_AFTER_INPUT
+        elif now - self._handed_over > VALIDATION_HAND_OVER:
+            time.sleep(0)
+        else:
+            return
+        self._handed_over = time.monotonic()
 
     def _tool_definition(self, name: str) -> dict[str, Any] | None:
         listing = self.lists.get("tools")
@@ -911,7 +967,21 @@ class ServerView(Vertical):
 
     @on(TabbedContent.TabActivated, "#main")
     def _tab_activated(self, event: TabbedContent.TabActivated) -> None:
-        focus_pane(event.pane)
+        # Focus moving into a pane makes its tab active too: a focus still on
+        # its way to another pane (the Tools list focused as F3 is pressed)
+        # would make that one active, which focused its own list again, and
+        # the two panes took turns for ever.  Once the focus changes under
+        # way are in, the active pane gets the focus if it has not got it.
+        self.call_after_refresh(self._focus_active_pane)
+
+    def _focus_active_pane(self) -> None:
+        tabs = self.query_one("#main", TabbedContent)
+        if not tabs.active:
+            return
+        pane = tabs.get_pane(tabs.active)
+        focused = self.app.focused
+        if focused is None or pane not in focused.ancestors_with_self:
+            focus_pane(pane)
 
     async def close(self) -> None:
         self._stop_validation.set()

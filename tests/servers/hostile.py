@@ -310,7 +310,8 @@ class HostileText(Server):
                 "name": "prompt",
                 "title": "Title " + HOSTILE,
                 "description": "prompt " + HOSTILE,
-                "arguments": [{"name": "arg", "description": HOSTILE}],
+                # A name no widget id may carry (a dot, a leading digit).
+                "arguments": [{"name": "arg", "description": HOSTILE}, {"name": "1st.page"}],
             }
         ]
 

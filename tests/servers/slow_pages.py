@@ -7,7 +7,9 @@ pages, the later ones only once the test allows it.
 `tool_0000` … over P pages; the first page is answered at once, every later
 one waits until FILE exists.  `tools/call` of `big_json` answers with a
 text block holding a JSON document of about 170 KB (`"marker": "END-OF-BIG"`
-last); any other tool answers "ok".
+last); any other tool answers "ok".  `big_json`'s input schema is itself
+about 40 KB (an unused definition in `$defs`, so its form stays empty), and
+the one resource, `big://rows.json`, reads as the same 170 KB document.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 import stdio_json
 
 WIDE_PROPERTIES = 100
+BIG_URI = "big://rows.json"
 
 
 def wide_form() -> dict[str, Any]:
@@ -62,7 +65,8 @@ def main() -> int:
         {"name": f"tool_{index:04d}", "inputSchema": {"type": "object", "properties": {}}}
         for index in range(options.tools - 1)
     ]
-    tools.append({"name": "big_json", "inputSchema": {"type": "object", "properties": {}}})
+    unused = {"description": "END-OF-SCHEMA " + "a long definition; " * 2_000}
+    tools.append({"name": "big_json", "inputSchema": {"type": "object", "properties": {}, "$defs": {"unused": unused}}})
     per_page = -(-len(tools) // options.pages)
     pages = [tools[i : i + per_page] for i in range(0, len(tools), per_page)]
 
@@ -76,7 +80,7 @@ def main() -> int:
                 message["id"],
                 {
                     "protocolVersion": "2025-06-18",
-                    "capabilities": {"tools": {}},
+                    "capabilities": {"tools": {}, "resources": {}},
                     "serverInfo": {"name": "slow-pages", "version": "1"},
                 },
             )
@@ -92,6 +96,13 @@ def main() -> int:
         elif method == "tools/call":
             text = big_json_text() if params.get("name") == "big_json" else "ok"
             answer(message["id"], {"content": [{"type": "text", "text": text}]})
+        elif method == "resources/list":
+            answer(message["id"], {"resources": [{"uri": BIG_URI, "name": "rows", "mimeType": "application/json"}]})
+        elif method == "resources/templates/list":
+            answer(message["id"], {"resourceTemplates": []})
+        elif method == "resources/read":
+            contents = {"uri": BIG_URI, "mimeType": "application/json", "text": big_json_text()}
+            answer(message["id"], {"contents": [contents]})
         elif method == "ping":
             answer(message["id"], {})
         else:

@@ -94,16 +94,21 @@ def _walk(
     node: JSONObject | None,
     depth: int = 0,
 ) -> None:
-    if depth > 40:
+    # A value the model kept as it came (a field typed Any: a tool's
+    # inputSchema, a _meta) holds no model, so no field to note: its
+    # subtree is not walked (it is most of a tool, and tools come by the
+    # ten thousand).
+    if depth > 40 or obj is raw:
         return
     revision = walk.revision
     if isinstance(obj, list) and isinstance(raw, list):
         for i, (o, r) in enumerate(zip(obj, raw, strict=False)):
-            _walk(walk, o, r, (*path, i), skip - 1, child_schema(revision, node, i, r), depth + 1)
+            if o is not r:
+                _walk(walk, o, r, (*path, i), skip - 1, child_schema(revision, node, i, r), depth + 1)
         return
     if isinstance(obj, dict) and isinstance(raw, dict):
         for key, value in raw.items():
-            if key in obj:
+            if key in obj and obj[key] is not value:
                 child = child_schema(revision, node, key, value)
                 _walk(walk, obj[key], value, (*path, key), skip - 1, child, depth + 1)
         return
@@ -144,4 +149,6 @@ def _walk_model(
             child = None  # the revision has no schema for what is inside
         else:
             child = child_schema(walk.revision, node, key, value)
-        _walk(walk, getattr(obj, attr, None), value, here, skip - 1, child, depth + 1)
+        inner = getattr(obj, attr, None)
+        if inner is not value:
+            _walk(walk, inner, value, here, skip - 1, child, depth + 1)

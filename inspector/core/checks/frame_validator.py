@@ -94,7 +94,8 @@ class FrameValidator:
     its definition, for structured content; without one, the validator
     uses the tools it saw in tools/list results.  ``frames``: a lookup from
     sequence number to frame (``traffic.by_seq``) for responses whose
-    request it did not see.
+    request it did not see.  ``pause``: called between the items of a list
+    (see `validate_message`).
 
     `check(frame)` returns the problems of one frame; `annotate(frame)`
     also stores them in ``frame.findings`` and can be subscribed to a
@@ -106,8 +107,10 @@ class FrameValidator:
         revision: str | Callable[[], str | None] | None = None,
         tools: Callable[[str], JSONObject | None] | None = None,
         frames: Callable[[int], Frame | None] | None = None,
+        pause: Callable[[], None] | None = None,
     ) -> None:
         self._revision_source = revision
+        self._pause = pause
         self._tools_source = tools
         self._frames = frames
         self.revision: str | None = None
@@ -199,6 +202,7 @@ class FrameValidator:
             server_capabilities=self.server_capabilities,
             tool_lookup=self.tool,
             seq=frame.seq,
+            pause=self._pause,
         )
         if frame.direction == "in":
             problems.extend(self._session_problems(frame, revision))

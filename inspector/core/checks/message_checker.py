@@ -46,6 +46,7 @@ class CheckContext:
     client_caps: dict[str, Any] | None = None
     server_caps: dict[str, Any] | None = None
     tool_lookup: Callable[[str], dict[str, Any] | None] | None = None
+    pause: Callable[[], None] | None = None
 
 
 class MessageChecker:

@@ -95,6 +95,7 @@ def validate_message(
     server_capabilities: JSONObject | None = None,
     tool_lookup: Callable[[str], JSONObject | None] | None = None,
     seq: int | None = None,
+    pause: Callable[[], None] | None = None,
 ) -> list[Problem]:
     """Problems of one parsed JSON-RPC message.
 
@@ -103,7 +104,9 @@ def validate_message(
     is the method of the request it answers, ``request_params`` that
     request's params.  Capabilities, when given, enable the capability
     checks; ``tool_lookup(name)`` gives the tool definition for structured
-    content checks.
+    content checks.  ``pause()``, when given, is called between the items of
+    a list (a page may hold thousands): a caller sharing the interpreter
+    with others can step aside there.
     """
     ctx = CheckContext(
         revision if revision in KNOWN_VERSIONS else None,
@@ -114,6 +117,7 @@ def validate_message(
         client_capabilities,
         server_capabilities,
         tool_lookup,
+        pause,
     )
     checker = MessageChecker(ctx)
     if not isinstance(message, dict):
@@ -387,7 +391,10 @@ def _check_list(checker: MessageChecker, model: Any, result: JSONObject, key: st
     item_cls = item_model(model, key)
     if item_cls is None:
         return
+    pause = checker.ctx.pause
     for index, item in enumerate(items):
+        if pause is not None:
+            pause()
         prefix: Path = ("result", key, index)
         subject = _subject(kind, item)
         checker.model(item_cls, item, prefix, skip_root=0, subject=subject, item_kind=kind)

@@ -17,7 +17,7 @@ from inspector.core.protocol.items import Item, ListResult
 from inspector.core.safetext import one_line, visible
 from inspector.tui.keymap import key_hint
 from inspector.tui.safe import plain, plain_line
-from inspector.tui.widgets.completing_field import CompletingField, ask_completion, focus_first_field
+from inspector.tui.widgets.completing_field import CompletingField, ask_completion, fill_form, focus_first_field
 from inspector.tui.widgets.content_view import BlockView
 from inspector.tui.widgets.item_list import ItemList
 
@@ -124,9 +124,11 @@ class PromptsPane(Horizontal):
         self.workers.cancel_group(self, "get-prompt")
         form = self.query_one("#prompt-form", VerticalScroll)
         form.border_title = None
-        await self.query_one("#prompt-messages", VerticalScroll).remove_children()
-        await form.remove_children()
+        messages = self.query_one("#prompt-messages", VerticalScroll)
+        if messages.children:
+            await messages.remove_children()
         if item is None:
+            await form.remove_children()
             return
         form.border_title = plain_line(item.key, 120)
         header = Text()
@@ -137,7 +139,7 @@ class PromptsPane(Horizontal):
         for problem in item.problems:
             header.append("\n⚠ ", style="bold red")
             header.append_text(plain(problem, style="red"))
-        widgets: list[Any] = [Static(header)]
+        fields = []
         completions = "completions" in self.inspector.client.server_capabilities
         for argument in item.data.get("arguments") or []:
             if not isinstance(argument, dict) or not isinstance(argument.get("name"), str):
@@ -152,9 +154,9 @@ class PromptsPane(Horizontal):
                 # value matching the following JSON schema: {…}").
                 label.append("  ")
                 label.append(one_line(argument["description"], ARGUMENT_DESCRIPTION_LIMIT), style="dim")
-            widgets.append(CompletingField(name, label=label, source=self._completion if completions else None))
-        widgets.append(Static(Text(f"{key_hint(self.app, 'get_prompt')} gets the prompt", style="dim")))
-        await form.mount_all(widgets)
+            fields.append((name, label))
+        hint = Text(f"{key_hint(self.app, 'get_prompt')} gets the prompt", style="dim")
+        await fill_form(form, header, fields, self._completion if completions else None, [hint])
 
     @on(ItemList.Activated, "#prompt-list")
     def _activate(self, event: ItemList.Activated) -> None:

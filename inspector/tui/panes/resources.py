@@ -20,9 +20,11 @@ from inspector.core.protocol.items import Item, ListResult
 from inspector.core.protocol.listing import DIRECTORY_MIME, DIRECTORY_READ
 from inspector.tui.badges import uri_row
 from inspector.tui.keymap import key_hint
-from inspector.tui.safe import json_syntax, plain, plain_line
+from inspector.tui.safe import plain, plain_line
+from inspector.tui.widgets.big_text import json_widget
 from inspector.tui.widgets.content_view import BlockView
 from inspector.tui.widgets.item_list import ItemList
+from inspector.tui.widgets.steady import SteadyScroll, SteadyStatic, set_text
 
 if TYPE_CHECKING:
     from inspector.tui.server_view import ServerView
@@ -36,7 +38,7 @@ def contents_widgets(result: Any) -> list[Widget]:
     if not isinstance(result, dict) or not isinstance(result.get("contents"), list):
         return [
             Static(Text("the result has no contents array", style="bold red")),
-            Static(json_syntax(result)),
+            json_widget(result),
         ]
     parts: list[Widget] = []
     for index, entry in enumerate(result["contents"]):
@@ -160,8 +162,8 @@ class ResourcesPane(Horizontal):
     def compose(self) -> ComposeResult:
         yield ItemList("Resources", self._row, kind="resources", lines=2, id="resource-list")
         with Vertical(id="resource-detail"):
-            yield Static("No resource selected", id="resource-info")
-            yield VerticalScroll(id="resource-contents")
+            yield SteadyStatic("No resource selected", id="resource-info")
+            yield SteadyScroll(id="resource-contents")
 
     def _row(self, item: Item) -> Text:
         if item.key in self.updated:
@@ -198,7 +200,7 @@ class ResourcesPane(Horizontal):
         for problem in item.problems:
             text.append("\n⚠ ", style="bold red")
             text.append_text(plain(problem, style="red"))
-        info.update(text)
+        set_text(info, text)
 
     @on(ItemList.Activated, "#resource-list")
     def _activated(self, event: ItemList.Activated) -> None:

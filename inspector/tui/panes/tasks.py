@@ -15,7 +15,8 @@ from textual.widgets import Static
 
 from inspector.core.protocol.errors import InspectorError
 from inspector.core.protocol.tasks import TaskInfo
-from inspector.tui.safe import json_syntax, plain, plain_line
+from inspector.tui.safe import plain, plain_line
+from inspector.tui.widgets.big_text import json_widget
 from inspector.tui.widgets.item_list import FilterList
 
 if TYPE_CHECKING:
@@ -141,7 +142,7 @@ class TasksPane(Horizontal):
         for title, payload in sections:
             if payload:
                 detail.mount(Static(Text(title, style="bold"), classes="task-json"))
-                detail.mount(Static(json_syntax(payload), classes="task-json"))
+                detail.mount(json_widget(payload, classes="task-json"))
 
     @work(group="task-action")
     async def action_get(self) -> None:

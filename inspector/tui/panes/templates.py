@@ -19,7 +19,7 @@ from inspector.tui.badges import uri_row
 from inspector.tui.keymap import key_hint
 from inspector.tui.panes.resources import contents_widgets
 from inspector.tui.safe import plain, plain_line
-from inspector.tui.widgets.completing_field import CompletingField, ask_completion, focus_first_field
+from inspector.tui.widgets.completing_field import CompletingField, ask_completion, fill_form, focus_first_field
 from inspector.tui.widgets.item_list import ItemList
 
 if TYPE_CHECKING:
@@ -98,9 +98,10 @@ class TemplatesPane(Horizontal):
         contents.border_title = None
         form = self.query_one("#template-form", VerticalScroll)
         form.border_title = None
-        await contents.remove_children()
-        await form.remove_children()
+        if contents.children:
+            await contents.remove_children()
         if item is None:
+            await form.remove_children()
             self.query_one("#template-uri", Static).update("")
             return
         form.border_title = plain_line(item.key, 120)
@@ -109,17 +110,16 @@ class TemplatesPane(Horizontal):
         if item.description:
             header.append("\n")
             header.append_text(plain(item.description))
-        widgets: list[Any] = [Static(header)]
         variables = template_variables(item.key)
-        if not variables:
-            widgets.append(Static(Text("no variables (or the template is not valid RFC 6570)", style="yellow")))
+        lines = [] if variables else [Text("no variables (or the template is not valid RFC 6570)", style="yellow")]
         completions = "completions" in self.inspector.client.server_capabilities
+        fields = []
         for name in variables:
             label = Text(name, style="bold")
             if completions:
                 label.append("  (server completions)", style="dim")
-            widgets.append(CompletingField(name, label=label, source=self._completion if completions else None))
-        await form.mount_all(widgets)
+            fields.append((name, label))
+        await fill_form(form, header, fields, self._completion if completions else None, lines)
         self._update_uri()
 
     @on(ItemList.Activated, "#template-list")

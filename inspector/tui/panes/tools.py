@@ -10,6 +10,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Checkbox, Static, TabbedContent, TabPane
 
 from inspector import __version__
@@ -24,9 +25,11 @@ from inspector.tui.clipboard import copy_text
 from inspector.tui.panes.tool_header import tool_header
 from inspector.tui.safe import json_syntax
 from inspector.tui.widgets.arguments import ArgumentsEditor
+from inspector.tui.widgets.big_text import LazyBody, json_over_limit, json_widget
 from inspector.tui.widgets.content_view import BlockView
 from inspector.tui.widgets.item_list import ItemList
 from inspector.tui.widgets.result_view import ResultView
+from inspector.tui.widgets.steady import set_text
 
 if TYPE_CHECKING:
     from inspector.core.extensions.app_bridge import AppBridge
@@ -141,23 +144,11 @@ class ToolsPane(Horizontal):
         if self._result_hidden:
             self._result_hidden = False
             view.empty = False
-        self._draw_header(header, tool_header(item, self.app_url if self.app_tool == item.key else None))
+        set_text(header, tool_header(item, self.app_url if self.app_tool == item.key else None))
         self._draw_tabs()
         self.query_one(ArgumentsEditor).load_schema(item.input_schema, key=item.key)
         if self.inspector.recording is not None:
             self._show_recorded_call(item)
-
-    @staticmethod
-    def _draw_header(header: Static, text: Text) -> None:
-        """The tool's header; the screen is laid out again only when the
-        header takes a different number of lines than the last tool's."""
-        width = header.size.width
-        if not width or not header.display:
-            header.update(text)
-            return
-        header.update(text, layout=False)
-        if header.get_content_height(header.size, header.app.size, width) != header.size.height:
-            header.refresh(layout=True)
 
     def _draw_tabs(self, every: bool = False) -> None:
         """The schema tabs of the selected tool: the one shown (or *every*
@@ -174,14 +165,31 @@ class ToolsPane(Horizontal):
             self._tab_drawn[tab] = tool
             static = self.query_one(part, Static)
             if tool is None:
-                static.update("")
+                self._show_json(static, None, "")
             elif tab == "tool-schema-tab":
-                static.update(json_syntax(tool.data.get("inputSchema")))
+                self._show_json(static, tool.data.get("inputSchema"))
             elif tab == "tool-output-tab":
                 output = tool.output_schema
-                static.update(json_syntax(output) if output is not None else Text("no outputSchema", style="dim"))
+                self._show_json(static, output, Text("no outputSchema", style="dim"))
             else:
-                static.update(json_syntax(tool.raw))
+                self._show_json(static, tool.raw)
+
+    @staticmethod
+    def _show_json(static: Static, value: Any, instead: Text | str = "") -> None:
+        """*value* highlighted in *static*; a big one (a schema of hundreds
+        of kilobytes) in a LazyBody beside it, prepared in a thread and
+        coloured a screen at a time; *instead* when the value is None."""
+        holder = static.parent
+        if isinstance(holder, Widget):
+            holder.remove_children(LazyBody)
+        if value is None or not json_over_limit(value):
+            static.display = True
+            static.update(instead if value is None else json_syntax(value))
+            return
+        static.update("")
+        static.display = False
+        if isinstance(holder, Widget):
+            holder.mount(json_widget(value))
 
     @on(TabbedContent.TabActivated, "#tool-tabs")
     def _tab_shown(self, event: TabbedContent.TabActivated) -> None:
@@ -392,7 +400,7 @@ class ToolsPane(Horizontal):
         tool = self.tool
         if tool is not None and self.is_attached:
             url = self.app_url if self.app_tool == tool.key else None
-            self._draw_header(self.query_one("#tool-header-text", Static), tool_header(tool, url))
+            set_text(self.query_one("#tool-header-text", Static), tool_header(tool, url))
 
     async def stop_app_preview(self, redraw: bool = True) -> None:
         host, bridge = self.app_host, self.app_bridge

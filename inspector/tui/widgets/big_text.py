@@ -11,6 +11,8 @@ for: those on screen.  The text itself is prepared off the loop
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from rich.cells import cell_len, chop_cells
@@ -21,10 +23,21 @@ from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.strip import Strip
 from textual.widget import Widget
+from textual.widgets import Static
 
 from inspector.core.safetext import safe_json, visible
+from inspector.tui.safe import json_syntax
 
-__all__ = ["HIGHLIGHT_LIMIT", "LazyText", "json_colours", "prepare_json", "prepare_text"]
+__all__ = [
+    "HIGHLIGHT_LIMIT",
+    "LazyBody",
+    "LazyText",
+    "json_colours",
+    "json_over_limit",
+    "json_widget",
+    "prepare_json",
+    "prepare_text",
+]
 
 # Above this many characters, JSON and text go to a `LazyText` (prepared in a
 # thread) instead of a `Static` with a `Syntax` built on the UI loop.
@@ -51,6 +64,34 @@ def prepare_json(value: Any) -> str:
 def prepare_text(text: str) -> str:
     """Server text made inert (run it in a thread for big texts)."""
     return visible(text).expandtabs(4)
+
+
+def json_over_limit(value: Any, limit: int = HIGHLIGHT_LIMIT) -> bool:
+    """Whether *value* as JSON takes more than about *limit* characters,
+    counted only as far as the limit (a 100 MB value costs what 16 KB do)."""
+    budget = limit
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            budget -= len(item) + 2
+        elif isinstance(item, dict):
+            budget -= 2 + 4 * len(item)
+            if budget < 0:
+                return True
+            for key, child in item.items():
+                budget -= len(key) if isinstance(key, str) else 8
+                stack.append(child)
+        elif isinstance(item, list):
+            budget -= 2 + len(item)
+            if budget < 0:
+                return True
+            stack.extend(item)
+        else:
+            budget -= 8
+        if budget < 0:
+            return True
+    return False
 
 
 def json_colours(line: str) -> Text:
@@ -87,6 +128,17 @@ class LazyText(Widget):
     @property
     def line_count(self) -> int:
         return len(self._lines)
+
+    def set_text(self, text: str, *, json: bool = False) -> None:
+        """Show other prepared text."""
+        self.text = text
+        self.json = json
+        self._lines = text.split("\n")
+        self._width = -1
+        self._rows = []
+        self._chunks = {}
+        self._coloured.clear()
+        self.refresh(layout=True)
 
     def _wrap(self, width: int) -> None:
         width = max(1, width)
@@ -155,3 +207,39 @@ def _spans(text: Text) -> list[tuple[str, Style]]:
     if position < len(plain):
         out.append((plain[position:], Style()))
     return out
+
+
+class LazyBody(LazyText):
+    """A `LazyText` whose text is prepared in a thread once it is mounted:
+    `prepare()` returns (text, is JSON); "preparing…" shows until then."""
+
+    def __init__(self, prepare: Callable[[], tuple[str, bool]], *, classes: str | None = None) -> None:
+        super().__init__("preparing…", classes=classes)
+        self._prepare = prepare
+        self.prepared = False
+
+    def on_mount(self) -> None:
+        self.run_worker(self._prepare_in_thread, thread=True, group="prepare", exit_on_error=False)
+
+    def _prepare_in_thread(self) -> None:
+        text, is_json = self._prepare()
+        try:
+            self.app.call_from_thread(self._prepared, text, is_json)
+        except RuntimeError:
+            pass  # the app is closing
+
+    def _prepared(self, text: str, is_json: bool) -> None:
+        self.set_text(text, json=is_json)
+        self.prepared = True
+
+
+def _pretty_json(value: Any) -> tuple[str, bool]:
+    return prepare_json(value), True
+
+
+def json_widget(value: Any, *, classes: str | None = None) -> Widget:
+    """A JSON value shown highlighted: a `Static` with a `Syntax` when it is
+    small, else a `LazyBody` (prepared in a thread, coloured a screen at a time)."""
+    if json_over_limit(value):
+        return LazyBody(partial(_pretty_json, value), classes=classes)
+    return Static(json_syntax(value), classes=classes)

@@ -22,8 +22,9 @@ from textual.widgets.option_list import Option
 from inspector.core.protocol.client import Client
 from inspector.core.protocol.errors import InspectorError
 from inspector.core.safetext import one_line, visible
+from inspector.tui.widgets.steady import set_text
 
-__all__ = ["CompletingField", "CompletionSource", "ask_completion", "focus_first_field", "matching"]
+__all__ = ["CompletingField", "CompletionSource", "ask_completion", "fill_form", "focus_first_field", "matching"]
 
 # (argument name, current value) -> (values, total, hasMore)
 CompletionSource = Callable[[str, str], Awaitable[tuple[list[str], int | None, bool]]]
@@ -108,7 +109,8 @@ class CompletingField(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Label(self.label)
-        yield _CompletionInput(value=self.initial, placeholder=self.placeholder, id=f"field-{self.argument}")
+        # No id from the argument's name: a server's name need not be a valid one.
+        yield _CompletionInput(value=self.initial, placeholder=self.placeholder)
         dropdown = OptionList(classes="completions")
         dropdown.can_focus = False  # focus stays in the field, which drives it
         yield dropdown
@@ -117,6 +119,28 @@ class CompletingField(Vertical):
     @property
     def value(self) -> str:
         return self.query_one(Input).value
+
+    def rebind(self, name: str, *, label: Text, source: CompletionSource | None, placeholder: str = "") -> None:
+        """Become the field of another argument: its label, an empty value,
+        no suggestions (nor an answer to a request made for the last one)."""
+        self.workers.cancel_group(self, "completion")
+        self.argument = name
+        self.label = label
+        self.source = source
+        self.initial = ""
+        self.placeholder = placeholder
+        self.last_values = []
+        self.shown = []
+        self._accepted = None
+        set_text(self.query_one(Label), label)
+        field = self.query_one(Input)
+        # Emptied by the pane, not typed: no Changed, no request for suggestions.
+        with self.prevent(Input.Changed):
+            field.value = ""
+        field.placeholder = placeholder
+        self.dropdown.clear_options()
+        self.close()
+        self._note(Text())
 
     @property
     def dropdown(self) -> OptionList:
@@ -211,6 +235,59 @@ class CompletingField(Vertical):
     @on(events.DescendantBlur)
     def _blurred(self) -> None:
         self.close()
+
+
+class FormLine(Static):
+    """A line of a form after its fields (a hint, a warning): kept while the next item's form has the same."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(text, classes="form-line")
+        self.line_text = text.plain
+
+
+async def fill_form(
+    form: Widget,
+    header: Text,
+    fields: list[tuple[str, Text]],
+    source: CompletionSource | None,
+    lines: list[Text],
+) -> None:
+    """An item's form in *form*: a header, a field per (argument, label),
+    then *lines*.  What the form already holds is given the new item's
+    (header text, argument, label; values and suggestions emptied) rather
+    than built again: a move along a list of similar items mounts nothing."""
+    children = list(form.children)
+    top = children[0] if children else None
+    if not isinstance(top, Static) or not top.has_class("form-header"):
+        await form.remove_children()
+        await form.mount_all(
+            [
+                Static(header, classes="form-header"),
+                *(CompletingField(name, label=label, source=source) for name, label in fields),
+                *(FormLine(line) for line in lines),
+            ]
+        )
+        return
+    with form.app.batch_update():
+        set_text(top, header)
+        old = [child for child in children if isinstance(child, CompletingField)]
+        for field, (name, label) in zip(old, fields, strict=False):
+            field.rebind(name, label=label, source=source)
+        kept_lines = [child for child in children if isinstance(child, FormLine)]
+        stale: list[Widget] = [*old[len(fields) :]]
+        if [line.line_text for line in kept_lines] != [line.plain for line in lines]:
+            stale += kept_lines
+            kept_lines = []
+        if stale:
+            await form.remove_children(stale)
+        new_fields = [CompletingField(name, label=label, source=source) for name, label in fields[len(old) :]]
+        if new_fields:
+            if kept_lines:
+                await form.mount_all(new_fields, before=kept_lines[0])
+            else:
+                await form.mount_all(new_fields)
+        if not kept_lines and lines:
+            await form.mount_all([FormLine(line) for line in lines])
 
 
 def focus_first_field(container: Widget) -> bool:

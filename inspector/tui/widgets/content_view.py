@@ -7,6 +7,7 @@ import binascii
 import io
 import json
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from rich.console import RenderableType
@@ -21,7 +22,7 @@ from textual.widgets import Static
 from inspector.core.safetext import visible
 from inspector.tui.gaps import hold_gaps
 from inspector.tui.safe import json_syntax, plain, plain_line
-from inspector.tui.widgets.big_text import HIGHLIGHT_LIMIT, LazyText, prepare_json, prepare_text
+from inspector.tui.widgets.big_text import HIGHLIGHT_LIMIT, LazyBody, LazyText, prepare_json, prepare_text
 
 __all__ = [
     "BlockView",
@@ -284,10 +285,39 @@ class BlockView(Vertical):
             prepared, is_json = self.prepared
             yield LazyText(prepared, json=is_json, classes="block-body")
             return
+        text = self._big_text()
+        if text is not None:
+            # A large text that was not prepared: it is, in a thread, once shown.
+            title = self._title()
+            if self.block.get("type") == "text":
+                title.append(f"  {len(text)} chars", style="dim")
+            yield Static(hold_gaps(title), classes="block-title")
+            yield LazyBody(partial(prepare_text_body, text), classes="block-body")
+            return
         title, body = self._title_and_body()
         yield Static(hold_gaps(title), classes="block-title")
         picture = self._graphics()
         yield picture if picture is not None else Static(body)
+
+    def _big_text(self) -> str | None:
+        """The text of a text block or a text resource above HIGHLIGHT_LIMIT."""
+        block = self.block
+        if block.get("type") == "text":
+            text = block.get("text")
+        elif block.get("type") == "resource" and isinstance(block.get("resource"), dict):
+            text = block["resource"].get("text")
+        else:
+            return None
+        return text if isinstance(text, str) and len(text) > HIGHLIGHT_LIMIT else None
+
+    def _title(self) -> Text:
+        """The title line of a text block or a resource (as `_title_and_body` makes it)."""
+        block = self.block
+        label = Text(f"[{self.index + 1}] {block.get('type')}", style="bold")
+        resource = block.get("resource")
+        if isinstance(resource, dict):
+            label.append_text(plain_line(f"  {resource.get('uri', '?')} {resource.get('mimeType', '')}", 100))
+        return label
 
     def _graphics(self) -> Any:
         """The image drawn with a terminal graphics protocol, when there is one."""

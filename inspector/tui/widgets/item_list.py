@@ -35,6 +35,10 @@ RowLines = Callable[[Any], int] | int
 # A move of the highlight by keys is shown in the pane after this long
 # without another: a burst of arrow keys builds only the last detail.
 ANNOUNCE_AFTER = 0.04
+# The filter's haystacks (an item's searchable text, lowered) are made this
+# many items per turn of the loop once a listing is in: 100,000 of them take
+# 150 ms, which the first key typed in the filter would otherwise wait for.
+HAYSTACK_SLICE = 2_000
 
 
 class Shown(Sequence[T]):
@@ -143,8 +147,10 @@ class FilterList(Vertical, Generic[T]):
         self.items: list[T] = []
         self.shown: Shown[T] = Shown(self.items, range(0))
         self.filter_text = ""
-        # The lowered haystack of each item, made at the first filtering of a listing.
-        self._haystacks: list[str] | None = None
+        # The lowered haystack of each item, made a slice at a time once a
+        # listing is in (HAYSTACK_SLICE), the rest at the first filter key.
+        self._haystacks: list[str] = []
+        self._haystack_turns = 0
         self._heights: list[int] | int = 1
         # The query the shown rows answer: a longer one searches only them.
         self._query = ""
@@ -181,27 +187,59 @@ class FilterList(Vertical, Generic[T]):
         current = self.highlighted_item
         if current is None and self._last is not None and self._last < len(self.items):
             current = self.items[self._last]
+        before = self.items
+        # A list growing page by page keeps what was made for its first items.
+        grown = 0 < len(before) <= len(items) and items[0] is before[0] and items[len(before) - 1] is before[-1]
         self.items = list(items)
-        self._haystacks = None
+        if not grown:
+            self._haystacks = []
         self._query = ""
         self.shown = Shown(self.items, range(len(self.items)))
-        self._heights = self._measure()
+        self._heights = self._measure(len(before) if grown else 0)
+        self._make_haystacks_soon()
         self._last = None
         keep = self._find(current) if current is not None else None
         self.options.forget()
         self._apply_filter(keep)
 
-    def _measure(self) -> list[int] | int:
+    def _measure(self, known: int = 0) -> list[int] | int:
+        """The lines of each item's row (one number when all rows have the
+        same); the first *known* items are measured already."""
         lines = self.lines
         if isinstance(lines, int):
             return lines
-        if lines is None:
-            heights = [self.render_row(item).plain.count("\n") + 1 for item in self.items]
+        before = self._heights
+        if known and isinstance(before, int):
+            heights: list[int] = [before] * known
+        elif known and isinstance(before, list):
+            heights = before[:known]
         else:
-            heights = [lines(item) for item in self.items]
-        if heights and all(height == heights[0] for height in heights):
+            heights, known = [], 0
+        new = self.items[known:]
+        if lines is None:
+            heights += [self.render_row(item).plain.count("\n") + 1 for item in new]
+        else:
+            heights += [lines(item) for item in new]
+        if heights and heights.count(heights[0]) == len(heights):
             return heights[0]
         return heights
+
+    def _make_haystacks_soon(self) -> None:
+        """Make the haystacks still missing, a slice per turn of the loop."""
+        self._haystack_turns += 1
+        if len(self._haystacks) < len(self.items):
+            self.call_later(self._make_haystacks, self._haystack_turns)
+
+    def _make_haystacks(self, turn: int | None = None) -> None:
+        """The next slice of haystacks (all of them when *turn* is None)."""
+        if turn is not None and turn != self._haystack_turns:
+            return  # the items changed since: a newer turn goes on
+        made = self._haystacks
+        end = len(self.items) if turn is None else min(len(self.items), len(made) + HAYSTACK_SLICE)
+        haystack = self.haystack
+        made.extend(haystack(item).lower() for item in self.items[len(made) : end])
+        if turn is not None and len(made) < len(self.items):
+            self.call_later(self._make_haystacks, turn)
 
     def _find(self, item: T) -> int | None:
         """The index of this item (or its successor in a new listing) among the items."""
@@ -215,9 +253,8 @@ class FilterList(Vertical, Generic[T]):
         if not query:
             rows: Sequence[int] = range(len(self.items))
         else:
-            if self._haystacks is None:
-                haystack = self.haystack
-                self._haystacks = [haystack(item).lower() for item in self.items]
+            if len(self._haystacks) < len(self.items):
+                self._make_haystacks()
             haystacks = self._haystacks
             # Every match of a longer query matched the shorter one.
             previous = self.shown.rows if self._query in query else range(len(haystacks))
@@ -385,7 +422,9 @@ class FilterList(Vertical, Generic[T]):
 
 
 def _item_haystack(item: Item) -> str:
-    return "\n".join((item.key, item.title or "", item.description))
+    # A resource's or template's key is its URI: its name is searched too.
+    name = item.name if item.name != item.key else ""
+    return "\n".join((item.key, name, item.title or "", item.description))
 
 
 class ItemList(FilterList[Item]):

@@ -26,6 +26,9 @@ Path = tuple[str | int, ...]
 MAX_CHILDREN = 200
 # Branches up to this depth start unfolded.
 OPEN_DEPTH = 2
+# At most this many nodes in all: a value of 200 items of 200 items of …
+# would otherwise build millions, on the UI loop.
+MAX_NODES = 5_000
 
 _SCALAR_STYLE = {str: "green", bool: "magenta", type(None): "magenta", int: "cyan", float: "cyan"}
 
@@ -62,6 +65,7 @@ class JsonTree(Tree[Path]):
         super().__init__(self._label(Text(label, style="bold"), value, ()), data=(), id=id)
         self.show_root = True
         self.guide_depth = 2
+        self._budget = MAX_NODES
         self._fill(self.root, value, (), 0)
         self.root.expand()
 
@@ -86,7 +90,13 @@ class JsonTree(Tree[Path]):
             children = list(enumerate(value))
         else:
             return
-        for key, child in children[:MAX_CHILDREN]:
+        for count, (key, child) in enumerate(children[:MAX_CHILDREN]):
+            if self._budget <= 0:
+                node.add_leaf(
+                    Text(f"… {len(children) - count} more (the traffic view has the whole value)", style="dim")
+                )
+                return
+            self._budget -= 1
             child_path = (*path, key)
             label = self._label(_key_text(key), child, child_path)
             if isinstance(child, (dict, list)) and child:

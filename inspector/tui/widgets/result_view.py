@@ -15,8 +15,8 @@ from inspector.core.protocol.errors import InspectorError, JsonRpcError
 from inspector.core.protocol.tasks import TaskInfo
 from inspector.tui.gaps import hold_gaps
 from inspector.tui.keymap import key_hint
-from inspector.tui.safe import json_syntax, plain, plain_line
-from inspector.tui.widgets.big_text import HIGHLIGHT_LIMIT
+from inspector.tui.safe import plain, plain_line
+from inspector.tui.widgets.big_text import HIGHLIGHT_LIMIT, json_widget
 from inspector.tui.widgets.content_view import ContentList, prepare_blocks
 from inspector.tui.widgets.json_tree import JsonTree
 
@@ -153,7 +153,7 @@ class ResultView(VerticalScroll):
         self.last_result = result
         if not isinstance(result, dict):
             self._status(Text(f"✖ the result is not an object ({elapsed * 1000:.0f} ms)"), error=True)
-            await self.mount(Static(json_syntax(result), classes="result-part"))
+            await self.mount(json_widget(result, classes="result-part"))
             return
         is_error = result.get("isError") is True
         head = Text()
@@ -177,7 +177,8 @@ class ResultView(VerticalScroll):
             parts.append(ContentList(content, prepared=prepared, id=None))
         elif "content" in result:
             parts.append(Static(Text("content is not an array", style="bold red")))
-        violations = structured_violations(output_schema, result)
+        # A server's schema may be slow to check (and holds patterns): never on the loop.
+        violations = await asyncio.to_thread(structured_violations, output_schema, result)
         check = structured_check(output_schema, result, violations)
         if "structuredContent" in result:
             parts.append(
@@ -205,7 +206,7 @@ class ResultView(VerticalScroll):
             head.append(f"  after {elapsed * 1000:.0f} ms", style="dim")
             self._status(head, error=True)
             if error.data is not None:
-                await self.mount(Static(json_syntax(error.data), classes="result-part"))
+                await self.mount(json_widget(error.data, classes="result-part"))
         else:
             # A person reads "cancelled", not the exception's class name.
             label = error.label if isinstance(error, InspectorError) else error.__class__.__name__

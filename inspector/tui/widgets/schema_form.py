@@ -22,7 +22,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import Reactive
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Input, Label, Select, SelectionList, Static, TextArea
+from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, SelectionList, Static, TextArea
 
 from inspector.core.safetext import has_controls, one_line, safe_json, visible
 from inspector.forms import (
@@ -199,6 +199,21 @@ def _row_shape(node: FormNode, depth: int) -> tuple[Any, ...] | None:
     return ("input", depth, note)
 
 
+def _spec_shape(spec: tuple[FormNode, int] | None) -> tuple[Any, ...] | None:
+    """The shape of the row a spec asks for (`_row_shape`; the "no arguments" line has one too)."""
+    if spec is None:
+        return ("no-arguments",)
+    return _row_shape(*spec)
+
+
+def _child_shape(child: Widget) -> tuple[Any, ...] | None:
+    if isinstance(child, FieldRow):
+        return child.shape
+    if isinstance(child, Static) and child.has_class("no-arguments"):
+        return ("no-arguments",)
+    return None
+
+
 W = TypeVar("W", Input, Select[Any], Button, Checkbox)
 
 
@@ -211,12 +226,33 @@ def compact(widget: W) -> W:
     return widget
 
 
+class FieldLine(Horizontal):
+    """A row's first line: its label and editor side by side.
+
+    This line, the row, its label and note, and the form itself never
+    scroll their content (the form scrolls as a whole, and shows its
+    scrollbar through a layout of its own), so a change of their content's
+    size needs no second layout of the screen: Textual's widgets ask for one
+    whenever a layout changes their virtual size, every row newly mounted
+    among them, and a layout of the whole screen costs more than the rows."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
+
+
+class FieldLabel(Label):
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
+
+
+class FieldNote(Static):
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
+
+
 class FormInput(Input):
     """A form's one-line editor.  Its width is the row's whatever the text:
     a value typed or loaded repaints it, without laying the screen out
     (Textual's Input sets its virtual size to the text's on every change)."""
 
-    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
 
 
 # After a rebuild, focus the first editor under the row rather than its own buttons.
@@ -224,14 +260,56 @@ UNDER = "-under"
 
 
 class FormSelect(Select[Any]):
-    """A form's select, safe to remove while it mounts."""
+    """A form's select, safe to remove while it mounts.
+
+    Its list of options (an OptionList, the costliest of a select's parts)
+    is mounted when first needed: opened, or holding a value to highlight.
+    A form of many choices, most of them left blank, mounts a third fewer
+    widgets."""
+
+    # The option list while it waits to be mounted (set in compose).
+    _unmounted_options: Widget | None = None
+
+    def compose(self) -> ComposeResult:
+        for part in super().compose():
+            if isinstance(part, OptionList):
+                self._unmounted_options = part
+                continue
+            yield part
+
+    def _mount_options(self) -> None:
+        options, self._unmounted_options = self._unmounted_options, None
+        if options is not None and self.is_attached:
+            self.mount(options)
+            self._setup_options_renderables()
 
     def _setup_options_renderables(self) -> None:
+        if self._unmounted_options is not None:
+            return  # filled when mounted
         # A form rebuilt while this select mounts (a page of the list arriving
         # on a busy machine) takes its overlay away before the select's own
         # mount handler fills it; there is nothing left to fill then.
         with contextlib.suppress(NoMatches):
             super()._setup_options_renderables()
+
+    def _watch_value(self, value: Any) -> None:
+        if value != self.NULL:
+            self._mount_options()  # the value is highlighted in it
+        super()._watch_value(value)
+
+    def _watch_expanded(self, expanded: bool) -> None:
+        if expanded:
+            self._mount_options()
+        super()._watch_expanded(expanded)
+
+    def _watch_prompt(self, prompt: str) -> None:
+        if self.is_mounted:
+            self._mount_options()  # the blank option shows the prompt
+        super()._watch_prompt(prompt)
+
+    def action_show_overlay(self) -> None:
+        self._mount_options()
+        super().action_show_overlay()
 
 
 class FieldRow(Vertical):
@@ -260,6 +338,9 @@ class FieldRow(Vertical):
     FieldRow SelectionList { height: auto; max-height: 8; }
     """
 
+    # See FieldLine.
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
+
     def __init__(self, node: FormNode, depth: int) -> None:
         super().__init__()
         self.node = node
@@ -276,8 +357,8 @@ class FieldRow(Vertical):
         self._composed = True
         node = self.node
         blocks = list(self._block_editor())
-        with Horizontal(classes="field-line"):
-            yield Label(_label(node), classes="field-label")
+        with FieldLine(classes="field-line"):
+            yield FieldLabel(_label(node), classes="field-label")
             if not blocks:
                 yield from self._line_editor()
             else:
@@ -285,7 +366,7 @@ class FieldRow(Vertical):
             yield from self._item_buttons()
         note = _note(node)
         if note:
-            yield Static(note, classes="field-description")
+            yield FieldNote(note, classes="field-description")
         yield from blocks
         marks = self._marks()
         if marks:
@@ -464,6 +545,10 @@ class SchemaForm(VerticalScroll):
     SchemaForm { height: 1fr; padding: 0 1; }
     """
 
+    # Its height is its parent's: rows added or removed change only what it
+    # scrolls (a scrollbar shown or hidden lays the screen out by itself).
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
+
     # Items of an array from the keyboard, wherever focus is inside one
     # (the item's own buttons are a tab or a jump away; these are one key).
     # Priority: a terminal sends alt+n as ESC n, which Textual reads as alt+n
@@ -543,19 +628,23 @@ class SchemaForm(VerticalScroll):
 
     def _show_new_form(self) -> None:
         """The rows of a new schema.  Rows of the same shape as the ones on
-        screen take the new nodes at once, and the few left to add or remove
-        follow before the next frame: moving between similar tools lays the
-        screen out once at most.  Otherwise the previous schema's rows go from
-        the screen at once and the new ones are mounted after the next
-        refresh (a big form takes a while)."""
+        screen take the new nodes at once (in order, wherever they sit), the
+        others leave the screen at once, and the few rows left to build follow
+        before the next frame: moving between similar tools lays the screen
+        out once at most, and a tool like the last builds nothing.  Otherwise
+        the previous schema's rows go from the screen at once and the new ones
+        are mounted after the next refresh (a big form takes a while)."""
         if not self._rebuild_scheduled and self._focused_place() is None:
             specs = self._specs()
-            kept = self._reuse(specs)
-            if kept == len(specs) == len(self.children):
-                return
-            if len(specs) - kept <= ROW_CHUNK:
-                # The previous schema's other rows leave the screen at once.
-                for child in self.children[kept:]:
+            plan = self._plan(specs)
+            built = sum(1 for row in plan if row is None)
+            if built <= ROW_CHUNK:
+                self._rebind(specs, plan)
+                kept = {id(row) for row in plan if row is not None}
+                stale = [child for child in self.children if id(child) not in kept]
+                if not built and not stale:
+                    return
+                for child in stale:
                     child.display = False
                 self.rebuild(soon=True)
                 return
@@ -563,20 +652,55 @@ class SchemaForm(VerticalScroll):
             child.display = False
         self.rebuild()
 
+    def _plan(self, specs: list[tuple[FormNode, int] | None]) -> list[Widget | None]:
+        """For each row *specs* asks for, a row on screen of the same shape
+        to take its node (None: one is built), in the order they stand: the
+        longest run of matching shapes (a field added or dropped keeps the
+        rows around it)."""
+        children = list(self.children)
+        wanted = [_spec_shape(spec) for spec in specs]
+        have = [_child_shape(child) for child in children]
+        # Longest common subsequence of shapes (forms are small: at most a few
+        # hundred rows on each side, and only when they differ a little).
+        rows, cols = len(wanted), len(have)
+        if rows * cols > 40_000:
+            return [None] * rows
+        table = [[0] * (cols + 1) for _ in range(rows + 1)]
+        for i in range(rows - 1, -1, -1):
+            for j in range(cols - 1, -1, -1):
+                if wanted[i] is not None and wanted[i] == have[j]:
+                    table[i][j] = table[i + 1][j + 1] + 1
+                else:
+                    table[i][j] = max(table[i + 1][j], table[i][j + 1])
+        plan: list[Widget | None] = [None] * rows
+        i = j = 0
+        while i < rows and j < cols:
+            if wanted[i] is not None and wanted[i] == have[j]:
+                plan[i] = children[j]
+                i += 1
+                j += 1
+            elif table[i + 1][j] >= table[i][j + 1]:
+                i += 1
+            else:
+                j += 1
+        return plan
+
+    @staticmethod
+    def _rebind(specs: list[tuple[FormNode, int] | None], plan: list[Widget | None]) -> None:
+        for spec, row in zip(specs, plan, strict=True):
+            if spec is not None and isinstance(row, FieldRow):
+                row.rebind(spec[0])
+            if row is not None and not row.display:
+                row.display = True
+
     def _reuse(self, specs: list[tuple[FormNode, int] | None]) -> int:
         """Give the rows on screen the nodes of *specs* from the first, as far
         as their shapes match; how many took one."""
         children = self.children
         kept = 0
         for spec, child in zip(specs, children, strict=False):
-            if spec is None:
-                if not (isinstance(child, Static) and child.has_class("no-arguments")):
-                    break
-            else:
-                node, depth = spec
-                shape = _row_shape(node, depth)
-                if shape is None or not isinstance(child, FieldRow) or child.shape != shape:
-                    break
+            if _spec_shape(spec) is None or _spec_shape(spec) != _child_shape(child):
+                break
             kept += 1
         for spec, child in zip(specs[:kept], children, strict=False):
             if spec is not None and isinstance(child, FieldRow):
@@ -769,41 +893,80 @@ class SchemaForm(VerticalScroll):
         # rest follow a chunk per painted frame (`_mount_more`), so a
         # 100-field form is on screen long before its last row is built.
         # The rebuild counts as pending (keys wait) until the last row is in.
+        # The screen is laid out once the rows are in, not as each one mounts
+        # and each of its widgets after it (a layout of the whole screen apiece).
         rest: list[Widget] = []
         focused: tuple[tuple[Any, ...], str | None] | None = None
         try:
-            while self._dirty:
-                self._dirty = False
-                self._mounting += 1
-                focused = self._focused_place()
-                if self._focus_to is not None:
-                    focused, self._focus_to = self._focus_to, None
-                specs = self._specs()
-                # Rows under the person's hands are built anew (focus and the
-                # cursor go back to them); otherwise the rows on screen that
-                # match the new ones take their nodes.
-                kept = self._reuse(specs) if focused is None else 0
-                for child in self.children[:kept]:
-                    if not child.display:
-                        child.display = True
-                await self.remove_children(self.children[kept:])
-                rows = [self._widget(spec) for spec in specs[kept:]]
-                # A rebuild under the person's hands (focus in the form) mounts
-                # every row at once: focus goes back, and the view follows it,
-                # before the next key.
-                first = (
-                    len(rows)
-                    if focused is not None
-                    else _rows_to_fill(rows, max(0, (self.size.height or FIRST_LINES) - kept))
-                )
-                await self.mount_all(rows[:first])
-                rest = rows[first:]
+            with self.app.batch_update():
+                while self._dirty:
+                    self._dirty = False
+                    self._mounting += 1
+                    focused = self._focused_place()
+                    if self._focus_to is not None:
+                        focused, self._focus_to = self._focus_to, None
+                    specs = self._specs()
+                    # Rows under the person's hands are built anew (focus and the
+                    # cursor go back to them); otherwise the rows on screen that
+                    # match the new ones take their nodes.
+                    if focused is None:
+                        plan = self._plan(specs)
+                        if sum(1 for row in plan if row is None) <= ROW_CHUNK:
+                            await self._build_in_place(specs, plan)
+                            rest = []
+                            continue
+                    kept = self._reuse(specs) if focused is None else 0
+                    for child in self.children[:kept]:
+                        if not child.display:
+                            child.display = True
+                    await self.remove_children(self.children[kept:])
+                    rows = [self._widget(spec) for spec in specs[kept:]]
+                    # A rebuild under the person's hands (focus in the form) mounts
+                    # every row at once: focus goes back, and the view follows it,
+                    # before the next key.
+                    first = (
+                        len(rows)
+                        if focused is not None
+                        else _rows_to_fill(rows, max(0, (self.size.height or FIRST_LINES) - kept))
+                    )
+                    await self.mount_all(rows[:first])
+                    rest = rows[first:]
         finally:
             self._rebuild_scheduled = False
         if rest:
             self.call_after_refresh(self._mount_more, self._mounting, rest, focused)
         else:
             self._built(focused)
+
+    async def _build_in_place(self, specs: list[tuple[FormNode, int] | None], plan: list[Widget | None]) -> None:
+        """The rows of *plan* take their nodes where they stand; the others
+        go, and a row is built for each spec that has none, in its place."""
+        self._rebind(specs, plan)
+        kept = {id(row) for row in plan if row is not None}
+        stale = [child for child in self.children if id(child) not in kept]
+        if stale:
+            for child in stale:
+                child.display = False
+            # Not awaited: awaiting the removal runs its layout request a
+            # second time, after the batch (a second layout of the screen).
+            self.remove_children(stale)
+            # Textual signals the removal's end only through the awaitable
+            # not awaited above; each turn hands the loop to the removal.
+            while any(child.is_attached for child in stale):  # noqa: ASYNC110
+                await asyncio.sleep(0)
+            await asyncio.sleep(0)
+        waits = []
+        pending: list[Widget] = []
+        for spec, row in zip(specs, plan, strict=True):
+            if row is None:
+                pending.append(self._widget(spec))
+            elif pending:
+                waits.append(self.mount_all(pending, before=row))
+                pending = []
+        if pending:
+            waits.append(self.mount_all(pending))
+        for wait in waits:
+            await wait
 
     async def _mount_more(
         self, generation: int, rest: list[Widget], focused: tuple[tuple[Any, ...], str | None] | None
