@@ -22,6 +22,7 @@ so a Textual upgrade that changes it fails loudly instead of silently.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -47,6 +48,33 @@ def gone(pump: MessagePump) -> bool:
     return bool(getattr(pump, "_pruning", False)) or not getattr(pump, "is_attached", True)
 
 
+class _Round:
+    """The pumps that have not yet run the callback queued behind their messages."""
+
+    def __init__(self, pumps: list[MessagePump]) -> None:
+        self.waiting: dict[int, MessagePump] = {}
+        self.all_ran = asyncio.Event()
+        for pump in pumps:
+            self.waiting[id(pump)] = pump
+            if not pump.call_later(self._ran(pump)):
+                # Closed already: the message was not queued.
+                del self.waiting[id(pump)]
+
+    def _ran(self, pump: MessagePump) -> Callable[[], None]:
+        def callback() -> None:
+            self.waiting.pop(id(pump), None)
+            if not self.waiting:
+                self.all_ran.set()
+
+        return callback
+
+    def drop_gone(self) -> None:
+        """Forget the pumps that will never run their callback (see `gone`)."""
+        for key, pump in list(self.waiting.items()):
+            if gone(pump):
+                del self.waiting[key]
+
+
 async def wait_for_screen(self: Pilot[Any], timeout: float = HANG) -> bool:
     """Until the app and every widget of the current screen have handled the
     messages they had; False if the app raised meanwhile (as Textual's)."""
@@ -55,37 +83,19 @@ async def wait_for_screen(self: Pilot[Any], timeout: float = HANG) -> bool:
         screen = app.screen
     except ScreenStackError:
         return False
-    waiting: dict[int, MessagePump] = {}
-    all_ran = asyncio.Event()
-
-    def ran(pump: MessagePump) -> Callable[[], None]:
-        def callback() -> None:
-            waiting.pop(id(pump), None)
-            if not waiting:
-                all_ran.set()
-
-        return callback
-
-    for pump in [app, *screen.walk_children(with_self=True)]:
-        waiting[id(pump)] = pump
-        if not pump.call_later(ran(pump)):
-            # Closed already: the message was not queued.
-            del waiting[id(pump)]
+    round_ = _Round([app, *screen.walk_children(with_self=True)])
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + max(timeout, HANG)
-    while waiting:
+    bound = max(timeout, HANG)
+    deadline = loop.time() + bound
+    while round_.waiting:
         if app._exception_event.is_set():
             return False
-        try:
-            await asyncio.wait_for(all_ran.wait(), SLICE)
-        except TimeoutError:
-            pass
-        for key, pump in list(waiting.items()):
-            if gone(pump):
-                del waiting[key]
-        if waiting and loop.time() > deadline:
-            names = ", ".join(repr(pump) for pump in list(waiting.values())[:10])
-            raise WaitForScreenTimeout(f"after {max(timeout, HANG):g} s these have not handled their messages: {names}")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(round_.all_ran.wait(), SLICE)
+        round_.drop_gone()
+        if round_.waiting and loop.time() > deadline:
+            names = ", ".join(repr(pump) for pump in list(round_.waiting.values())[:10])
+            raise WaitForScreenTimeout(f"after {bound:g} s these have not handled their messages: {names}")
     return True
 
 

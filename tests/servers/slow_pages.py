@@ -19,6 +19,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 import stdio_json
@@ -54,61 +55,65 @@ def big_json_text() -> str:
     return json.dumps({"rows": rows, "marker": "END-OF-BIG"})
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--release", required=True, help="later pages wait until this file exists")
-    parser.add_argument("--tools", type=int, default=40)
-    parser.add_argument("--pages", type=int, default=4)
-    options = parser.parse_args()
-
-    tools = [wide_form()] + [
+def tool_list(options: argparse.Namespace) -> list[list[dict[str, Any]]]:
+    """The tools, cut into `options.pages` pages."""
+    tools: list[dict[str, Any]] = [wide_form()] + [
         {"name": f"tool_{index:04d}", "inputSchema": {"type": "object", "properties": {}}}
         for index in range(options.tools - 1)
     ]
     unused = {"description": "END-OF-SCHEMA " + "a long definition; " * 2_000}
     tools.append({"name": "big_json", "inputSchema": {"type": "object", "properties": {}, "$defs": {"unused": unused}}})
     per_page = -(-len(tools) // options.pages)
-    pages = [tools[i : i + per_page] for i in range(0, len(tools), per_page)]
+    return [tools[i : i + per_page] for i in range(0, len(tools), per_page)]
 
-    def answer(message_id: Any, result: Any) -> None:
-        stdio_json.send({"jsonrpc": "2.0", "id": message_id, "result": result})
 
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--release", required=True, help="later pages wait until this file exists")
+    parser.add_argument("--tools", type=int, default=40)
+    parser.add_argument("--pages", type=int, default=4)
+    options = parser.parse_args()
+    pages = tool_list(options)
+
+    def list_tools(params: dict[str, Any]) -> dict[str, Any]:
+        index = int(params.get("cursor") or 0)
+        if index > 0:
+            while not os.path.exists(options.release):
+                # The test creates the file when it wants the later pages: a poll, at the pace of a person.
+                time.sleep(0.02)
+        page: dict[str, Any] = {"tools": pages[index]}
+        if index + 1 < len(pages):
+            page["nextCursor"] = str(index + 1)
+        return page
+
+    def call_tool(params: dict[str, Any]) -> dict[str, Any]:
+        text = big_json_text() if params.get("name") == "big_json" else "ok"
+        return {"content": [{"type": "text", "text": text}]}
+
+    answers: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+        "initialize": lambda _params: {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {"tools": {}, "resources": {}},
+            "serverInfo": {"name": "slow-pages", "version": "1"},
+        },
+        "tools/list": list_tools,
+        "tools/call": call_tool,
+        "resources/list": lambda _params: {
+            "resources": [{"uri": BIG_URI, "name": "rows", "mimeType": "application/json"}]
+        },
+        "resources/templates/list": lambda _params: {"resourceTemplates": []},
+        "resources/read": lambda _params: {
+            "contents": [{"uri": BIG_URI, "mimeType": "application/json", "text": big_json_text()}]
+        },
+        "ping": lambda _params: {},
+    }
     for message in stdio_json.requests():
-        method, params = message["method"], message.get("params") or {}
-        if method == "initialize":
-            answer(
-                message["id"],
-                {
-                    "protocolVersion": "2025-06-18",
-                    "capabilities": {"tools": {}, "resources": {}},
-                    "serverInfo": {"name": "slow-pages", "version": "1"},
-                },
-            )
-        elif method == "tools/list":
-            index = int(params.get("cursor") or 0)
-            if index > 0:
-                while not os.path.exists(options.release):
-                    time.sleep(0.02)
-            page: dict[str, Any] = {"tools": pages[index]}
-            if index + 1 < len(pages):
-                page["nextCursor"] = str(index + 1)
-            answer(message["id"], page)
-        elif method == "tools/call":
-            text = big_json_text() if params.get("name") == "big_json" else "ok"
-            answer(message["id"], {"content": [{"type": "text", "text": text}]})
-        elif method == "resources/list":
-            answer(message["id"], {"resources": [{"uri": BIG_URI, "name": "rows", "mimeType": "application/json"}]})
-        elif method == "resources/templates/list":
-            answer(message["id"], {"resourceTemplates": []})
-        elif method == "resources/read":
-            contents = {"uri": BIG_URI, "mimeType": "application/json", "text": big_json_text()}
-            answer(message["id"], {"contents": [contents]})
-        elif method == "ping":
-            answer(message["id"], {})
-        else:
+        answer = answers.get(message["method"])
+        if answer is None:
             error = {"code": -32601, "message": "Method not found"}
-            sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": message["id"], "error": error}) + "\n")
-            sys.stdout.flush()
+            stdio_json.send({"jsonrpc": "2.0", "id": message["id"], "error": error})
+        else:
+            stdio_json.send({"jsonrpc": "2.0", "id": message["id"], "result": answer(message.get("params") or {})})
     return 0
 
 
