@@ -32,6 +32,8 @@ COVERED: tuple[str, ...] = (
     "inspector.cli",
     "inspector.collections",
     "inspector.commands",
+    "inspector.core.background",
+    "inspector.core.checks",
     "inspector.core.compare",
     "inspector.core.extensions",
     "inspector.core.record",
