@@ -32,6 +32,7 @@ COVERED: tuple[str, ...] = (
     "inspector.cli",
     "inspector.collections",
     "inspector.commands",
+    "inspector.core.auth",
     "inspector.core.background",
     "inspector.core.checks",
     "inspector.core.compare",
