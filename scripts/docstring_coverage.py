@@ -37,6 +37,7 @@ COVERED: tuple[str, ...] = (
     "inspector.core.checks",
     "inspector.core.compare",
     "inspector.core.extensions",
+    "inspector.core.protocol",
     "inspector.core.record",
     "inspector.core.safetext",
     "inspector.core.servers",
