@@ -41,6 +41,7 @@ COVERED: tuple[str, ...] = (
     "inspector.core.record",
     "inspector.core.safetext",
     "inspector.core.servers",
+    "inspector.core.transports",
     "inspector.demo",
     "inspector.forms",
     "inspector.walkthrough",
