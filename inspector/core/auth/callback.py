@@ -35,11 +35,13 @@ class RedirectCallback:
         self.listener: LoopbackListener | None = None
 
     async def close(self) -> None:
+        """Close the listener, if one is open."""
         listener, self.listener = self.listener, None
         if listener is not None:
             await listener.close()
 
     def cancel(self, reason: str) -> bool:
+        """Give up waiting for the redirect, for `reason`; True when a login was waiting."""
         return self.listener.cancel(reason) if self.listener is not None else False
 
     async def prepare(self, flow: FlowState | None) -> None:

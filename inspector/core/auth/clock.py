@@ -14,4 +14,5 @@ __all__ = ["now"]
 
 
 def now() -> float:
+    """The current Unix time, in seconds."""
     return time.time()

@@ -204,6 +204,7 @@ class AuthConfig:
     session: OAuthSession | None = field(default=None, repr=False, compare=False)
 
     def secrets(self) -> list[str]:
+        """The secret values the settings hold (client secret and key, assertions, ID token), to be masked."""
         kept = (self.client_secret, self.client_key, self.assertion, self.id_token, self.idp_client_secret)
         return [s for s in kept if s]
 

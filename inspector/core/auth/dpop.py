@@ -93,6 +93,7 @@ class DPoPState:
 
     @property
     def bound(self) -> bool:
+        """Whether the current access token is DPoP-bound to this key."""
         return (self.token_type or "").lower() == "dpop"
 
 

@@ -24,6 +24,7 @@ _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 def is_loopback(host: str | None) -> bool:
+    """Whether `host` is a loopback address or a ``localhost`` name."""
     if not host:
         return False
     host = host.strip("[]").lower()

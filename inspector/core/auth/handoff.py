@@ -28,6 +28,7 @@ class PasteRefused(ValueError):
 
 
 def redirect_uri_of(authorization_url: str) -> str | None:
+    """The ``redirect_uri`` an authorization URL names (None when it names none)."""
     values = parse_qs(urlsplit(authorization_url).query).get("redirect_uri")
     return values[0] if values else None
 

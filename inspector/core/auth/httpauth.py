@@ -24,10 +24,15 @@ __all__ = ["InspectorAuth"]
 
 
 class InspectorAuth(httpx2.Auth):
+    """The session's authorization for an HTTP client: requests go out as they are until the server
+    asks for authorization, then (and once a token is stored, always) through the OAuth client."""
+
     def __init__(self, session: OAuthSession) -> None:
         self.session = session
 
     async def async_auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        """Send `request`, through the OAuth client when the session is active or the answer is a challenge;
+        the MCP request's clock waits while a login runs (with OAuth off, a challenge is only logged)."""
         session = self.session
         held: tuple[Any, Any] | None = None
         # With OAuth off (static credentials) a stored token must never replace the given one.

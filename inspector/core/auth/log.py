@@ -76,14 +76,17 @@ class HttpExchange:
     error: str | None = None
 
     def to_dict(self) -> JSONObject:
+        """The exchange as JSON, without the members that are empty."""
         return {k: v for k, v in asdict(self).items() if v not in (None, {}, "")}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> HttpExchange:
+        """The exchange a `to_dict` record describes (unknown members ignored)."""
         known = {f: data[f] for f in cls.__dataclass_fields__ if f in data}
         return cls(**known)
 
     def summary(self) -> str:
+        """One line: the method and URL, and the status or what failed."""
         path = self.url
         if self.status is None:
             return f"{self.method} {path}" + (f" failed: {self.error}" if self.error else "")
@@ -156,9 +159,11 @@ class AuthEvent:
 
     @property
     def failed(self) -> bool:
+        """Whether the flow stopped at this step."""
         return self.status == "failed"
 
     def to_dict(self) -> JSONObject:
+        """The event as JSON (how it is kept in an ``auth`` traffic frame)."""
         out: JSONObject = {
             "seq": self.seq,
             "time": round(self.time, 6),
@@ -176,6 +181,7 @@ class AuthEvent:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> AuthEvent:
+        """The event a `to_dict` record describes (missing members take their defaults)."""
         http = data.get("http")
         return cls(
             seq=int(data.get("seq", 0)),
@@ -214,9 +220,11 @@ class AuthLog:
             self._traffic.append(traffic)
 
     def detach(self, traffic: TrafficLog) -> None:
+        """Stop writing events into `traffic`."""
         self._traffic = [t for t in self._traffic if t is not traffic]
 
     def subscribe(self, observer: AuthObserver) -> Callable[[], None]:
+        """Call `observer` with each new event; returns the function that stops it."""
         self._observers.append(observer)
 
         def unsubscribe() -> None:
@@ -235,6 +243,8 @@ class AuthLog:
         http: HttpExchange | None = None,
         data: JSONObject | None = None,
     ) -> AuthEvent:
+        """Add an event (title and detail masked), write it to the attached traffic logs and tell the observers
+        (one that raises is dropped)."""
         self._seq += 1
         event = AuthEvent(
             self._seq,
@@ -265,12 +275,14 @@ class AuthLog:
         return event
 
     def last_failure(self) -> AuthEvent | None:
+        """The latest failed event (None when none failed)."""
         for event in reversed(self.events):
             if event.failed:
                 return event
         return None
 
     def since(self, seq: int) -> list[AuthEvent]:
+        """The events after sequence number `seq`."""
         return [event for event in self.events if event.seq > seq]
 
 

@@ -33,6 +33,8 @@ class LoginTimeout(Exception):
 
 
 class LoopbackListener:
+    """The loopback listener for one login's redirect."""
+
     def __init__(self, port: int = 0, host: str = "127.0.0.1", path: str = CALLBACK_PATH) -> None:
         self.host = host
         self.requested_port = port
@@ -45,12 +47,14 @@ class LoopbackListener:
 
     @property
     def redirect_uri(self) -> str:
+        """The URL the browser is sent back to (only once started)."""
         if self.port is None:
             raise RuntimeError("the loopback listener is not started")
         return f"http://{self.host}:{self.port}{self.path}"
 
     @property
     def listening(self) -> bool:
+        """Whether the listener is started and not closed."""
         return self._server is not None
 
     async def start(self) -> None:
@@ -77,6 +81,7 @@ class LoopbackListener:
             raise LoginTimeout(f"no redirect came back to {self.redirect_uri} within {timeout:g} s") from exc
 
     def cancel(self, reason: str = "login cancelled") -> bool:
+        """Fail the wait with LoginCancelled(`reason`); True when a login was waiting."""
         if self._result is not None and not self._result.done():
             self._result.set_exception(LoginCancelled(reason))
             return True
@@ -90,6 +95,7 @@ class LoopbackListener:
         return False
 
     async def close(self) -> None:
+        """Stop listening: end the wait, the connections being answered and the server (a bounded time)."""
         server, self._server = self._server, None
         if self._result is not None and not self._result.done():
             self._result.cancel()

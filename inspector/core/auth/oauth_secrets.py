@@ -70,16 +70,19 @@ class SecretSet:
         self.update(values)
 
     def add(self, value: Any) -> None:
+        """Remember `value`, when it is a string long enough to be a secret."""
         if isinstance(value, str) and len(value) >= MIN_SECRET_LENGTH and value not in self._values:
             with self._lock:
                 self._values.add(value)
                 self.version += 1
 
     def update(self, values: Iterable[Any]) -> None:
+        """Remember each of `values` (see `add`)."""
         for value in values:
             self.add(value)
 
     def values(self) -> list[str]:
+        """The secrets, longest first (so that a secret containing a shorter one is masked whole)."""
         with self._lock:
             return sorted(self._values, key=len, reverse=True)
 
@@ -98,6 +101,7 @@ class SecretSet:
 
 
 def mask_pairs(pairs: Iterable[tuple[str, str]], secrets: SecretSet | None = None) -> list[tuple[str, str]]:
+    """Key-value pairs with the values of secret fields masked (and remembered in `secrets`)."""
     out = []
     for key, value in pairs:
         if key in SECRET_FIELDS and value:
@@ -121,6 +125,7 @@ def mask_url(url: str, secrets: SecretSet | None = None) -> str:
 
 
 def mask_json(value: Any, secrets: SecretSet | None = None) -> Any:
+    """A JSON value with every secret member masked at any depth (their values remembered in `secrets`)."""
     if isinstance(value, dict):
         out: JSONObject = {}
         for key, item in value.items():
@@ -162,6 +167,7 @@ def mask_body(body: bytes | str | None, content_type: str | None, secrets: Secre
 
 
 def mask_text(text: str, secrets: SecretSet | None) -> str:
+    """`text` with the known secrets scrubbed out (as is without a set)."""
     return secrets.scrub(text) if secrets is not None else text
 
 

@@ -116,6 +116,7 @@ class ObservedProvider(OAuthClientProvider):
 
     @property
     def issuer(self) -> str | None:
+        """The authorization server in use: from its metadata, else its URL, else the stored issuer."""
         metadata = self.context.oauth_metadata
         if metadata is not None:
             return str(metadata.issuer)
@@ -149,9 +150,11 @@ class ObservedProvider(OAuthClientProvider):
             )
 
     def has_usable_token(self) -> bool:
+        """Whether a token is valid now, or can be refreshed."""
         return self.context.is_token_valid() or self.context.can_refresh_token()
 
     def forget(self, *, keep_client: bool = True) -> None:
+        """Drop the tokens in memory; without `keep_client`, also the client and what discovery found."""
         self.context.clear_tokens()
         if not keep_client:
             self.context.client_info = None
@@ -160,9 +163,11 @@ class ObservedProvider(OAuthClientProvider):
             self.context.auth_server_url = None
 
     async def close(self) -> None:
+        """Close the redirect's listener."""
         await self._callback.close()
 
     def cancel(self, reason: str) -> bool:
+        """Stop a login that waits for the redirect; True when one was waiting."""
         return self._callback.cancel(reason)
 
     # -- the observed flow ---------------------------------------------------------------

@@ -55,6 +55,7 @@ class Revocation:
     status: int | None = None
 
     def to_dict(self) -> JSONObject:
+        """The outcome as JSON, without the members that are None."""
         return {k: v for k, v in asdict(self).items() if v is not None}
 
 

@@ -40,6 +40,9 @@ _BODY_ENCODING_HEADERS = frozenset({"content-encoding", "content-length", "trans
 
 
 class OAuthSession:
+    """One server's authorization state: its settings, secrets, token store and auth log, and the OAuth
+    client, made when first needed; shared by every connection to the server."""
+
     def __init__(self, config: AuthConfig, server_url: str, *, store: TokenStore | None = None) -> None:
         self.config = config
         self.server_url = server_key(server_url)
@@ -58,9 +61,11 @@ class OAuthSession:
     # -- wiring --------------------------------------------------------------------------
 
     def attach(self, traffic: TrafficLog) -> None:
+        """Write the auth log's events into `traffic` too."""
         self.log.attach(traffic)
 
     def http_auth(self) -> httpx2.Auth:
+        """The `httpx2.Auth` for this server's HTTP requests."""
         from inspector.core.auth.httpauth import InspectorAuth
 
         return InspectorAuth(self)
@@ -71,6 +76,7 @@ class OAuthSession:
         return self._provider is not None or self.store.has(self.server_url)
 
     def provider(self) -> ObservedProvider:
+        """The OAuth client for the configured grant, made on first use (`grants.provider_for`)."""
         if self._provider is None:
             from inspector.core.auth.grants import provider_for
 
@@ -88,6 +94,7 @@ class OAuthSession:
         return self._dpop
 
     def current_issuer(self) -> str | None:
+        """The issuer the OAuth client uses (None before it exists)."""
         return self._provider.issuer if self._provider is not None else None
 
     def preferred_port(self, client_info: Any, client_kind: str | None) -> int:
@@ -102,6 +109,8 @@ class OAuthSession:
         return 0
 
     def opener(self) -> Opener:
+        """What shows the person an authorization URL: the one configured, a headless user agent,
+        the system browser, or the URL printed (with the SSH port-forward for a browser elsewhere)."""
         if self.config.opener is not None:
             return self.config.opener
         if self.config.browser == "headless":
@@ -134,6 +143,7 @@ class OAuthSession:
         return show
 
     async def open_url(self, url: str) -> None:
+        """Show the person `url` (see `opener`)."""
         await self.opener()(url)
 
     def cancel(self, reason: str = "cancelled by the user") -> bool:
@@ -350,6 +360,8 @@ class OAuthSession:
         )
 
     def logout(self) -> bool:
+        """Delete what is stored for the server and forget the tokens and client in memory;
+        True when something was stored."""
         existed = self.store.delete(self.server_url)
         if self._provider is not None:
             self._provider.forget(keep_client=False)
@@ -374,6 +386,8 @@ def stored_tokens(record: JSONObject | None) -> set[str]:
 
 
 def describe_record(server: str, record: JSONObject | None, store: TokenStore) -> JSONObject:
+    """A stored record described without secrets: per issuer the client, scope, whether a token
+    and a refresh token are held and when they expire, and whether the server counts as logged in."""
     out: JSONObject = {"server": server, "logged_in": False, "store": store.backend, "issuers": []}
     if not isinstance(record, dict):
         return out

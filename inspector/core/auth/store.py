@@ -58,14 +58,17 @@ class TokenStore:
 
     @property
     def auth_dir(self) -> Path:
+        """The directory of the records."""
         return self.directory / "auth"
 
     def path_for(self, server: str) -> Path:
+        """The record file of `server` (named by a hash of its canonical URI)."""
         digest = hashlib.sha256(server_key(server).encode()).hexdigest()[:24]
         return self.auth_dir / f"{digest}.json"
 
     @property
     def backend(self) -> str:
+        """Where the secrets go: ``keyring`` or ``file``."""
         return "keyring" if self._keyring() is not None else "file"
 
     def _keyring(self) -> Any:
@@ -108,6 +111,8 @@ class TokenStore:
         return out
 
     def load(self, server: str) -> JSONObject | None:
+        """The server's record with its secrets merged back in (None when there is none; without
+        the keyring's secrets when it fails)."""
         record = _read_json(self.path_for(server))
         if not isinstance(record, dict):
             return None
@@ -125,6 +130,7 @@ class TokenStore:
     # -- writing ---------------------------------------------------------------------
 
     def save(self, server: str, record: JSONObject) -> None:
+        """Write the server's record: its secrets to the keyring when it takes them, else into the 0600 file."""
         record = json.loads(json.dumps(record))
         record["server"] = server_key(server)
         record["updated_at"] = int(time.time())
@@ -143,6 +149,7 @@ class TokenStore:
         _write_private(self.path_for(server), record)
 
     def delete(self, server: str) -> bool:
+        """Delete the server's record and its keyring entry; True when a record existed."""
         path = self.path_for(server)
         record = _read_json(path)
         existed = path.exists()
@@ -227,6 +234,8 @@ def _write_private(path: Path, value: Any) -> None:
 
 
 def default_store(environ: dict[str, str] | None = None) -> TokenStore:
+    """The token store that `INSPECTOR_TOKEN_STORE` and `INSPECTOR_CONFIG_DIR` ask for
+    (in `environ`, else in the process's environment)."""
     env = dict(os.environ) if environ is None else environ
     choice = (env.get("INSPECTOR_TOKEN_STORE") or "auto").lower()
     if choice == "file" or (choice == "auto" and env.get("INSPECTOR_CONFIG_DIR")):
@@ -247,19 +256,24 @@ class MemoryTokenStore(TokenStore):
 
     @property
     def backend(self) -> str:
+        """``memory``."""
         return "memory"
 
     def has(self, server: str) -> bool:
+        """Whether a record is kept for `server`."""
         return server_key(server) in self._records
 
     def servers(self) -> list[JSONObject]:
+        """A copy of every record."""
         return [json.loads(json.dumps(record)) for record in self._records.values()]
 
     def load(self, server: str) -> JSONObject | None:
+        """A copy of the server's record (None when there is none)."""
         record = self._records.get(server_key(server))
         return json.loads(json.dumps(record)) if record is not None else None
 
     def save(self, server: str, record: JSONObject) -> None:
+        """Keep a copy of the server's record."""
         record = json.loads(json.dumps(record))
         record["server"] = server_key(server)
         record["updated_at"] = int(time.time())
@@ -267,4 +281,5 @@ class MemoryTokenStore(TokenStore):
         self._records[server_key(server)] = record
 
     def delete(self, server: str) -> bool:
+        """Drop the server's record; True when there was one."""
         return self._records.pop(server_key(server), None) is not None

@@ -37,12 +37,17 @@ def choose_token_auth_method(supported: list[str] | None) -> str:
 
 
 class InspectorOAuthContext(OAuthContext):
+    """The SDK's `OAuthContext` with token expiry read from the auth clock, and a client secret's
+    token endpoint authentication chosen from what the server supports."""
+
     # The SDK reads time.time() for these two; ours read the auth clock, so
     # that every expiry decision follows one clock.
     def update_token_expiry(self, token: OAuthToken) -> None:
+        """Set the token's expiry from its ``expires_in``, on the auth clock."""
         self.token_expiry_time = None if token.expires_in is None else clock.now() + token.expires_in
 
     def is_token_valid(self) -> bool:
+        """Whether an access token is held and not expired, on the auth clock."""
         tokens = self.current_tokens
         expiry = self.token_expiry_time
         return bool(tokens and tokens.access_token and (not expiry or clock.now() <= expiry))
@@ -50,6 +55,8 @@ class InspectorOAuthContext(OAuthContext):
     def prepare_token_auth(
         self, data: dict[str, str], headers: dict[str, str] | None = None
     ) -> tuple[dict[str, str], dict[str, str]]:
+        """The SDK's token request authentication, after choosing the method for a client with a secret
+        and none set (`choose_token_auth_method`)."""
         info = self.client_info
         if info is not None and info.token_endpoint_auth_method is None and info.client_secret:
             supported = self.oauth_metadata.token_endpoint_auth_methods_supported if self.oauth_metadata else None
@@ -104,6 +111,8 @@ class RecordStorage:
         self.session.store.save(self.session.server_url, record)
 
     async def get_tokens(self) -> OAuthToken | None:
+        """The current issuer's stored token (None when none is stored, it does not parse, or it is
+        DPoP-bound to an earlier session's key)."""
         record = self._load()
         entry = self._entry(record)
         token = entry.get("token") if entry else None
@@ -136,6 +145,8 @@ class RecordStorage:
         return parsed
 
     async def set_tokens(self, tokens: OAuthToken) -> None:
+        """Store new tokens under the current issuer, with their absolute expiry, the key they are bound to
+        and what discovery found, and log it."""
         issuer = self.session.current_issuer() or self.issuer or "unknown"
         record = self._load()
         entry = self._entry(record, issuer, create=True)
@@ -185,6 +196,7 @@ class RecordStorage:
         return oauth, prm
 
     async def get_client_info(self) -> OAuthClientInformationFull | None:
+        """The client: the pre-registered one from the settings, else the current issuer's stored registration."""
         if self.preregistered is not None:
             self.client_kind = "pre-registered"
             return self.preregistered
@@ -203,6 +215,8 @@ class RecordStorage:
         return info
 
     async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
+        """Store a new registration under its issuer, dropping that issuer's tokens
+        (the pre-registered client is not stored)."""
         if self.preregistered is not None and client_info.client_id == self.preregistered.client_id:
             return
         issuer = client_info.issuer or self.session.current_issuer() or "unknown"
@@ -220,6 +234,7 @@ class RecordStorage:
         self._save(record)
 
     def forget_tokens(self) -> None:
+        """Drop the current issuer's stored token and its expiry."""
         record = self._load()
         entry = self._entry(record)
         if entry is not None and "token" in entry:

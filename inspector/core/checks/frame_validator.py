@@ -131,6 +131,7 @@ class FrameValidator:
     # -- what the validator knows ------------------------------------------------
 
     def current_revision(self) -> str | None:
+        """The revision in use: the one given, once it is a known revision, else the one the frames said."""
         source = self._revision_source
         value = source() if callable(source) else source
         if value in KNOWN_VERSIONS:
@@ -138,6 +139,7 @@ class FrameValidator:
         return self.revision
 
     def tool(self, name: str) -> JSONObject | None:
+        """The definition of the tool named `name`: from the lookup given, else from the tools lists seen."""
         if self._tools_source is not None:
             found = self._tools_source(name)
             if found is not None:
@@ -164,6 +166,7 @@ class FrameValidator:
         return problems
 
     def check_all(self, frames: Iterable[Frame]) -> list[Problem]:
+        """The problems of every frame of a recorded session, in order."""
         out: list[Problem] = []
         for frame in frames:
             out.extend(self.check(frame))

@@ -54,6 +54,8 @@ _TOOL_NAME_CHARS = re.compile(r"[A-Za-z0-9_.\-]+")
 
 
 def check_tools(items: list[Item], revision: str | None) -> list[Problem]:
+    """Each tool's problems: its name's length, characters and uniqueness, a missing description,
+    its input and output schemas (and the form built from the input), contradictory annotations."""
     out: list[Problem] = []
     repeated = _Repeated(items, "name")
     for item in items:
@@ -113,6 +115,7 @@ _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 
 
 def check_resources(items: list[Item], revision: str | None) -> list[Problem]:
+    """Resources that share a URI, and URIs without a scheme."""
     out: list[Problem] = []
     repeated = _Repeated(items, "uri")
     for item in items:
@@ -132,6 +135,7 @@ def check_resources(items: list[Item], revision: str | None) -> list[Problem]:
 
 
 def check_templates(items: list[Item], revision: str | None) -> list[Problem]:
+    """Templates whose URI template does not parse, has no variables, or is listed twice."""
     out: list[Problem] = []
     repeated = _Repeated(items, "uriTemplate")
     for item in items:
@@ -160,6 +164,7 @@ def check_templates(items: list[Item], revision: str | None) -> list[Problem]:
 
 
 def check_prompts(items: list[Item], revision: str | None) -> list[Problem]:
+    """Prompts listed twice under one name, and arguments whose name is empty or repeated."""
     out: list[Problem] = []
     repeated = _Repeated(items, "name")
     for item in items:

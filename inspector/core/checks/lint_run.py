@@ -48,6 +48,9 @@ _RULE_ORDER = {rule_id: index for index, rule_id in enumerate(RULES)}
 
 @dataclass
 class LintReport:
+    """What one lint run found: the server, the revision, era and transport, the findings,
+    how many items of each kind were listed, and the capabilities the client declared."""
+
     server: JSONObject
     protocol_version: str | None
     era: str
@@ -59,15 +62,19 @@ class LintReport:
     client_capabilities: JSONObject = field(default_factory=dict)
 
     def count(self, severity: str) -> int:
+        """How many findings have `severity`."""
         return sum(1 for finding in self.findings if finding.severity == severity)
 
     def failed(self, strict: bool = False) -> bool:
+        """Whether any finding is an error (with `strict`, or a warning)."""
         return any(f.severity == "error" or (strict and f.severity == "warning") for f in self.findings)
 
     def summary(self) -> dict[str, int]:
+        """The number of findings per severity."""
         return {severity: self.count(severity) for severity in ("error", "warning", "info")}
 
     def to_dict(self, strict: bool = False) -> JSONObject:
+        """The report as JSON, with its summary and whether it passes (`strict`: warnings fail too)."""
         return {
             "server": self.server,
             "protocolVersion": self.protocol_version,

@@ -94,6 +94,8 @@ def _declared_names(schema: JSONObject) -> set[str]:
 def schema_rules(
     root: JSONObject, prefix: Path, revision: str | None, subject: str, *, describe: bool
 ) -> list[Problem]:
+    """The problems of the schema `root` and every subschema under it, at paths under `prefix`
+    (`describe`: also each top-level property without a description)."""
     from inspector.forms.refs import RefResolver
     from inspector.forms.schema_validation import make_validator
 

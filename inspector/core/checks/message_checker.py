@@ -57,6 +57,7 @@ class MessageChecker:
         self.out: list[Problem] = []
 
     def add(self, rule: str, message: str, *, path: str = "", subject: str = "", **kw: Any) -> None:
+        """Add a problem of rule `rule` (past four times `MAX_ISSUES`, no more are kept)."""
         if len(self.out) >= MAX_ISSUES * 4:
             return
         self.out.append(
@@ -73,6 +74,8 @@ class MessageChecker:
         subject: str = "",
         item_kind: str | None = None,
     ) -> None:
+        """Add the wire models' validation errors as problems, with the field's declared type where known
+        and its spec page (some errors have a rule of their own, by `item_kind` and path)."""
         for issue in issues[:MAX_ISSUES]:
             rule = _specific_rule(item_kind, issue.path) or "wire-schema"
             spec = ""
@@ -94,6 +97,7 @@ class MessageChecker:
             self.out.append(problem)
 
     def notes(self, notes: list[FieldNote], prefix: Path, subject: str = "") -> None:
+        """Add a problem for each field the negotiated revision does not define: newer than it, or in no revision."""
         revision = self.ctx.revision
         if revision not in KNOWN_VERSIONS:
             return
@@ -125,6 +129,8 @@ class MessageChecker:
         subject: str = "",
         item_kind: str | None = None,
     ) -> Any:
+        """Validate `value` against `model`, adding what is wrong, what the revision lacks and what it
+        rejects; returns the model instance (None when the value does not fit)."""
         instance, issues = validate_model(model, value)
         self.issues(issues, prefix, subject=subject, item_kind=item_kind)
         if instance is not None and self.ctx.revision:

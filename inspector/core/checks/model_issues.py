@@ -35,6 +35,7 @@ class ModelIssue:
 
     @property
     def display_path(self) -> str:
+        """The path as shown: ``result.tools[3].inputSchema``."""
         return format_path(self.path)
 
 

@@ -134,6 +134,7 @@ def member_tags(revision: str, branch: Any, depth: int = 0) -> tuple[str, ...] |
 
 
 def member_name(revision: str, branch: Any) -> str:
+    """A union member's name for people: its definition's name, else its type, else "an inline schema"."""
     if isinstance(branch, dict) and isinstance(branch.get("$ref"), str):
         return str(branch["$ref"]).rsplit("/", 1)[-1]
     node = _deref(revision, branch)
@@ -189,6 +190,7 @@ def child_schema(revision: str, node: JSONObject | None, key: str | int, raw: An
 
 
 def declares(node: JSONObject, key: str) -> bool:
+    """Whether the schema `node` defines the property `key`."""
     properties = node.get("properties")
     return isinstance(properties, dict) and key in properties
 
@@ -199,6 +201,8 @@ def is_closed(node: JSONObject) -> bool:
 
 
 def old_node_at(revision: str, root: str, raw_root: Any, path: tuple[str | int, ...]) -> JSONObject | None:
+    """The settled schema at `path` inside the definition named `root`, walked along the value
+    `raw_root`; None where the revision's schema has nothing there."""
     node = settle(revision, old_definitions(revision).get(root), raw_root)
     raw = raw_root
     for seg in path:

@@ -65,6 +65,7 @@ class Problem:
         return f"{self.severity} [{self.rule}] {where + ': ' if where else ''}{self.message}"
 
     def to_dict(self) -> JSONObject:
+        """The problem as JSON, without the members that are empty."""
         record: JSONObject = {"rule": self.rule, "severity": self.severity, "message": self.message}
         for key in ("path", "spec", "url", "subject"):
             value = getattr(self, key)
@@ -76,6 +77,7 @@ class Problem:
 
     @classmethod
     def from_dict(cls, record: JSONObject) -> Problem:
+        """The problem a `to_dict` record describes (missing members take their defaults)."""
         seq = record.get("seq")
         return cls(
             rule=str(record.get("rule", "")),
@@ -111,6 +113,7 @@ class Rule:
     anchor_before: tuple[tuple[str, str], ...] = ()
 
     def url(self, revision: str | None = None) -> str:
+        """The link to the rule's spec page in `revision` (the newest revision's when it is unknown or None)."""
         return spec_url(revision, self.page, self.anchor, self.since, self.anchor_before)
 
     def problem(
@@ -125,6 +128,7 @@ class Rule:
         seq: int | None = None,
         url: str | None = None,
     ) -> Problem:
+        """A problem of this rule; severity, spec text and link default to the rule's own."""
         return Problem(
             rule=self.id,
             severity=severity or self.severity,
@@ -137,6 +141,7 @@ class Rule:
         )
 
     def to_dict(self, revision: str | None = None) -> JSONObject:
+        """The rule as JSON, with its spec link in `revision`."""
         return {
             "id": self.id,
             "severity": self.severity,

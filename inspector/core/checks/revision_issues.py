@@ -38,6 +38,7 @@ class RevisionIssue:
 
     @property
     def display_path(self) -> str:
+        """The path as shown: ``result.content[0].type``."""
         return format_path(self.path)
 
 

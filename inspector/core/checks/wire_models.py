@@ -136,12 +136,14 @@ def revisions_with(surface: str, method: str) -> list[str]:
 
 
 def union_arms(model: Any) -> tuple[Any, ...]:
+    """The members of a union type; a single model as the one member."""
     if isinstance(model, types.UnionType) or get_origin(model) is Union:
         return get_args(model)
     return (model,)
 
 
 def named_model(revision: str, name: str) -> Any:
+    """The model class called `name` among those that check `revision`; None when there is none."""
     return getattr(_module(schema_revision(revision)), name, None)
 
 
@@ -155,6 +157,7 @@ def item_model(result_model: Any, key: str) -> Any:
 
 
 def is_model(obj: Any) -> bool:
+    """Whether `obj` is a pydantic model class."""
     return isinstance(obj, type) and hasattr(obj, "model_fields")
 
 
@@ -168,6 +171,7 @@ def aliases(model: type) -> dict[str, str]:
 
 
 def field_name(model: Any, wire: str) -> str:
+    """The attribute name of the field sent as `wire` (`wire` itself when no alias names it)."""
     return aliases(model).get(wire, wire)
 
 
@@ -178,6 +182,7 @@ MISSING = object()
 
 
 def value_at(root: Any, path: list[str | int] | tuple[str | int, ...]) -> Any:
+    """The value at `path` inside `root`, or `MISSING` where there is none."""
     node = root
     for seg in path:
         try:

@@ -36,6 +36,8 @@ class BuiltinHandling:
         self.subscriptions = subscriptions
 
     def install(self, session: Session) -> None:
+        """Install on a new session: ``ping`` answered, ``roots/list`` too when the face has roots, sampling
+        and elicitation passed to the face's handlers when it supports them, and every notification observed."""
         session.notification_observers.append(self.on_notification)
         requests = session.server_requests.handlers
         requests["ping"] = self._answer_ping
@@ -54,6 +56,8 @@ class BuiltinHandling:
         return {"roots": await self.client.handlers.list_roots(request)}
 
     def on_notification(self, method: str, params: Any, frame: Frame) -> None:
+        """Act on a notification: deliver it to its subscription, drop the cached results it makes stale,
+        update the task it reports on, and pass a URL elicitation's completion to the face."""
         client = self.client
         self._deliver(method, params, frame)
         for kind in LIST_CHANGED_KINDS.get(method, ()):

@@ -66,6 +66,9 @@ StateObserver = Callable[[str, str | None], None]
 
 
 class Client:
+    """The MCP client of one server spec: one connection at a time, what the server said about itself,
+    and every operation the faces use."""
+
     def __init__(
         self,
         spec: ServerSpec,
@@ -103,11 +106,13 @@ class Client:
     # -- observers -------------------------------------------------------------------
 
     def on_notification(self, observer: NotificationObserver) -> None:
+        """Call `observer` with each notification the server sends, on this connection and the next ones."""
         self._notification_observers.append(observer)
         if self.session is not None:
             self.session.notification_observers.append(observer)
 
     def on_state(self, observer: StateObserver) -> None:
+        """Call `observer` with each change of state (connecting, connected, disconnected, closed) and its detail."""
         self._state_observers.append(observer)
 
     def _set_state(self, state: str, detail: str | None = None) -> None:
@@ -123,14 +128,17 @@ class Client:
 
     @property
     def server_info(self) -> JSONObject:
+        """The server's ``serverInfo`` (empty before a connection opens)."""
         return self.era_impl.server_info if self.era_impl is not None else {}
 
     @property
     def server_capabilities(self) -> JSONObject:
+        """The capabilities the server declared (empty before a connection opens)."""
         return self.era_impl.capabilities if self.era_impl is not None else {}
 
     @property
     def instructions(self) -> str | None:
+        """The server's instructions, if it gave any."""
         return self.era_impl.instructions if self.era_impl is not None else None
 
     @property
@@ -140,32 +148,40 @@ class Client:
 
     @property
     def protocol_version(self) -> str | None:
+        """The revision in use (None before a connection opens)."""
         return self.era_impl.protocol_version if self.era_impl is not None else None
 
     @property
     def offered_version(self) -> str | None:
+        """The revision the client offered when the connection opened."""
         return self.era_impl.offered_version if self.era_impl is not None else None
 
     @property
     def era(self) -> str:
+        """The era in use, ``legacy`` (handshake) or ``modern`` (stateless); before a connection, the spec's choice."""
         return self.era_impl.name if self.era_impl is not None else self.spec.era
 
     @property
     def modern(self) -> ModernEra | None:
+        """The stateless era's state, when the connection is in that era."""
         return self.era_impl if isinstance(self.era_impl, ModernEra) else None
 
     @property
     def transport_kind(self) -> str:
+        """The transport in use (the spec's choice before a connection opens)."""
         return self.transport.kind if self.transport is not None else self.spec.transport
 
     @property
     def in_flight(self) -> int:
+        """How many requests wait for their answer."""
         return self.session.in_flight if self.session is not None else 0
 
     def has_capability(self, name: str) -> bool:
+        """Whether the server declared the capability `name`."""
         return name in self.server_capabilities
 
     def stderr_tail(self) -> list[str]:
+        """The server's last stderr lines, with secrets masked."""
         tail = self.transport.stderr_tail() if self.transport is not None else []
         # The log's frames are masked; the tail the transport keeps for messages is not.
         mask = self.traffic.mask
@@ -175,6 +191,8 @@ class Client:
     # -- connecting ------------------------------------------------------------------
 
     async def connect(self) -> JSONObject:
+        """Open a connection (falling back to the legacy SSE transport where allowed); the result that opened it.
+        A failure leaves the client disconnected and raises an error that says why."""
         self._set_state("connecting", self.spec.label())
         try:
             result = await self._connect_with_fallback()
@@ -224,6 +242,7 @@ class Client:
             self._set_state("disconnected", detail)
 
     def require(self) -> tuple[Session, Transport]:
+        """The session and transport of the open connection (ConnectionClosed when there is none)."""
         if self.session is None or self.transport is None:
             raise ConnectionClosed("not connected")
         return self.session, self.transport
@@ -242,6 +261,7 @@ class Client:
                 await transport.close()
 
     async def reconnect(self) -> JSONObject:
+        """Drop the connection, its subscriptions and cached results, and open a fresh one."""
         # End the old connection's subscriptions properly first; answers that
         # still come for its requests are recognised as late, not blamed on
         # the server.
@@ -255,6 +275,7 @@ class Client:
         return await self.connect()
 
     async def close(self) -> None:
+        """End the tasks followed, the subscriptions and the connection, for good."""
         await self.tasks.stop()
         for subscription in list(self._subscriptions.values()):
             await subscription.close()
@@ -283,6 +304,7 @@ class Client:
         timeout: float | bool | None = True,
         on_progress: ProgressCallback | None = None,
     ) -> Any:
+        """Send a request and wait for its result (retries and rounds included, see `start_request`)."""
         operation = await self.start_request(method, params, timeout=timeout, on_progress=on_progress)
         return await operation.result()
 
@@ -301,17 +323,20 @@ class Client:
         await self._renewal.wait()
 
     async def notify(self, method: str, params: Any = None) -> None:
+        """Send a notification."""
         session, _transport = self.require()
         await session.notify(method, params)
 
     # -- MCP operations --------------------------------------------------------------
 
     async def ping(self) -> Any:
+        """Send ``ping`` (handshake era only)."""
         if self.modern is not None:
             raise ProtocolError("ping does not exist in the stateless era (2026-07-28)")
         return await self.request("ping")
 
     async def list_page(self, kind: str, cursor: str | None = None) -> Any:
+        """One page of the list of `kind` (``tools``, ``resources``, ``templates``, ``prompts``), from `cursor`."""
         params = {"cursor": cursor} if cursor is not None else None
         return await self.request(LIST_METHODS[kind], params)
 
@@ -374,6 +399,7 @@ class Client:
         )
 
     def call_params(self, name: str, arguments: JSONObject | None, task: JSONObject | None = None) -> JSONObject:
+        """The ``tools/call`` params for `name` with `arguments` (and `task`, to run it as a task)."""
         return tool_calls.call_params(name, arguments, task)
 
     def task_support(self, tool: JSONObject) -> str:
@@ -413,11 +439,13 @@ class Client:
         on_progress: ProgressCallback | None = None,
         timeout: float | bool | None = True,
     ) -> Any:
+        """Call the tool `name` and wait for its result."""
         return await self.request(
             "tools/call", self.call_params(name, arguments), timeout=timeout, on_progress=on_progress
         )
 
     async def read_resource(self, uri: str) -> Any:
+        """Read the resource at `uri`."""
         return await self.request("resources/read", {"uri": uri})
 
     async def read_resource_cached(self, uri: str, *, refresh: bool = False) -> tuple[Any, CacheEntry | None]:
@@ -430,12 +458,15 @@ class Client:
         return result, None
 
     async def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> Any:
+        """Get the prompt `name` with `arguments`."""
         params: JSONObject = {"name": name}
         if arguments:
             params["arguments"] = arguments
         return await self.request("prompts/get", params)
 
     async def complete(self, ref: JSONObject, argument: str, value: str, context: dict[str, str] | None = None) -> Any:
+        """Ask for completions of `argument` typed as `value` in `ref` (a prompt or resource template),
+        given the other arguments' values in `context`."""
         params: JSONObject = {"ref": ref, "argument": {"name": argument, "value": value}}
         if context:
             params["context"] = {"arguments": context}
@@ -451,6 +482,7 @@ class Client:
         return await self.request("logging/setLevel", {"level": level})
 
     async def subscribe(self, uri: str) -> Any:
+        """Subscribe to updates of the resource at `uri` (stateless era: through the client's listen stream)."""
         if self.modern is not None:
             self.resource_subscriptions.add(uri)
             await self.listen_changes()
@@ -460,6 +492,7 @@ class Client:
         return result
 
     async def unsubscribe(self, uri: str) -> Any:
+        """End the subscription to the resource at `uri` (stateless era: through the client's listen stream)."""
         if self.modern is not None:
             self.resource_subscriptions.discard(uri)
             await self.listen_changes()

@@ -91,6 +91,8 @@ def _quiet(future: asyncio.Future[Any]) -> None:
 
 
 class Era:
+    """How a connection opens and what each request carries, for one era; what the opening said."""
+
     name = "?"
 
     def __init__(self, client: Client) -> None:
@@ -100,27 +102,34 @@ class Era:
         self.result: JSONObject = {}
 
     async def open(self) -> JSONObject:
+        """Open the connection on the client's transport; the result that opened it."""
         raise NotImplementedError
 
     def prepare(self, method: str, params: Any) -> Any:
+        """A request's params as this era sends them (unchanged here)."""
         return params
 
     @property
     def server_info(self) -> JSONObject:
+        """What the server says it is: its name, version and so on."""
         return {}
 
     @property
     def capabilities(self) -> JSONObject:
+        """The capabilities the server declared in the opening result."""
         caps = self.result.get("capabilities")
         return caps if isinstance(caps, dict) else {}
 
     @property
     def instructions(self) -> str | None:
+        """The instructions in the opening result, if any."""
         text = self.result.get("instructions")
         return text if isinstance(text, str) else None
 
 
 class LegacyEra(Era):
+    """The handshake era (2024-11-05 to 2025-11-25): ``initialize``, then ``notifications/initialized``."""
+
     name = "legacy"
 
     def _offer(self) -> str:
@@ -133,10 +142,13 @@ class LegacyEra(Era):
 
     @property
     def server_info(self) -> JSONObject:
+        """The initialize result's ``serverInfo``."""
         info = self.result.get("serverInfo")
         return info if isinstance(info, dict) else {}
 
     async def open(self) -> JSONObject:
+        """Send ``initialize`` offering the spec's revision, accept the one the server chooses if this client
+        knows it, and send ``notifications/initialized`` once the transport is ready."""
         client = self.client
         session, transport = client.require()
         offered = self._offer()
@@ -176,6 +188,9 @@ class LegacyEra(Era):
 
 
 class ModernEra(Era):
+    """The stateless era (2026-07-28): ``server/discover`` instead of a handshake, and the request
+    envelope (revision, capabilities, client info, log level) in every request's ``_meta``."""
+
     name = "modern"
 
     def __init__(self, client: Client, *, probe: bool = False) -> None:
@@ -189,16 +204,19 @@ class ModernEra(Era):
 
     @property
     def server_info(self) -> JSONObject:
+        """The server info in the discover result's ``_meta``."""
         meta = self.result.get("_meta")
         info = meta.get(SERVER_INFO_KEY) if isinstance(meta, dict) else None
         return info if isinstance(info, dict) else {}
 
     @property
     def supported_versions(self) -> list[str]:
+        """The revisions the discover result says the server supports."""
         versions = self.result.get("supportedVersions")
         return [v for v in versions if isinstance(v, str)] if isinstance(versions, list) else []
 
     def prepare(self, method: str, params: Any) -> Any:
+        """A request's params with the envelope in their ``_meta`` (notifications go as they are)."""
         if method.startswith("notifications/"):
             return params
         return envelope(
@@ -221,6 +239,8 @@ class ModernEra(Era):
         return max(offered, key=MODERN_VERSIONS.index) if offered else None
 
     async def open(self) -> JSONObject:
+        """Call ``server/discover`` and adopt its result (probing: a server without the stateless era
+        makes the client fall back to the handshake)."""
         _session, transport = self.client.require()
         self.protocol_version = self._wanted()
         self.offered_version = self.protocol_version

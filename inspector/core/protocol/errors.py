@@ -183,6 +183,7 @@ class JsonRpcError(InspectorError):
         self.data = data
 
     def to_dict(self) -> JSONObject:
+        """The JSON-RPC error object: code, message and data when there is any."""
         error: JSONObject = {"code": self.code, "message": self.message}
         if self.data is not None:
             error["data"] = self.data
@@ -190,6 +191,7 @@ class JsonRpcError(InspectorError):
 
     @classmethod
     def from_dict(cls, error: Any) -> JsonRpcError:
+        """The error an answer's error object describes (a malformed one becomes an internal error that quotes it)."""
         if not isinstance(error, dict):
             return cls(INTERNAL_ERROR, f"malformed error object: {error!r}")
         code = error.get("code")

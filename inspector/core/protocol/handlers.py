@@ -29,12 +29,15 @@ class ClientHandlers:
     supports_sampling_tools: bool = False
 
     async def list_roots(self, request: ServerRequest) -> list[JSONObject]:
+        """The roots to answer ``roots/list`` with (the base refuses)."""
         raise JsonRpcError(METHOD_NOT_FOUND, "roots are not supported by this client")
 
     async def create_message(self, request: ServerRequest) -> JSONObject:
+        """The result of a sampling request (the base refuses)."""
         raise JsonRpcError(METHOD_NOT_FOUND, "sampling is not supported by this client")
 
     async def elicit(self, request: ServerRequest) -> JSONObject:
+        """The person's answer to an elicitation (the base refuses)."""
         raise JsonRpcError(METHOD_NOT_FOUND, "elicitation is not supported by this client")
 
     def elicitation_complete(self, elicitation_id: str) -> None:
@@ -45,14 +48,17 @@ class ClientHandlers:
 
     @property
     def supports_roots(self) -> bool:
+        """Whether the face answers ``roots/list`` (it overrides `list_roots`)."""
         return self._overrides("list_roots")
 
     @property
     def supports_sampling(self) -> bool:
+        """Whether the face answers sampling requests (it overrides `create_message`)."""
         return self._overrides("create_message")
 
     @property
     def supports_elicitation(self) -> bool:
+        """Whether the face answers elicitations (it overrides `elicit`)."""
         return self._overrides("elicit")
 
 

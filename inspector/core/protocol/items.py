@@ -3,7 +3,7 @@
 Each item is checked on its own: a broken one keeps its raw JSON and a list
 of what is wrong, and the rest of the page still works.  These checks are
 the structural minimum needed to use an item; the full per-revision wire
-validation lives in `validation` and runs separately.
+validation lives in `checks.frame_validator` and runs separately.
 """
 
 from __future__ import annotations
@@ -54,6 +54,9 @@ HINT_DEFAULTS: dict[str, bool] = {
 
 @dataclass(slots=True)
 class Hint:
+    """One tool annotation hint: its value, whether the tool gave it (else the spec's default), whether it
+    applies (not for a read-only tool's destructive and idempotent hints), and a non-boolean value given."""
+
     name: str
     value: bool
     explicit: bool
@@ -64,6 +67,8 @@ class Hint:
 
 @dataclass(slots=True)
 class Item:
+    """One listed tool, resource, template or prompt: its raw JSON, what is wrong with it, and its page."""
+
     kind: str
     raw: Any
     problems: list[str] = field(default_factory=list)
@@ -71,10 +76,12 @@ class Item:
 
     @property
     def ok(self) -> bool:
+        """Whether nothing is wrong with it."""
         return not self.problems
 
     @property
     def data(self) -> JSONObject:
+        """Its JSON object (empty when the item is not an object)."""
         return self.raw if isinstance(self.raw, dict) else {}
 
     @property
@@ -85,11 +92,13 @@ class Item:
 
     @property
     def name(self) -> str:
+        """Its ``name`` (the key when it has none)."""
         value = self.data.get("name")
         return value if isinstance(value, str) else self.key
 
     @property
     def title(self) -> str | None:
+        """Its ``title``, or a tool's ``annotations.title`` (None when neither is a non-empty string)."""
         title = self.data.get("title")
         if isinstance(title, str) and title:
             return title
@@ -102,24 +111,29 @@ class Item:
 
     @property
     def display_name(self) -> str:
+        """The title, else the name."""
         return self.title or self.name
 
     @property
     def description(self) -> str:
+        """Its description ("" when it has none)."""
         value = self.data.get("description")
         return value if isinstance(value, str) else ""
 
     @property
     def input_schema(self) -> JSONObject:
+        """A tool's ``inputSchema`` (an empty object schema when it is not an object)."""
         schema = self.data.get("inputSchema")
         return schema if isinstance(schema, dict) else {"type": "object"}
 
     @property
     def output_schema(self) -> JSONObject | None:
+        """A tool's ``outputSchema`` (None when it has none)."""
         schema = self.data.get("outputSchema")
         return schema if isinstance(schema, dict) else None
 
     def hints(self) -> list[Hint]:
+        """The tool's annotation hints (`tool_hints`)."""
         return tool_hints(self.data)
 
 
@@ -175,6 +189,8 @@ def _check_prompt(raw: JSONObject, problems: list[str]) -> None:
 
 
 def parse_item(kind: str, raw: Any, page: int = 0) -> Item:
+    """An item of `kind`, with the problems that keep it from being used: a missing key, name or
+    input schema, fields of the wrong type."""
     item = Item(kind, raw, page=page)
     if not isinstance(raw, dict):
         item.problems.append(f"item is not an object: {type(raw).__name__}")
@@ -258,9 +274,11 @@ class ListResult:
     excluded: list[Item] = field(default_factory=list)
 
     def names(self) -> list[str]:
+        """The keys of the items, in order."""
         return [item.key for item in self.items]
 
     def find(self, key: str) -> Item | None:
+        """The item whose key is `key` (None when there is none)."""
         for item in self.items:
             if item.key == key:
                 return item

@@ -25,6 +25,7 @@ def same_id(ours: Any, theirs: Any) -> bool:
 
 
 def hashable_id(msg_id: Any) -> bool:
+    """Whether `msg_id` can be a key of the tables of ids (a number or a string)."""
     return isinstance(msg_id, (int, float, str))
 
 

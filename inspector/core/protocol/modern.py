@@ -86,6 +86,8 @@ def encode_header_value(value: str) -> str:
 
 
 def standard_headers(method: str, params: Any) -> dict[str, str]:
+    """The headers every stateless-era POST carries: ``Mcp-Method``, and ``Mcp-Name`` for a method
+    that names a tool, prompt, resource or task."""
     headers = {"Mcp-Method": method}
     field = NAMED_METHODS.get(method)
     if field is not None and isinstance(params, dict) and isinstance(params.get(field), str):

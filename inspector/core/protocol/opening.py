@@ -50,6 +50,7 @@ def connect_failure(exc: InspectorError, stderr_tail: Callable[[], list[str]]) -
 
 
 def fallback_note(fallback: Exception) -> str:
+    """The traffic log's note on falling back from Streamable HTTP to the legacy HTTP+SSE transport."""
     return f"Streamable HTTP refused ({fallback}); falling back to legacy HTTP+SSE as the spec describes"
 
 

@@ -32,6 +32,9 @@ def result_type_problems(method: str, result: Any) -> list[str]:
 
 
 class Operation:
+    """One logical request and the JSON-RPC requests it takes: resent after a session expired, retried
+    with another revision or after re-listing tools, and the multi round-trip rounds."""
+
     def __init__(
         self,
         client: Client,
@@ -56,6 +59,7 @@ class Operation:
 
     @property
     def id(self) -> Any:
+        """The id of the JSON-RPC request in flight (None before the first is sent)."""
         return self.current.id if self.current is not None else None
 
     async def _send(self, params: Any, note: str | None = None, *, retry: bool = False) -> PendingRequest:
@@ -81,10 +85,12 @@ class Operation:
         return pending
 
     async def start(self) -> Operation:
+        """Send the first request."""
         await self._send(self.params)
         return self
 
     async def cancel(self, reason: str = "cancelled by the user") -> None:
+        """Cancel the request in flight."""
         if self.current is not None:
             await self.current.cancel(reason)
 
@@ -135,6 +141,7 @@ class Operation:
         raise exc
 
     async def result(self) -> Any:
+        """The final result, after the recoveries the spec asks for and (stateless era) every input round."""
         result = await self._await_current()
         client = self.client
         if client.modern is not None and self.method in MRTR_METHODS:

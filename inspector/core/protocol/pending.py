@@ -47,9 +47,11 @@ class PendingRequest:
     near_miss: str | None = None
 
     async def result(self) -> Any:
+        """Wait for the answer."""
         return await self.future
 
     async def cancel(self, reason: str = "cancelled by the user") -> None:
+        """Cancel the request through its session."""
         if self.session is not None:
             await self.session.cancel(self, reason)
 
@@ -106,6 +108,7 @@ class PendingRequests(dict[Any, PendingRequest]):
         return pending if pending is not None and same_id(pending.id, near) else None
 
     def progress_target(self, token: Any) -> PendingRequest | None:
+        """The request a progress notification with this token is for (None when there is none)."""
         pending = self.by_token.get(token) if hashable_id(token) else None
         return pending if pending is not None and same_id(pending.progress_token, token) else None
 
@@ -128,6 +131,7 @@ class PendingRequests(dict[Any, PendingRequest]):
             pending.deadline = time.perf_counter() + pending.timeout
 
     def stop_ticking(self) -> None:
+        """Stop the deadline ticker."""
         if self._ticker is not None:
             self._ticker.cancel()
             self._ticker = None

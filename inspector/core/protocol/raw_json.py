@@ -41,6 +41,7 @@ class RawJsonObject(dict[str, Any]):
 
     @property
     def unchanged(self) -> bool:
+        """Whether the dict still holds what its text says (so the text can be sent as is)."""
         return _same(dict(self), self._parsed)
 
 

@@ -76,6 +76,7 @@ class ServerRequests:
         self._refusing = BackgroundTasks()
 
     def pending(self) -> list[ServerRequest]:
+        """The server's requests still being handled."""
         return [request for request, _task in self._waiting.values()]
 
     def receive(self, msg_id: Any, method: Any, frame: Frame, malformed: bool) -> None:
@@ -118,6 +119,7 @@ class ServerRequests:
         self.forget_all()
 
     def forget_all(self) -> None:
+        """Forget every request still being handled, without stopping its handler."""
         self._waiting.clear()
         self._held.clear()
 

@@ -1,8 +1,8 @@
 """The JSON-RPC session: ids, pending requests, timeouts, cancellation,
 progress, server-to-client requests and notifications.
 
-It knows JSON-RPC, not MCP features: the MCP operations and the handshake
-live in `client.py`, and the era-specific request decoration is a hook
+It knows JSON-RPC, not MCP features: the MCP operations live in `client.py`,
+the handshake (or the stateless era's discovery) in `eras.py`, and the era-specific request decoration is a hook
 (`prepare_params`) so the stateless era can add its envelope without a
 second session class.  What it sends is here; what comes in is read by
 `frame_reader.py`, the requests waiting for an answer are kept by `pending.py`,
@@ -84,10 +84,12 @@ class Session:
 
     @property
     def in_flight(self) -> int:
+        """How many requests wait for their answer (an open listen subscription does not count)."""
         # A listen subscription is open for good; it is not "in flight".
         return sum(1 for pending in self._pending.values() if pending.method != "subscriptions/listen")
 
     def next_id(self) -> int:
+        """A new request id."""
         self._next_id += 1
         return self._next_id
 
@@ -217,12 +219,14 @@ class Session:
         note: str | None = None,
         cancel_on_timeout: bool = True,
     ) -> Any:
+        """Send a request and wait for its answer (see `start_request`)."""
         pending = await self.start_request(
             method, params, timeout=timeout, on_progress=on_progress, note=note, cancel_on_timeout=cancel_on_timeout
         )
         return await pending.future
 
     async def notify(self, method: str, params: Any = None, *, note: str | None = None) -> Frame:
+        """Send a notification, recorded first; the frame it made."""
         if self.closed_reason is not None:
             raise ConnectionClosed(self.closed_reason)
         message: JSONObject = {"jsonrpc": "2.0", "method": method}
@@ -349,17 +353,22 @@ class Session:
         pending.future.set_exception(error)
 
     def is_pending(self, request_id: Any) -> bool:
+        """Whether the request with this id still waits for its answer."""
         return request_id in self._pending
 
     def pending_server_requests(self) -> list[ServerRequest]:
+        """The server's requests still being handled."""
         return self.server_requests.pending()
 
     # -- end of the connection -------------------------------------------------------
 
     def on_connection_lost(self, callback: Callable[[str], None]) -> None:
+        """Call `callback` with the reason when the connection is lost."""
         self._lost_observers.append(callback)
 
     def connection_lost(self, reason: str) -> None:
+        """The transport lost the connection: fail every waiting request (quoting the server's last stderr
+        lines), stop the server's requests' handlers, record it, and tell the observers; once only."""
         if self.closed_reason is not None:
             return
         tail = self.transport.stderr_tail()
@@ -380,6 +389,8 @@ class Session:
                 self.traffic.event("local", "transport", note=f"connection-lost observer failed: {exc!r}")
 
     async def close(self) -> None:
+        """Close the connection: send the pending cancellation notices, fail the requests still waiting,
+        end the server's requests' handling, then close the transport."""
         self._pending.stop_ticking()
         if self._cancelling and self.closed_reason is None:
             # notifications/cancelled for requests that just timed out go first.

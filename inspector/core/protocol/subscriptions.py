@@ -20,6 +20,7 @@ __all__ = ["Subscription", "subscription_id_of"]
 
 
 def subscription_id_of(params: Any) -> Any:
+    """The listen request id a notification's ``_meta`` tags it with (None when untagged)."""
     meta = params.get("_meta") if isinstance(params, dict) else None
     return meta.get(SUBSCRIPTION_ID_KEY) if isinstance(meta, dict) else None
 
@@ -36,6 +37,7 @@ class Subscription:
 
     @property
     def id(self) -> Any:
+        """The listen request's id."""
         return self.operation.id
 
     @property
@@ -54,6 +56,8 @@ class Subscription:
         return out
 
     def deliver(self, method: str, params: Any, frame: Frame) -> None:
+        """Take a notification of this subscription: the acknowledgement says what the server grants;
+        anything before it is marked as a problem."""
         if method == "notifications/subscriptions/acknowledged":
             granted = params.get("notifications") if isinstance(params, dict) else None
             self.acknowledged = granted if isinstance(granted, dict) else {}
@@ -63,6 +67,7 @@ class Subscription:
         self.received.append(frame)
 
     def note_end(self, future: Any) -> None:
+        """Record why the listen request ended, unless that is known already."""
         if future.cancelled():
             self.ended = self.ended or "cancelled"
         elif future.exception() is not None:
@@ -79,6 +84,7 @@ class Subscription:
             self.ended = str(exc)
 
     async def close(self) -> None:
+        """Cancel the listen request (once; a failure to send the cancellation is ignored)."""
         if self.ended is None:
             self.ended = "closed by the client"
             with contextlib.suppress(InspectorError, OSError):

@@ -50,6 +50,9 @@ def task_fields(result: Any) -> JSONObject | None:
 
 @dataclass
 class TaskInfo:
+    """One task as the client knows it: its id, form and origin, status and its history, timing hints,
+    result or error, and the input requests it waits on."""
+
     task_id: str
     flavour: str  # "2025-11-25" (core, experimental) or "extension" (2026-07-28)
     origin: str = ""
@@ -68,9 +71,11 @@ class TaskInfo:
 
     @property
     def terminal(self) -> bool:
+        """Whether the task has ended (completed, failed or cancelled)."""
         return self.status in TERMINAL
 
     def update(self, fields: JSONObject) -> None:
+        """Take the fields of a task object from the server (status, timing, result, error, input requests)."""
         self.raw = fields
         status = fields.get("status")
         if isinstance(status, str) and status != self.status:
@@ -95,6 +100,9 @@ TaskObserver = Callable[[TaskInfo], None]
 
 
 class TaskTracker:
+    """Every task the session has seen: the live ones polled at the server's interval, their input requests
+    answered through the client's handlers, and each change told to the observers."""
+
     def __init__(self, client: Client) -> None:
         self.client = client
         self.tasks: dict[str, TaskInfo] = {}
@@ -118,6 +126,7 @@ class TaskTracker:
         return info
 
     def on_notification(self, method: str, params: Any) -> None:
+        """Update a task from a status notification (a task not seen before is added)."""
         if method not in ("notifications/tasks/status", "notifications/tasks") or not isinstance(params, dict):
             return
         task_id = params.get("taskId")
@@ -140,6 +149,7 @@ class TaskTracker:
     # -- operations ---------------------------------------------------------------------
 
     async def get(self, task_id: str) -> TaskInfo:
+        """Ask for a task's state with ``tasks/get`` and update it."""
         fields = await self.client.request("tasks/get", {"taskId": task_id})
         if not isinstance(fields, dict):
             raise ProtocolError("tasks/get returned something that is not an object")
@@ -152,6 +162,7 @@ class TaskTracker:
         return info
 
     async def cancel(self, task_id: str) -> None:
+        """Ask the server to cancel a task with ``tasks/cancel``, then fetch its state."""
         await self.client.request("tasks/cancel", {"taskId": task_id})
         if task_id in self.tasks:
             with contextlib.suppress(InspectorError):

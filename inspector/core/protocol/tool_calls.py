@@ -11,6 +11,7 @@ __all__ = ["call_params", "task_support"]
 
 
 def call_params(name: str, arguments: JSONObject | None, task: JSONObject | None = None) -> JSONObject:
+    """The ``tools/call`` params: the name, the arguments when given, and the task request when given."""
     params: JSONObject = {"name": name}
     if arguments is not None:
         params["arguments"] = arguments

@@ -36,6 +36,7 @@ def at_least(version: str | None, minimum: str) -> bool:
 
 
 def era_of(version: str) -> str:
+    """The era of a revision: ``modern``, ``legacy`` or ``unknown``."""
     if version in MODERN_VERSIONS:
         return "modern"
     if version in HANDSHAKE_VERSIONS:

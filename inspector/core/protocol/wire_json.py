@@ -70,6 +70,7 @@ _SCALAR_WINDOW = 65536
 
 
 def too_deep_reason(limit: int = MAX_DEPTH) -> str:
+    """Why a message nested deeper than `limit` was not parsed."""
     return f"nested deeper than {limit} levels (not parsed)"
 
 

@@ -17,13 +17,17 @@ __all__ = ["Receiver", "Transport"]
 class Receiver(Protocol):
     """The session side: raw inbound frames and the end of the connection."""
 
-    def feed(self, raw: bytes, meta: JSONObject | None = None) -> None: ...
+    def feed(self, raw: bytes, meta: JSONObject | None = None) -> None:
+        """Take one raw inbound frame (`meta`: what the transport knows of it, such as an SSE event id)."""
 
-    def connection_lost(self, reason: str) -> None: ...
+    def connection_lost(self, reason: str) -> None:
+        """The connection is over, for `reason`."""
 
-    def fail_request(self, request_id: Any, error: Exception) -> None: ...
+    def fail_request(self, request_id: Any, error: Exception) -> None:
+        """The transport could not deliver a request or its answer: the request fails with `error`."""
 
-    def is_pending(self, request_id: Any) -> bool: ...
+    def is_pending(self, request_id: Any) -> bool:
+        """Whether the request is still waiting for its answer."""
 
 
 class Transport(abc.ABC):
@@ -45,10 +49,12 @@ class Transport(abc.ABC):
         self.probing = False
 
     def bind(self, receiver: Receiver) -> None:
+        """Give the transport the session it delivers to (before `start`)."""
         self._receiver = receiver
 
     @property
     def receiver(self) -> Receiver:
+        """The session it delivers to (only once bound)."""
         assert self._receiver is not None, "transport used before bind()"
         return self._receiver
 
@@ -65,6 +71,7 @@ class Transport(abc.ABC):
         """End the connection politely, then firmly; bounded in time."""
 
     def describe(self) -> str:
+        """The transport and where it goes, in a few words for people."""
         return self.kind
 
     def after_initialize(self, protocol_version: str) -> None:
@@ -80,4 +87,5 @@ class Transport(abc.ABC):
         return False
 
     def stderr_tail(self) -> list[str]:
+        """The server's last stderr lines, for an error's detail (only stdio has any)."""
         return []

@@ -37,6 +37,8 @@ DEFAULT_INHERITED_ENV = (
 def child_environment(
     configured: Mapping[str, str] | None, inherit_all: bool = False, base: Mapping[str, str] | None = None
 ) -> dict[str, str]:
+    """The environment a stdio server gets: a few safe variables of `base` (the inspector's own
+    by default; all of them with `inherit_all`), then those `configured`."""
     source = os.environ if base is None else base
     if inherit_all:
         env = dict(source)

@@ -25,6 +25,7 @@ def redirect_target(response: httpx2.Response) -> httpx2.URL | None:
 
 
 def redirect_refused(source: httpx2.URL, target: httpx2.URL) -> RedirectRefused:
+    """The error for a redirect from `source` to another origin, saying what was withheld and what to do."""
     source_origin, target_origin = origin_text(source), origin_text(target)
     message = (
         f"{source} redirected to {target}, on another origin ({source_origin} → {target_origin}); "
@@ -51,6 +52,7 @@ def redirect_guard(header_names: Iterable[str]) -> Callable[[httpx2.Response], A
 
 
 def origin_text(url: httpx2.URL) -> str:
+    """The URL's origin as written: scheme, host, and the port when it is not the scheme's default."""
     origin = url.origin
     default = {"http": 80, "https": 443}.get(origin.scheme)
     port = f":{origin.port}" if origin.port is not None and origin.port != default else ""

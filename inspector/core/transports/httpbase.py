@@ -54,6 +54,7 @@ _SECRET_WORD = re.compile(r"(?i)(token|secret|password|api[-_]?key)")
 
 
 def mask_value(value: str) -> str:
+    """A secret header value masked, keeping a known auth scheme's name (``Bearer ***``)."""
     scheme, _, rest = value.partition(" ")
     if rest and scheme.lower() in ("bearer", "basic", "token", "dpop"):
         return f"{scheme} ***"
@@ -73,6 +74,9 @@ def mask_headers(headers: Mapping[str, str], extra_secret: set[str] | frozenset[
 
 
 class HttpTransportBase(Transport):
+    """What both HTTP transports share: the client, header masking, HTTP frames on the traffic log,
+    redirects, bounded body reads, SSE responses and the tasks they start."""
+
     def __init__(
         self,
         traffic: TrafficLog,
@@ -103,6 +107,7 @@ class HttpTransportBase(Transport):
 
     @property
     def client(self) -> httpx2.AsyncClient:
+        """The HTTP client, made on first use (redirects vetted, reads without a timeout)."""
         if self._client is None:
             # Reads have no timeout: the session times requests out itself,
             # and SSE streams are long-lived by design.
@@ -165,6 +170,7 @@ class HttpTransportBase(Transport):
         return "text/event-stream" in request.headers.get("accept", "") or str(request.url) in endpoints
 
     def spawn(self, coro: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+        """Run `coro` as a background task the transport owns (ended by `close`)."""
         return self._tasks.start(coro)
 
     async def cancel_tasks(self) -> None:
@@ -175,6 +181,7 @@ class HttpTransportBase(Transport):
             self.traffic.event("local", "transport", note=note)
 
     async def close_client(self) -> None:
+        """Close the HTTP client, a bounded time; a failure is noted on the traffic log."""
         if self._client is not None:
             client, self._client = self._client, None
             try:
@@ -185,6 +192,7 @@ class HttpTransportBase(Transport):
     def record_response(
         self, verb: str, url: str, response: httpx2.Response, request_headers: Mapping[str, str], **extra: Any
     ) -> None:
+        """Record an HTTP answer's status line on the traffic log, with both sides' headers masked."""
         note = f"{verb} {url} → {response.status_code} {response.reason_phrase}".rstrip()
         content_type = response.headers.get("content-type")
         if content_type:
@@ -220,6 +228,7 @@ class HttpTransportBase(Transport):
         return AuthError(message, step=last.step if last is not None else "challenge")
 
     def connect_failure(self, verb: str, url: str, exc: Exception) -> ConnectError:
+        """The error for a request that reached no server, noted on the traffic log."""
         note = f"{verb} {url} failed: {exc.__class__.__name__}: {exc}"
         self.traffic.event("local", "transport", note=note)
         return ConnectError(f"cannot reach {url}: {exc}")
@@ -232,6 +241,7 @@ class HttpTransportBase(Transport):
         return body.decode("utf-8", errors="replace")
 
     def keep_error_body(self, response: httpx2.Response, verb: str, url: str, body: bytes, cut: bool) -> None:
+        """Keep the body of an HTTP error answer on the traffic log (`cut`: it stopped at the size limit)."""
         if not body:
             return
         note = f"body of the HTTP {response.status_code} answer to {verb} {url}: {len(body)} bytes"
@@ -401,6 +411,7 @@ def _not_expected(response: httpx2.Response, expected: str) -> str:
 
 
 def neither_json_nor_sse(response: httpx2.Response) -> str:
+    """The problem with an answer whose content type is neither JSON nor an event stream."""
     content_type = response.headers.get("content-type") or "no content type"
     return (
         f"HTTP {response.status_code} with content type {content_type!r}, "

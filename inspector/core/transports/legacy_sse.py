@@ -22,6 +22,9 @@ __all__ = ["LegacySseTransport"]
 
 
 class LegacySseTransport(HttpTransportBase):
+    """The HTTP+SSE transport of 2024-11-05: one GET event stream for what the server sends,
+    and a POST to the endpoint its first event names for what the client sends."""
+
     kind = "sse"
 
     def __init__(
@@ -50,9 +53,11 @@ class LegacySseTransport(HttpTransportBase):
         self._state: dict[str, Any] = {}
 
     def describe(self) -> str:
+        """``HTTP+SSE (legacy):`` and the URL."""
         return f"HTTP+SSE (legacy): {self.url}"
 
     async def start(self) -> None:
+        """Open the event stream and wait for its endpoint (at most `endpoint_timeout`)."""
         loop = asyncio.get_running_loop()
         self._endpoint_ready = loop.create_future()
         self.spawn(self._stream())
@@ -139,6 +144,7 @@ class LegacySseTransport(HttpTransportBase):
         self.traffic.event("in", "sse", note=f"SSE event of type {event.event!r}", meta={"data": event.data})
 
     async def send(self, raw: bytes, message: JSONObject) -> None:
+        """POST the message to the endpoint."""
         if self.endpoint is None:
             raise ConnectError("the legacy SSE transport has no endpoint yet")
         label = str(message.get("method") or "response")
@@ -159,6 +165,7 @@ class LegacySseTransport(HttpTransportBase):
             raise self.connect_failure("POST", endpoint, exc) from exc
 
     async def close(self) -> None:
+        """End the stream's and the POSTs' tasks, then close the HTTP client."""
         if self._closing:
             return
         self._closing = True

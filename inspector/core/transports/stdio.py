@@ -178,6 +178,9 @@ class _Writer(asyncio.Protocol):
 
 
 class StdioTransport(Transport):
+    """The stdio transport: the server is a child process speaking JSON lines on stdin and stdout;
+    its stderr lines and its exit go on the traffic log."""
+
     kind = "stdio"
 
     def __init__(
@@ -218,9 +221,11 @@ class StdioTransport(Transport):
         self._tasks = BackgroundTasks()
 
     def describe(self) -> str:
+        """``stdio:`` and the command line."""
         return "stdio: " + subprocess.list2cmdline([self.command, *self.args])
 
     def stderr_tail(self) -> list[str]:
+        """The server's last stderr lines."""
         return list(self._stderr_tail)
 
     def unread_input(self) -> int | None:
@@ -245,6 +250,7 @@ class StdioTransport(Transport):
         return in_pipe + stdin.get_write_buffer_size()
 
     async def start(self) -> None:
+        """Start the process (unless one was given) and attach its pipes and its exit to the event loop."""
         argv = [self.command, *self.args]
         process = self._process
         if process is None:
@@ -316,6 +322,8 @@ class StdioTransport(Transport):
             self._pidfd = None
 
     async def send(self, raw: bytes, message: JSONObject) -> None:
+        """Write the message as one line, waiting while the server does not read its stdin
+        (a closed stdin raises, saying how the server ended)."""
         stdin = self._stdin
         if stdin is None or stdin.is_closing():
             # Most often the server has just died: say how, not just "closed".
@@ -426,6 +434,7 @@ class StdioTransport(Transport):
         return f"exited with code {code}"
 
     def exit_description(self) -> str:
+        """How the connection ended: the exit code or signal, or a closed stdout while the process runs."""
         if self.returncode is None:
             return "server closed its stdout"
         return "server " + self._how(self.returncode)
@@ -440,6 +449,7 @@ class StdioTransport(Transport):
     # -- shutdown ------------------------------------------------------------------
 
     async def close(self) -> None:
+        """Close stdin, then send SIGTERM, then SIGKILL, each after a short wait for the exit; then the pipes."""
         process = self._process
         if process is None:
             return

@@ -51,6 +51,9 @@ GET_STREAM_WAIT = 5.0
 
 
 class StreamableHttpTransport(HttpTransportBase):
+    """The Streamable HTTP transport: each message POSTed to one URL, answered with JSON or an event
+    stream, a session id and a GET stream in the handshake era, per-request headers in the stateless one."""
+
     kind = "http"
 
     def __init__(
@@ -89,9 +92,11 @@ class StreamableHttpTransport(HttpTransportBase):
         self.on_session_expired: Callable[[str], None] | None = None
 
     def describe(self) -> str:
+        """``Streamable HTTP:`` and the URL."""
         return f"Streamable HTTP: {self.url}"
 
     async def start(self) -> None:
+        """Make the HTTP client; the first POST opens the connection."""
         # Nothing to open: the first POST (initialize) is the connection.
         _ = self.client
 
@@ -105,6 +110,7 @@ class StreamableHttpTransport(HttpTransportBase):
         return headers
 
     async def send(self, raw: bytes, message: JSONObject) -> None:
+        """POST the message: the set-up requests before anything else, other requests in a task of their own."""
         is_request = "method" in message and "id" in message
         if not is_request:
             label = str(message.get("method") or ("response" if "id" in message else "message"))
@@ -389,6 +395,7 @@ class StreamableHttpTransport(HttpTransportBase):
         return False
 
     async def close(self) -> None:
+        """End the tasks, end the session with a DELETE (when it has an id), then close the HTTP client."""
         if self._closing:
             return
         self._closing = True
