@@ -50,6 +50,9 @@ ESC_ALT = "alt+{0} where the terminal sends it as ESC {0}"
 
 
 class InspectorApp(App[int]):
+    """The inspector's window: the header, the key bar, one server view per server (with a list of them when there
+    are several), the keys and the palette."""
+
     CSS_PATH = "app.tcss"
     TITLE = "MCP inspector"
     COMMANDS = App.COMMANDS | {ActionCommands, ServerCommands}
@@ -174,54 +177,67 @@ class InspectorApp(App[int]):
 
     @property
     def spec(self) -> ServerSpec:
+        """The spec of the server the panes show."""
         return self.view.spec
 
     @property
     def client(self) -> Client:
+        """The shown server's client."""
         return self.view.client
 
     @property
     def traffic(self) -> TrafficLog:
+        """The shown server's traffic log (secrets masked)."""
         return self.view.traffic
 
     @property
     def handlers(self) -> TuiHandlers:
+        """What answers the shown server's requests."""
         return self.view.handlers
 
     @property
     def lists(self) -> dict[str, ListResult]:
+        """The shown server's last listings, by kind."""
         return self.view.lists
 
     @property
     def recording(self) -> tuple[str, TrafficLog] | None:
+        """The recording the shown view replays (its path and traffic), if it shows one."""
         return self.view.recording
 
     @property
     def recording_path(self) -> str | None:
+        """The file the shown server's session is being recorded to, if any."""
         return self.view.recording_path
 
     @property
     def trusted_tools(self) -> set[str]:
+        """The shown server's tools that are called without the confirmation."""
         return self.view.trusted_tools
 
     @property
     def auth_session(self) -> Any:
+        """The shown server's OAuth session (None but for a remote server)."""
         return self.view.auth_session
 
     @property
     def validator(self) -> FrameValidator | None:
+        """The shown server's wire validator, once it has started."""
         return self.view.validator
 
     @property
     def negotiated(self) -> bool:
+        """Whether the shown server's connection attempt got as far as a negotiated revision."""
         return self.view.negotiated
 
     @property
     def connect_failure(self) -> str | None:
+        """Why the shown server's last connection attempt failed, if it did."""
         return self.view.connect_failure
 
     @property
     def lists_loading(self) -> int:
+        """How many of the shown server's lists are being fetched now."""
         return self.view.lists_loading
 
     @property
@@ -242,11 +258,13 @@ class InspectorApp(App[int]):
             focus_pane(tabs.get_pane(tabs.active))
 
     def action_next_server(self, step: int = 1) -> None:
+        """Show the server *step* places on in the list, going round (nothing with one server)."""
         if len(self.views) > 1:
             index = self.views.index(self.view)
             self.show_server(self.views[(index + step) % len(self.views)])
 
     def action_show_server(self, number: int) -> None:
+        """Show server *number* (from 1), if there is one."""
         if 1 <= number <= len(self.views):
             self.show_server(self.views[number - 1])
 
@@ -290,6 +308,7 @@ class InspectorApp(App[int]):
         await super().on_event(event)
 
     def post_message(self, message: Message) -> bool:
+        """Post *message* as Textual does, first telling the key order, whose key in flight it may be."""
         # A key bubbling back from the screen arrives here already stopped
         # (Textual stops it because the app sent it): still in flight.
         order = getattr(self, "key_order", None)  # none yet while App.__init__ runs
@@ -323,33 +342,43 @@ class InspectorApp(App[int]):
     # -- what the views and panes ask of the app (the shown server's) --------------------
 
     def connect(self, reconnect: bool = False) -> None:
+        """Connect the shown server (logging in first where it asks) and fetch its lists; *reconnect*: anew."""
         self.view.connect(reconnect)
 
     def update_facts(self) -> None:
+        """Bring the header's facts about the shown server up to date."""
         self.view.update_facts()
 
     def server_requests_changed(self) -> None:
+        """The shown server's requests waiting for the person changed: the header counts them again."""
         self.view.update_facts()
 
     def refresh_list(self, kind: str, *, refresh: bool = True) -> None:
+        """Fetch the shown server's list of *kind* into its pane; *refresh*: past the cache."""
         self.view.refresh_list(kind, refresh=refresh)
 
     def confirm_and_call(self, tool: Item, arguments: dict[str, Any]) -> None:
+        """Call *tool* with *arguments* on the shown server, once the confirmation says yes."""
         self.view.confirm_and_call(tool, arguments)
 
     def toggle_round_stepping(self) -> None:
+        """Turn the shown server's manual multi round-trip mode on or off."""
         self.view.toggle_round_stepping()
 
     def open_composer(self, text: str | None = None, title: str | None = None) -> None:
+        """Open the raw composer for the shown server, with *text* (else a template) under *title*."""
         self.view.open_composer(text, title)
 
     def select_item(self, kind: str, key: str) -> None:
+        """Show the pane of *kind* with item *key* selected and its form focused."""
         self.view.select_item(kind, key)
 
     def call_from_palette(self, key: str) -> None:
+        """Select tool *key* and open the confirmation with the arguments its form holds."""
         self.view.call_from_palette(key)
 
     def open_resource(self, uri: str) -> None:
+        """Read the resource at *uri* in the Resources pane."""
         self.view.open_resource(uri)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -358,6 +387,7 @@ class InspectorApp(App[int]):
         return not (action == "show_tab" and self.screen.is_modal)
 
     def show_connect_error(self, exc: InspectorError) -> None:
+        """Say why the shown server could not connect: a modal with one server, a notice with several."""
         self.view.show_connect_error(exc)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -391,6 +421,7 @@ class InspectorApp(App[int]):
         self.view.action_save_call()
 
     def action_toggle_record(self) -> None:
+        """Start recording the shown server's session to a new JSON Lines file, or stop."""
         self.view.action_toggle_record()
 
     def action_help(self) -> None:
@@ -411,12 +442,14 @@ class InspectorApp(App[int]):
             )
 
     def export_screenshot(self, *, title: str | None = None, simplify: bool = False) -> str:
+        """Textual's SVG screenshot, its text keeping the blank cells between runs (see `svg_text`)."""
         # Every screenshot (README, snapshots, the palette's) reads with its gaps.
         from inspector.tui.svg_text import keep_gaps
 
         return keep_gaps(super().export_screenshot(title=title, simplify=simplify))
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """Textual's system commands less Keys and Quit, which the palette offers with the keys in force."""
         # Textual's "Keys" panel and "Quit" duplicate our help and quit bindings,
         # which the palette offers with the keys in force.
         for command in super().get_system_commands(screen):

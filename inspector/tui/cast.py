@@ -55,6 +55,8 @@ class CastWriter:
         mask: Callable[[], SecretMask | None],
         env: dict[str, str] | None = None,
     ) -> CastWriter:
+        """A writer to a new cast file at *path* (text it cannot encode replaced); *mask* gives the secret mask at
+        each write, *env* goes in the header."""
         # Terminal output is text; a lone surrogate from a server's text must not end the cast.
         return cls(open(path, "w", encoding="utf-8", errors="replace"), mask, env)
 
@@ -95,6 +97,7 @@ class CastWriter:
         self._stream.write(json.dumps(value, ensure_ascii=False) + "\n")
 
     def close(self) -> None:
+        """Close the file; output after it is dropped."""
         with self._lock:
             self._close()
 

@@ -19,6 +19,7 @@ __all__ = ["copy_text"]
 
 
 def copy_text(app: App[Any], text: str) -> str:
+    """Copy *text*, control characters escaped, to the system clipboard, else the terminal's; returns which."""
     text = copy_safe(text)
     try:
         import pyperclip

@@ -28,6 +28,8 @@ def _answer(app: InspectorApp, response: Any, tool: dict[str, Any]) -> Answer:
 
 
 def save_current_call(app: InspectorApp) -> None:
+    """ctrl+b: save the selected tool's last call and its answer as a step of the collection file the person names,
+    then show it in Collections."""
     from inspector.tui.panes.collections import CollectionsPane
     from inspector.tui.panes.tools import ToolsPane
     from inspector.tui.screens.save_step import SaveStepScreen

@@ -55,6 +55,7 @@ def _multiplexed() -> bool:
 
 
 def protocol() -> str | None:
+    """The image protocol `detect` found: "tgp" (Kitty), "sixel", or None for character cells."""
     return _protocol
 
 

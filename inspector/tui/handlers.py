@@ -73,6 +73,7 @@ class RequestScreen(ModalScreen[dict[str, Any] | None]):
         self.queue: TuiHandlers | None = None
 
     def queue_note(self) -> Static:
+        """The line that says this request's place among those pending."""
         return Static(self._queue_text(), id="queue-position")
 
     def _queue_text(self) -> Text:
@@ -131,6 +132,9 @@ def describe(request: ServerRequest) -> str:
 
 
 class TuiHandlers(ClientHandlers):
+    """Answers a server's requests: its roots from those the person gave, sampling and elicitation by the person
+    through modals, one at a time."""
+
     supports_url_elicitation = True
     supports_sampling_tools = True
 
@@ -218,9 +222,11 @@ class TuiHandlers(ClientHandlers):
     # -- the requests ----------------------------------------------------------------
 
     async def list_roots(self, request: ServerRequest) -> list[dict[str, Any]]:
+        """The roots the person gave (none unless they gave some)."""
         return list(self.roots)
 
     async def create_message(self, request: ServerRequest) -> dict[str, Any]:
+        """The person's reply to a sampling request; a JSON-RPC error when they reject it or decline all pending."""
         from inspector.tui.screens.sampling import SamplingScreen
 
         params = request.params if isinstance(request.params, dict) else {}
@@ -232,6 +238,7 @@ class TuiHandlers(ClientHandlers):
         return dict(result)
 
     async def elicit(self, request: ServerRequest) -> dict[str, Any]:
+        """The person's answer to an elicitation: accept with the content, decline, or cancel (closed unanswered)."""
         from inspector.tui.screens.elicitation import ElicitationScreen
 
         params = request.params if isinstance(request.params, dict) else {}
@@ -243,5 +250,6 @@ class TuiHandlers(ClientHandlers):
         return dict(result)
 
     def elicitation_complete(self, elicitation_id: str) -> None:
+        """The server says URL elicitation *elicitation_id* is complete: noted, and the person told."""
         self.completed_elicitations.add(elicitation_id)
         self.app.notify_plain(f"the server reports URL elicitation {elicitation_id} complete")

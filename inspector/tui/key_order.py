@@ -56,6 +56,8 @@ Routed = events.Key | events.Paste
 
 
 class KeyOrder:
+    """Lets keys and pastes out one at a time, each once the last has been handled and what it set off has settled."""
+
     def __init__(self, app: App[Any], route: Callable[[Routed], Awaitable[None]]) -> None:
         self.app = app
         self._route = route
@@ -83,6 +85,7 @@ class KeyOrder:
         self._busy.setdefault(id(owner), time.monotonic())
 
     def done(self, owner: object) -> None:
+        """*owner* has finished replacing its widgets: the keys held for it may go on."""
         self._busy.pop(id(owner), None)
         self._schedule()
 
@@ -93,6 +96,7 @@ class KeyOrder:
         self._deferred[id(owner)] = flush
 
     def undefer(self, owner: object) -> None:
+        """Forget the work *owner* put off (it has run, or is no longer due)."""
         self._deferred.pop(id(owner), None)
 
     # -- called by the app -------------------------------------------------------------

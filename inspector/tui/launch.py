@@ -20,6 +20,7 @@ __all__ = ["roots_of", "run_casting", "run_recording", "run_tui"]
 
 
 def run_tui(spec: ServerSpec | list[ServerSpec], args: argparse.Namespace) -> int:
+    """Run the TUI on *spec* (or several servers in one window) with the command line's options; the exit code."""
     from inspector.tui.app import InspectorApp
     from inspector.tui.graphics import detect
     from inspector.tui.keymap import load_keymap

@@ -32,6 +32,8 @@ __all__ = ["ActionCommands", "PaletteEntry", "ServerCommands", "action_entries",
 
 
 class PaletteEntry(NamedTuple):
+    """A palette command: its title, its help line, and what choosing it runs."""
+
     title: str
     help: str
     run: Callable[[], Any]
@@ -58,6 +60,7 @@ PANE_ACTIONS = (
 
 
 def binding_title(binding: Binding) -> str:
+    """How an app binding reads in the palette: its description, worded for its action where `_TITLES` says how."""
     name = binding.action.split("(", 1)[0]
     template = _TITLES.get(name)
     description = binding.description or name
@@ -102,6 +105,8 @@ def _focused_entries(app: InspectorApp, screen: Screen[Any]) -> Iterable[tuple[D
 
 
 def action_entries(app: InspectorApp, screen: Screen[Any]) -> list[PaletteEntry]:
+    """Every action the palette offers over *screen*: the app's bindings, those of what has focus, a few panes'
+    actions, the matrix, the servers' entries and recording."""
     from inspector.tui.screens.help import where
     from inspector.tui.servers_compare import server_entries
 
@@ -188,12 +193,16 @@ class _Entries(Provider):
 
 
 class ActionCommands(_Entries):
+    """The palette's actions, each with the keys in force."""
+
     def _entries(self) -> list[tuple[str, str, object]]:
         app: InspectorApp = self.app  # type: ignore[assignment]
         return [tuple(entry) for entry in action_entries(app, self.screen)]  # type: ignore[misc]
 
 
 class ServerCommands(_Entries):
+    """The palette's "verb: object" entries for what the shown server offers, and declining the requests that wait."""
+
     def _entries(self) -> list[tuple[str, str, object]]:
         app: InspectorApp = self.app  # type: ignore[assignment]
         entries: list[tuple[str, str, object]] = []

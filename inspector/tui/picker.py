@@ -19,6 +19,8 @@ __all__ = ["PickerApp", "pick_servers"]
 
 
 class PickerApp(App[Discovered | list[Discovered] | None]):
+    """The `--pick` list of servers found in client config files: answers with the one chosen, those marked, or None."""
+
     BINDINGS = [
         Binding("escape,q", "quit_picker", "Quit", id="quit_picker"),
         Binding("space", "mark", "Mark (several in one window)", id="pick_mark"),

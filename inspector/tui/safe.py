@@ -44,4 +44,5 @@ def json_text(value: Any) -> str:
 
 
 def json_syntax(value: Any, theme: str = "ansi_dark") -> Syntax:
+    """*value* as pretty JSON, control characters escaped, highlighted in *theme*."""
     return Syntax(json_text(value), "json", theme=theme, word_wrap=True, background_color="default")

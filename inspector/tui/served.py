@@ -17,6 +17,7 @@ SERVED_ARGS = "INSPECTOR_SERVED_ARGS"
 
 
 def main() -> int:
+    """Run the TUI with the options `serve` left in the environment (taken out of it first); returns the exit code."""
     # Taken out of the environment, so a server started with --inherit-env never sees it.
     options = json.loads(os.environ.pop(SERVED_ARGS))
     args = argparse.Namespace(**options["args"])

@@ -26,6 +26,7 @@ STATE_STYLE = {
 
 
 def server_entry(number: int, view: ServerView, shown: bool) -> Text:
+    """Server *number*'s two lines in the list: an arrow when it is *shown*, its label, then its state."""
     state, _reason = view.list_state()
     icon, style = STATE_STYLE.get(state, ("?", ""))
     text = Text(no_wrap=True, overflow="ellipsis")
@@ -38,6 +39,8 @@ def server_entry(number: int, view: ServerView, shown: bool) -> Text:
 
 
 class ServerList(OptionList):
+    """The servers in one window, listed beside the panes: choosing one shows it."""
+
     DEFAULT_CSS = """
     ServerList { width: 28; height: 1fr; border: round $primary-muted; }
     ServerList:focus { border: round $primary; }

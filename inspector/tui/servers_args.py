@@ -26,6 +26,7 @@ class ServerNames(argparse.Action):
 
 
 def several_named(args: argparse.Namespace) -> bool:
+    """Whether the command line names more than one server (`--server` repeated)."""
     return len(getattr(args, "servers", None) or []) > 1
 
 

@@ -75,6 +75,7 @@ class TokenServer(Server):
         return gated
 
     async def handle_index(self, request: web.Request) -> Any:
+        """The page, its URLs naming the host the browser used; 400 for a Host header that is no host name."""
         # The page's websocket and asset URLs name the host the browser used,
         # so the page works however it was reached (a wildcard address, an SSH tunnel).
         if not _HOST.fullmatch(request.host):
@@ -83,10 +84,12 @@ class TokenServer(Server):
         return await super().handle_index(request)
 
     async def on_startup(self, app: web.Application) -> None:
+        """Nothing: textual-serve's banner would name the port asked for (`_serve` prints the one bound)."""
         # textual-serve's banner names the port asked for; `_serve` prints the one bound.
         return None
 
     def serve(self, debug: bool = False) -> None:
+        """Serve until stopped, the access log kept quiet (its paths hold the token)."""
         self.debug = debug
         self.initialize_logging()
         # Each asset request would be logged with the token in its path.
@@ -121,6 +124,7 @@ def page_url(host: str, port: int, token: str) -> str:
 
 
 def is_loopback(host: str) -> bool:
+    """Whether *host* is "localhost" or a loopback address."""
     if host == "localhost":
         return True
     try:
@@ -130,6 +134,8 @@ def is_loopback(host: str) -> bool:
 
 
 def non_loopback_warning(host: str) -> str:
+    """What `serve` prints before listening on *host*, which is not loopback: who can use it, and that it is plain
+    HTTP."""
     return (
         f"inspector: WARNING: listening on {host}, not on loopback: anyone who can reach this machine and "
         "learns the URL can use the inspector, and through it run and call the server with your rights. "
@@ -146,6 +152,8 @@ def served_options(args: argparse.Namespace, server_command: list[str]) -> str:
 
 
 def serve(args: argparse.Namespace, server_command: list[str]) -> int:
+    """`inspector serve`: the TUI in a browser behind a token, until ctrl+c; returns the exit code (USAGE when it
+    cannot listen)."""
     host, port = args.host, args.port
     if not is_loopback(host):
         print(non_loopback_warning(host), file=sys.stderr, flush=True)

@@ -57,6 +57,8 @@ class _Run:
 
 
 def keep_gaps(svg: str) -> str:
+    """*svg* with each text element carrying the blank cells that follow it as no-break spaces, so its text reads as
+    the terminal shows it."""
     matches = list(_TEXT.finditer(svg))
     sample = next((m for m in matches if html.unescape(m.group("body"))), None)
     if sample is None:

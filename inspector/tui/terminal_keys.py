@@ -37,6 +37,8 @@ INTRODUCERS = frozenset("[OP]_^X\\")
 
 
 class AltKeyParser(XTermParser):
+    """Textual's terminal parser, reading ESC and a printable character (not an introducer) as alt+key at once."""
+
     def _sequence_to_key_events(self, sequence: str, alt: bool = False) -> Iterable[events.Key]:
         if (
             len(sequence) == 2

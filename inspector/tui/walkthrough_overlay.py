@@ -49,6 +49,7 @@ class CaptionOverlay(Static):
         self.place()
 
     def place(self) -> None:
+        """Put the caption under the header, or at the bottom above the key bar."""
         if self.at_top:
             # Below the header row.
             self.styles.offset = (0, 1)
@@ -58,6 +59,8 @@ class CaptionOverlay(Static):
         self.styles.offset = (0, max(0, self.screen.size.height - height - 1))
 
     def show_step(self, caption: str, position: str, *, at_top: bool = False, end: bool = False) -> None:
+        """Show a step's *caption* and *position*; *at_top*: under the header, leaving the bottom rows in view;
+        *end*: the walkthrough is over."""
         self.caption = caption
         self.position_text = position
         self.at_top = at_top
@@ -65,6 +68,7 @@ class CaptionOverlay(Static):
         self._draw()
 
     def set_paused(self, paused: bool) -> None:
+        """Show or clear the paused mark."""
         self.paused = paused
         self.set_class(paused, "-paused")
         self._draw()

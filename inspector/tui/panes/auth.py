@@ -43,6 +43,7 @@ _MARK = {"ok": ("✓", "green"), "failed": ("✗", "bold red"), "waiting": ("…
 
 
 def event_row(event: AuthEvent) -> Text:
+    """One step's line: its mark, its step name and its title (in red when it failed)."""
     mark, style = _MARK.get(event.status, ("?", "red"))
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(f"{mark} ", style=style)
@@ -268,9 +269,11 @@ class AuthPane(Horizontal):
             self._show(None)
 
     def clear(self) -> None:
+        """Forget every step shown."""
         self.set_events(())
 
     def set_server(self, server: str | None) -> None:
+        """Name the server the summary speaks of (None: no name)."""
         self.server = server
         if self.is_mounted:
             self._update_summary()
@@ -288,6 +291,7 @@ class AuthPane(Horizontal):
 
     @property
     def current(self) -> AuthEvent | None:
+        """The step highlighted in the list, if any."""
         index = self.query_one("#auth-steps", OptionList).highlighted
         return self.events[index] if index is not None and 0 <= index < len(self.events) else None
 

@@ -115,6 +115,7 @@ class BottomPanel(Vertical):
                 targets[0].focus()
 
     def open(self) -> None:
+        """Show the panel at its full height."""
         self.remove_class("hidden", "collapsed")
 
     def on_click(self) -> None:
@@ -130,6 +131,8 @@ class BottomPanel(Vertical):
             self.add_class("hidden")
 
     def resize_by(self, delta: int) -> None:
+        """Grow the panel by *delta* rows (shrink when negative), between 5 and 60; a hidden or collapsed panel opens
+        instead."""
         if self.has_class("hidden") or self.has_class("collapsed"):
             self.open()
             return

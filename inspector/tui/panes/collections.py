@@ -43,6 +43,9 @@ def check_lines(result: StepResult) -> Text:
 
 
 class CollectionsPane(Vertical):
+    """The Collections tab: a collection file's steps, run one or all on the connected server, with each
+    expectation's outcome."""
+
     BINDINGS = [
         Binding("a", "run_all", "Run all", id="collection_run_all"),
     ]
@@ -63,12 +66,14 @@ class CollectionsPane(Vertical):
 
     @property
     def inspector(self) -> ServerView:
+        """The server view this pane belongs to."""
         from inspector.tui.server_view import owner_of
 
         return owner_of(self)
 
     @property
     def path(self) -> str:
+        """The path typed in the box, else the default collection file."""
         return self.query_one("#collection-path", Input).value.strip() or DEFAULT_COLLECTION
 
     def compose(self) -> ComposeResult:
@@ -93,9 +98,12 @@ class CollectionsPane(Vertical):
     @on(Input.Submitted, "#collection-path")
     @on(Button.Pressed, "#collection-load")
     def action_load(self) -> None:
+        """Load the collection file the path box names."""
         self.load(self.path)
 
     def load(self, path: str) -> bool:
+        """Load and show the collection at *path* (the box takes it too); False, with a notice, when it is missing or
+        does not load."""
         self.query_one("#collection-path", Input).value = path
         if not os.path.exists(path):
             self.inspector.notify_plain(f"{path}: no such file yet (ctrl+b in Tools saves a call there)")

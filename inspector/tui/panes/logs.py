@@ -37,6 +37,7 @@ _LEVEL_STYLE = {
 
 
 def log_row(frame: Frame, width: int = 0) -> Text:
+    """One log notification's line: time, level, logger and data on one line."""
     params = frame.message.get("params") if isinstance(frame.message, dict) else None
     params = params if isinstance(params, dict) else {}
     level = str(params.get("level", "?"))
@@ -69,6 +70,7 @@ class LogsPane(Vertical):
 
     @property
     def inspector(self) -> ServerView:
+        """The server view this pane belongs to."""
         from inspector.tui.server_view import owner_of
 
         return owner_of(self)

@@ -26,10 +26,12 @@ _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
 
 def severity_style(severity: str) -> str:
+    """The Rich style a severity is drawn in (red for one it does not know)."""
     return _STYLE.get(severity, "red")
 
 
 def problem_row(problem: Problem) -> Text:
+    """A finding's two lines in the list: severity, frame number and where, then the message."""
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(f"{problem.severity:<8}", style=severity_style(problem.severity))
     if problem.seq is not None:
@@ -41,6 +43,8 @@ def problem_row(problem: Problem) -> Text:
 
 
 class ProblemsPane(Horizontal):
+    """The Problems tab: the wire validation's findings, each one's detail, and enter to show its frame."""
+
     BINDINGS = [Binding("enter", "show_frame", "Show the frame", id="problem_frame", show=False)]
 
     DEFAULT_CSS = """
@@ -49,6 +53,8 @@ class ProblemsPane(Horizontal):
     """
 
     class ShowFrame(Message):
+        """Asks for the Traffic pane to show frame *seq*."""
+
         def __init__(self, seq: int) -> None:
             super().__init__()
             self.seq = seq
@@ -82,6 +88,7 @@ class ProblemsPane(Horizontal):
 
     @property
     def counts(self) -> dict[str, int]:
+        """How many findings there are of each severity."""
         counts: dict[str, int] = {}
         for problem in self.problems:
             counts[problem.severity] = counts.get(problem.severity, 0) + 1

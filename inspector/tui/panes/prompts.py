@@ -32,6 +32,8 @@ ARGUMENT_DESCRIPTION_LIMIT = 1000
 
 
 def message_widgets(result: Any) -> list[Any]:
+    """The widgets that show a prompts/get result: its description, then each message under its role (a red line for
+    what is malformed)."""
     if not isinstance(result, dict):
         return [Static(Text("the result is not an object", style="bold red"))]
     parts: list[Any] = []
@@ -61,6 +63,8 @@ def _row_lines(item: Item) -> int:
 
 
 class PromptsPane(Horizontal):
+    """The Prompts tab: the list, the chosen prompt's argument form with completions, and the messages it gave."""
+
     BINDINGS = [
         Binding("ctrl+enter,ctrl+j", "get", "Get prompt", id="get_prompt", priority=True, key_display="^⏎/^j"),
         Binding("escape", "to_list", "Back to the list", id="prompt_form_to_list", show=False),
@@ -81,6 +85,7 @@ class PromptsPane(Horizontal):
 
     @property
     def inspector(self) -> ServerView:
+        """The server view this pane belongs to."""
         from inspector.tui.server_view import owner_of
 
         return owner_of(self)
@@ -104,6 +109,7 @@ class PromptsPane(Horizontal):
         return text
 
     def set_listing(self, listing: ListResult) -> None:
+        """Show a fresh prompts listing."""
         self.query_one(ItemList).set_listing(listing)
 
     async def _completion(self, argument: str, value: str) -> tuple[list[str], int | None, bool]:
@@ -168,6 +174,7 @@ class PromptsPane(Horizontal):
         self.query_one(ItemList).focus_list()
 
     def values(self) -> dict[str, str]:
+        """The argument form's text, by argument name."""
         return {field.argument: field.value for field in self.query(CompletingField)}
 
     @work(group="get-prompt", exclusive=True)

@@ -129,10 +129,13 @@ def _child_prompt(child: Item) -> Text:
 
 
 def is_directory(item: Item | None) -> bool:
+    """Whether *item* is a resource whose MIME type marks it a directory."""
     return item is not None and item.data.get("mimeType") == DIRECTORY_MIME
 
 
 class ResourcesPane(Horizontal):
+    """The Resources tab: the list, the chosen resource's contents, and subscriptions with an updated mark."""
+
     BINDINGS = [
         Binding("enter", "read", "Read", id="read_resource", show=False),
         Binding("escape", "to_list", "Back to the list", id="resources_to_list", show=False),
@@ -155,6 +158,7 @@ class ResourcesPane(Horizontal):
 
     @property
     def inspector(self) -> ServerView:
+        """The server view this pane belongs to."""
         from inspector.tui.server_view import owner_of
 
         return owner_of(self)
@@ -171,6 +175,7 @@ class ResourcesPane(Horizontal):
         return uri_row(item, ("◉ ", "cyan") if item.key in self.subscribed else None)
 
     def set_listing(self, listing: ListResult) -> None:
+        """Show a fresh resources listing."""
         self.query_one(ItemList).set_listing(listing)
 
     @on(ItemList.Highlighted, "#resource-list")
@@ -322,6 +327,7 @@ class ResourcesPane(Horizontal):
         self.query_one(ItemList).refresh_rows()
 
     def mark_updated(self, uri: str) -> None:
+        """Mark the resource at *uri* as updated in the list, and say so in a notice."""
         self.updated.add(uri)
         self.query_one(ItemList).refresh_rows()
         self.inspector.notify_plain(f"resource updated: {uri}")

@@ -24,6 +24,7 @@ Root = dict[str, Any]
 
 
 def root_row(root: Root) -> Text:
+    """A root's line: its URI, then its name if it has one."""
     text = plain_line(str(root.get("uri")), 200, style="bold")
     if root.get("name"):
         text.append_text(plain_line(f"  {root['name']}", 60, style="dim"))
@@ -35,6 +36,8 @@ def _root_haystack(root: Root) -> str:
 
 
 class RootsPane(Vertical):
+    """The Roots tab: the roots the client offers, to add to and remove from."""
+
     BINDINGS = [Binding("delete", "remove_root", "Remove root", id="remove_root")]
 
     DEFAULT_CSS = """
@@ -46,6 +49,7 @@ class RootsPane(Vertical):
 
     @property
     def inspector(self) -> ServerView:
+        """The server view this pane belongs to."""
         from inspector.tui.server_view import owner_of
 
         return owner_of(self)
@@ -69,6 +73,7 @@ class RootsPane(Vertical):
 
     @property
     def roots_list(self) -> FilterList[Root]:
+        """The list of roots."""
         return self.query_one("#roots-list", FilterList)
 
     def _render_roots(self) -> None:

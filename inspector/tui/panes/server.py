@@ -14,10 +14,13 @@ __all__ = ["ServerPane"]
 
 
 def json_syntax_text(value: object) -> Text:
+    """*value* as indented JSON in plain text, control characters escaped (no highlighting)."""
     return Text(json_text(value))
 
 
 class ServerPane(VerticalScroll):
+    """The Server tab: identity, negotiated revision, transport, capabilities, instructions and the opening result."""
+
     DEFAULT_CSS = """
     ServerPane { padding: 0 1; }
     ServerPane > Static { margin: 0 0 1 0; }
@@ -30,6 +33,7 @@ class ServerPane(VerticalScroll):
         yield Static("", id="server-raw")
 
     def show_recording(self, path: str, era: str, result: dict[str, object]) -> None:
+        """Show what a recording at *path* says of its server: its era and its recorded opening *result*."""
         text = Text("Recording ", style="bold")
         text.append_text(plain_line(path, 160))
         text.append(f"\n{era} era (from the recorded handshake / discovery)", style="dim")
@@ -47,6 +51,7 @@ class ServerPane(VerticalScroll):
         )
 
     def show(self, client: Client) -> None:
+        """Show what the connected *client* learnt of its server."""
         info = client.server_info
         text = Text()
         text.append_text(plain_line(str(info.get("title") or info.get("name") or "?"), 80, style="bold"))

@@ -44,6 +44,7 @@ MAX_SHOWN_CHARS = 64 * 1024
 
 
 def skill_row(entry: SkillEntry) -> Text:
+    """A skill entry's two lines: a warning mark when it has an error, its name, then its URI."""
     text = Text(no_wrap=True, overflow="ellipsis")
     if any(p.severity == "error" for p in entry.problems):
         text.append("⚠ ", style="bold red")
@@ -76,6 +77,7 @@ def file_row(entry: SkillEntry, uri: str, fetched: FetchedFile | None) -> Text:
 
 
 def problem_text(problem: Problem) -> Text:
+    """A rule broken: the rule, where and what, then the spec's words and its link."""
     text = Text()
     text.append(f"✖ [{problem.rule}] ", style="bold red")
     text.append_text(plain(f"{problem.path + ': ' if problem.path else ''}{problem.message}", style="red"))
@@ -88,6 +90,8 @@ def problem_text(problem: Problem) -> Text:
 
 
 def verification_text(fetched: FetchedFile, dynamic: bool, skill_md: bool = False) -> Text:
+    """What reading a skill file came to: not read, verified, not verifiable (a dynamic skill) or failed, then its
+    errors."""
     # A SKILL.md's frontmatter is compared with the entry's too.
     frontmatter = " and its frontmatter" if skill_md else ""
     if not fetched.sent:
@@ -116,6 +120,8 @@ def _file_set(entry: SkillEntry) -> object:
 
 
 class SkillsPane(Horizontal):
+    """The Skills tab: the server's skill entries, their files, and each file's content and verification once read."""
+
     BINDINGS = [
         Binding("escape", "to_skills", "Back to the skills", id="skills_to_list", show=False),
         Binding("g", "get_skill", "skills/get", id="get_skill"),
@@ -141,6 +147,7 @@ class SkillsPane(Horizontal):
 
     @property
     def inspector(self) -> ServerView:
+        """The server view this pane belongs to."""
         from inspector.tui.server_view import owner_of
 
         return owner_of(self)
@@ -167,10 +174,12 @@ class SkillsPane(Horizontal):
 
     @property
     def skill_list(self) -> FilterList[SkillEntry]:
+        """The list of skill entries."""
         return self.query_one("#skill-list", FilterList)
 
     @property
     def file_list(self) -> FilterList[tuple[SkillEntry, str]]:
+        """The list of the chosen skill's files."""
         return self.query_one("#skill-files", FilterList)
 
     @work(group="skills-list", exclusive=True)

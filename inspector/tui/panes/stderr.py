@@ -20,6 +20,7 @@ __all__ = ["StderrFilter", "StderrPane", "stderr_row"]
 
 
 def stderr_row(frame: Frame, width: int = 0) -> Text:
+    """A line the server wrote to stderr, or a note on its process, after the time."""
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(time.strftime("%H:%M:%S", time.localtime(frame.time)) + " ", style="dim")
     if frame.kind == "stderr":
@@ -44,6 +45,7 @@ class StderrFilter:
 
     @property
     def empty(self) -> bool:
+        """Whether the filter keeps every line."""
         return not (self.wanted or self.unwanted)
 
     def __call__(self, frame: Frame) -> bool:
@@ -74,6 +76,7 @@ class StderrPane(Vertical):
 
     @property
     def table(self) -> TrafficTable:
+        """The table of lines."""
         return self.query_one("#stderr-table", TrafficTable)
 
     @on(Input.Changed, "#stderr-filter")

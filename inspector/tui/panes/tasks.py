@@ -34,6 +34,7 @@ _STATUS_STYLE = {
 
 
 def task_row(info: TaskInfo) -> Text:
+    """A task's two lines: its status and id, then where it came from and its era's form."""
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(f"{info.status:<15}", style=_STATUS_STYLE.get(info.status, "red"))
     text.append_text(plain_line(info.task_id, 40, style="bold"))
@@ -47,6 +48,8 @@ def _task_haystack(info: TaskInfo) -> str:
 
 
 class TasksPane(Horizontal):
+    """The Tasks tab: the session's tasks, the chosen one's detail, and get, cancel, list and answer."""
+
     BINDINGS = [
         Binding("g", "get", "Refresh task", id="task_get"),
         Binding("x", "cancel", "Cancel task", id="task_cancel"),
@@ -65,6 +68,7 @@ class TasksPane(Horizontal):
 
     @property
     def inspector(self) -> ServerView:
+        """The server view this pane belongs to."""
         from inspector.tui.server_view import owner_of
 
         return owner_of(self)
@@ -83,9 +87,11 @@ class TasksPane(Horizontal):
 
     @property
     def task_list(self) -> FilterList[TaskInfo]:
+        """The list of tasks."""
         return self.query_one("#task-list", FilterList)
 
     def refresh_tasks(self) -> None:
+        """Fill the list with the session's tasks; with none chosen yet, highlight the newest."""
         task_list = self.task_list
         current = self.current
         task_list.set_items(list(self.inspector.client.tasks.tasks.values()))
@@ -97,6 +103,7 @@ class TasksPane(Horizontal):
 
     @property
     def current(self) -> TaskInfo | None:
+        """The task highlighted, if any."""
         return self.task_list.highlighted_item
 
     @on(FilterList.Highlighted, "#task-list")

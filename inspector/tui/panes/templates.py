@@ -29,6 +29,7 @@ __all__ = ["TemplatesPane", "expand_template", "template_variables"]
 
 
 def template_variables(template: str) -> list[str]:
+    """The variable names of a URI template, in order (none for a malformed one)."""
     import uritemplate
 
     try:
@@ -38,12 +39,16 @@ def template_variables(template: str) -> list[str]:
 
 
 def expand_template(template: str, values: dict[str, Any]) -> str:
+    """The URI that *template* gives with *values*, leaving out variables left blank."""
     import uritemplate
 
     return str(uritemplate.expand(template, {k: v for k, v in values.items() if v != ""}))
 
 
 class TemplatesPane(Horizontal):
+    """The Templates tab: the list, a field per variable of the chosen template with completions, the expanded URI
+    and its contents."""
+
     BINDINGS = [
         Binding("ctrl+enter,ctrl+j", "read", "Read URI", id="read_template", priority=True, key_display="^⏎/^j"),
         Binding("escape", "to_list", "Back to the list", id="template_form_to_list", show=False),
@@ -63,6 +68,7 @@ class TemplatesPane(Horizontal):
 
     @property
     def inspector(self) -> ServerView:
+        """The server view this pane belongs to."""
         from inspector.tui.server_view import owner_of
 
         return owner_of(self)
@@ -75,6 +81,7 @@ class TemplatesPane(Horizontal):
             yield VerticalScroll(id="template-contents")
 
     def set_listing(self, listing: ListResult) -> None:
+        """Show a fresh resource templates listing."""
         self.query_one(ItemList).set_listing(listing)
 
     async def _completion(self, argument: str, value: str) -> tuple[list[str], int | None, bool]:
@@ -132,9 +139,12 @@ class TemplatesPane(Horizontal):
         self.query_one(ItemList).focus_list()
 
     def values(self) -> dict[str, str]:
+        """The variables' fields' text, by variable name."""
         return {field.argument: field.value for field in self.query(CompletingField)}
 
     def expanded(self) -> str | None:
+        """The URI the chosen template gives with the fields' values (None with no template chosen, or one that does
+        not expand)."""
         if self.current is None:
             return None
         try:

@@ -42,6 +42,9 @@ TASK_TTL_MS = 10 * 60 * 1000
 
 
 class ToolsPane(Horizontal):
+    """The Tools tab: the list, the chosen tool's detail and argument form, the call and its result, and its MCP App
+    preview."""
+
     BINDINGS = [
         # Many terminals send ctrl+enter as a plain enter; ctrl+j always arrives.
         Binding("ctrl+enter,ctrl+j", "call", "Call", id="call_tool", priority=True, key_display="^⏎/^j"),
@@ -99,6 +102,7 @@ class ToolsPane(Horizontal):
 
     @property
     def inspector(self) -> ServerView:
+        """The server view this pane belongs to."""
         from inspector.tui.server_view import owner_of
 
         return owner_of(self)
@@ -120,6 +124,7 @@ class ToolsPane(Horizontal):
             yield ResultView(id="tool-result")
 
     def set_listing(self, listing: ListResult) -> None:
+        """Show a fresh tools listing."""
         self.query_one(ItemList).set_listing(listing)
 
     @on(ItemList.Highlighted, "#tool-list")
@@ -403,6 +408,7 @@ class ToolsPane(Horizontal):
             set_text(self.query_one("#tool-header-text", Static), tool_header(tool, url))
 
     async def stop_app_preview(self, redraw: bool = True) -> None:
+        """Close the MCP App preview's bridge and host, if one runs; *redraw*: redraw the header when one was shown."""
         host, bridge = self.app_host, self.app_bridge
         had = self.app_tool
         self.app_host, self.app_bridge, self.app_tool, self.app_url = None, None, None, None

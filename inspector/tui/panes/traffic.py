@@ -58,6 +58,7 @@ class TrafficFilter:
 
     @property
     def empty(self) -> bool:
+        """Whether the filter keeps every frame."""
         return not (self.direction or self.errors_only or self.kinds or self.methods or self.words)
 
     def __call__(self, frame: Frame) -> bool:
@@ -83,6 +84,7 @@ class TrafficPane(Horizontal):
 
     @property
     def inspector(self) -> ServerView:
+        """The server view this pane belongs to."""
         from inspector.tui.server_view import owner_of
 
         return owner_of(self)
@@ -119,6 +121,7 @@ class TrafficPane(Horizontal):
 
     @property
     def table(self) -> TrafficTable:
+        """The table of frames."""
         return self.query_one("#traffic-table", TrafficTable)
 
     @on(Input.Changed, "#traffic-filter")

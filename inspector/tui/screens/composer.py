@@ -24,6 +24,8 @@ TEMPLATE = '{\n  "jsonrpc": "2.0",\n  "id": 1,\n  "method": "tools/list",\n  "pa
 
 
 class ComposerScreen(ModalScreen[str | None]):
+    """The raw composer: answers with the JSON text to send, or None when closed."""
+
     BINDINGS = [
         Binding("ctrl+s", "send", "Send", id="composer_send"),
         Binding("escape", "close", "Close", id="composer_close"),

@@ -30,6 +30,9 @@ def _read_only(tool: Item) -> bool:
 
 
 class ConfirmCallScreen(ModalScreen[bool | str]):
+    """The confirmation before a tools/call: answers True to call, False not to, or `TRUST` to call a read-only tool
+    and not ask again."""
+
     BINDINGS = [
         Binding("y", "answer('yes')", "Call", id="confirm_yes"),
         Binding("n,escape", "answer('no')", "Don't call", id="confirm_no"),

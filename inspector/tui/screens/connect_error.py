@@ -18,6 +18,8 @@ __all__ = ["ConnectErrorScreen"]
 
 
 class ConnectErrorScreen(ModalScreen[bool]):
+    """Why the server could not be reached, and its stderr tail: answers True to retry, False to look around."""
+
     BINDINGS = [
         Binding("r", "retry", "Retry", id="retry"),
         Binding("escape", "dismiss_error", "Look around", id="dismiss_error"),

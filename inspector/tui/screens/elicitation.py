@@ -21,6 +21,9 @@ __all__ = ["ElicitationScreen"]
 
 
 class ElicitationScreen(RequestScreen):
+    """A server's elicitation/create: a form for its schema, or its URL to open; answers with the accept, decline or
+    cancel result."""
+
     BINDINGS = [
         # Priority: the form's inputs must not swallow the answer keys.
         Binding("ctrl+s", "accept", "Accept", id="elicit_accept", priority=True),
@@ -48,6 +51,7 @@ class ElicitationScreen(RequestScreen):
 
     @property
     def url(self) -> str:
+        """The URL a URL-mode request asks the person to visit ("" when it gives none)."""
         url = self.params.get("url")
         return url if isinstance(url, str) else ""
 

@@ -69,6 +69,7 @@ _KEY_NAMES = {"question_mark": "?", "slash": "/", "delete": "delete", "escape": 
 
 
 def where(owner: type) -> str:
+    """Where a binding of *owner* works, in the help's words: a known place, else its class name's words."""
     known = _WHERE.get(owner.__name__)
     if known is not None:
         return known
@@ -145,6 +146,8 @@ def key_table(keymap: Mapping[str, str] | None = None, more: Sequence[tuple[str,
 
 
 class HelpScreen(ModalScreen[None]):
+    """Every key, what it does, where it works and its binding id (the keys as the keymap sets them)."""
+
     BINDINGS = [Binding("escape,q,f1,question_mark", "close", "Close", id="close_help")]
 
     DEFAULT_CSS = """

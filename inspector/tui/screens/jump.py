@@ -33,6 +33,8 @@ def jump_targets(screen: Screen[object]) -> list[Widget]:
 
 
 class JumpScreen(ModalScreen[Widget | None]):
+    """A letter over each target: answers with the widget whose letter is typed, None for any other key."""
+
     DEFAULT_CSS = """
     JumpScreen { background: $background 20%; }
     JumpScreen > .jump-label {

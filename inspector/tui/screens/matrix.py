@@ -23,6 +23,8 @@ _MARKS = {"same": "✓", "missing": "—", "differs": "≠", "n/a": "·"}
 
 
 class MatrixScreen(ReportScreen):
+    """The compatibility matrix of *spec*'s server, built in the background on connections of its own."""
+
     BINDINGS = [Binding("escape", "close_matrix", "Close", id="close_matrix")]
 
     DEFAULT_CSS = """

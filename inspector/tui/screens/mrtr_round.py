@@ -17,6 +17,8 @@ __all__ = ["RoundScreen"]
 
 
 class RoundScreen(ModalScreen[bool]):
+    """One round of a multi round-trip call: the server's input requests and the answers to send; True sends them."""
+
     BINDINGS = [
         Binding("y", "answer(True)", "Send this round", id="round_send"),
         Binding("n,escape", "answer(False)", "Stop here", id="round_stop"),

@@ -9,6 +9,8 @@ __all__ = ["ReportScreen"]
 
 
 class ReportScreen(ModalScreen[None]):
+    """A report's box over the panes, centred and most of the screen wide."""
+
     # Each report binds escape under its own binding id (a keymap names it).
     DEFAULT_CSS = """
     ReportScreen { align: center middle; }

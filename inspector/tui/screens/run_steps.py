@@ -16,6 +16,8 @@ __all__ = ["RunStepsScreen"]
 
 
 class RunStepsScreen(ModalScreen[bool]):
+    """The confirmation before running *count* collection steps, naming the *tools* they call; True runs them."""
+
     BINDINGS = [
         Binding("y", "answer(True)", "Run", id="run_steps_yes"),
         Binding("n,escape", "answer(False)", "Don't run", id="run_steps_no"),

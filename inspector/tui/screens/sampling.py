@@ -21,6 +21,8 @@ STOP_REASONS = ("endTurn", "stopSequence", "maxTokens", "toolUse")
 
 
 def sampling_reply(text: str, model: str, stop_reason: str) -> dict[str, Any]:
+    """The sampling/createMessage result for the person's reply: *text* as the assistant's, from *model* ("human"
+    when blank), with *stop_reason*."""
     return {
         "role": "assistant",
         "content": {"type": "text", "text": text},
@@ -30,6 +32,9 @@ def sampling_reply(text: str, model: str, stop_reason: str) -> dict[str, Any]:
 
 
 class SamplingScreen(RequestScreen):
+    """A server's sampling/createMessage: the request, and the reply the person writes; answers with the result, None
+    to reject."""
+
     BINDINGS = [
         Binding("ctrl+s", "send", "Send reply", id="sampling_send", priority=True),
         Binding("escape", "reject", "Reject", id="sampling_reject"),

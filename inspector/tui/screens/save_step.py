@@ -31,6 +31,8 @@ def _as_yaml(step: dict[str, Any]) -> str:
 
 
 class SaveStepScreen(ModalScreen[tuple[str, str] | None]):
+    """Saving a call as a collection *step*: answers with the file and the step's name, None not to save."""
+
     BINDINGS = [Binding("escape", "cancel", "Don't save", id="save_step_cancel")]
 
     DEFAULT_CSS = """

@@ -30,6 +30,8 @@ __all__ = ["ArgumentsEditor"]
 
 
 class ArgumentsEditor(Vertical):
+    """A tool's arguments, edited as a form or as raw JSON (ctrl+o switches), each tool's kept as it was left."""
+
     BINDINGS = [
         Binding("ctrl+o", "toggle_mode", "Form/JSON", id="toggle_args_mode"),
         # Priority so it works from a field (an input's own ctrl+d deletes
@@ -72,10 +74,12 @@ class ArgumentsEditor(Vertical):
 
     @property
     def form(self) -> SchemaForm:
+        """The arguments form."""
         return self.query_one(SchemaForm)
 
     @property
     def json_area(self) -> TextArea:
+        """The raw JSON editor."""
         return self.query_one("#args-json", TextArea)
 
     def _save_current(self) -> None:
@@ -86,6 +90,8 @@ class ArgumentsEditor(Vertical):
         self.saved[self.key] = (self.mode, value, typed)
 
     def load_schema(self, schema: dict[str, Any], *, key: str) -> None:
+        """Edit the arguments of the tool *key*, whose input schema is *schema*: its mode and value as last left, raw
+        JSON when the form cannot draw the schema."""
         self._save_current()
         self.schema = schema
         self.key = key
@@ -265,6 +271,7 @@ class ArgumentsEditor(Vertical):
             self._show_errors(errors)
 
     def focus_first(self) -> None:
+        """Focus the form's first field, or the JSON editor in JSON mode."""
         if self.mode == "json":
             self.json_area.focus()
         else:

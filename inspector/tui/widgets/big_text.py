@@ -127,6 +127,7 @@ class LazyText(Widget):
 
     @property
     def line_count(self) -> int:
+        """How many lines the text has, before wrapping."""
         return len(self._lines)
 
     def set_text(self, text: str, *, json: bool = False) -> None:

@@ -69,6 +69,8 @@ class _CompletionInput(Input):
 
 
 class CompletingField(Vertical):
+    """A labelled text field with the server's completions in a dropdown under it."""
+
     DEFAULT_CSS = """
     CompletingField { height: auto; margin: 0 0 1 0; }
     CompletingField > Label { color: $text-muted; }
@@ -81,6 +83,8 @@ class CompletingField(Vertical):
     """
 
     class Changed(Message):
+        """The field's text changed (typed, or a suggestion accepted)."""
+
         def __init__(self, field: CompletingField, value: str) -> None:
             super().__init__()
             self.field = field
@@ -118,6 +122,7 @@ class CompletingField(Vertical):
 
     @property
     def value(self) -> str:
+        """The field's text."""
         return self.query_one(Input).value
 
     def rebind(self, name: str, *, label: Text, source: CompletionSource | None, placeholder: str = "") -> None:
@@ -144,10 +149,12 @@ class CompletingField(Vertical):
 
     @property
     def dropdown(self) -> OptionList:
+        """The list of suggestions under the field."""
         return self.query_one(".completions", OptionList)
 
     @property
     def dropdown_open(self) -> bool:
+        """Whether the suggestions are showing."""
         return self.dropdown.has_class("-open")
 
     def _note(self, text: Text) -> None:
@@ -156,6 +163,8 @@ class CompletingField(Vertical):
         note.set_class(not text.plain, "-empty")
 
     async def fetch(self, value: str) -> list[str]:
+        """The server's completions of *value*, noting under the field how many it did not send; none, with the error
+        noted, when the request fails."""
         if self.source is None:
             return []
         try:
@@ -180,6 +189,8 @@ class CompletingField(Vertical):
         self.show(matching(values, value) if value else values)
 
     def show(self, values: list[str]) -> None:
+        """Put *values* in the dropdown (a lone one equal to the text left out), open when there are any and the
+        field has focus."""
         self.shown = [v for v in values if v != self.value] if len(values) == 1 else list(values)
         dropdown = self.dropdown
         dropdown.clear_options()
@@ -190,6 +201,7 @@ class CompletingField(Vertical):
             dropdown.highlighted = 0
 
     def close(self) -> None:
+        """Hide the suggestions."""
         self.dropdown.remove_class("-open")
 
     def dropdown_key(self, key: str) -> bool:
@@ -211,6 +223,7 @@ class CompletingField(Vertical):
         return True
 
     def accept(self) -> None:
+        """Put the highlighted suggestion in the field and close the dropdown."""
         index = self.dropdown.highlighted
         self.close()
         if index is None or not 0 <= index < len(self.shown):

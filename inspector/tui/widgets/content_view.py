@@ -58,6 +58,7 @@ _LEXERS = {
 
 
 def decode_blob(data: Any) -> bytes | None:
+    """The bytes of a base64 string; None for anything else or bad base64."""
     if not isinstance(data, str):
         return None
     try:
@@ -205,6 +206,7 @@ def prepare_blocks(blocks: list[Any]) -> dict[int, PreparedText]:
 
 
 def resource_body(contents: dict[str, Any]) -> RenderableType:
+    """How one resource content is drawn: its text, an image, or a hex preview of other bytes."""
     mime = contents.get("mimeType") if isinstance(contents.get("mimeType"), str) else None
     if isinstance(contents.get("text"), str):
         return text_body(contents["text"], mime)
@@ -220,6 +222,7 @@ def resource_body(contents: dict[str, Any]) -> RenderableType:
 
 
 def hex_preview(data: bytes, limit: int = 256) -> Text:
+    """The size of *data* and a hex dump of its first *limit* bytes."""
     text = Text(f"{_size(len(data))} binary\n", style="bold")
     for offset in range(0, min(len(data), limit), 16):
         chunk = data[offset : offset + 16]
@@ -246,6 +249,8 @@ class BlockView(Vertical):
     ]
 
     class ReadLink(Message):
+        """Asks for the resource at *uri* to be read (enter on a resource link)."""
+
         def __init__(self, uri: str) -> None:
             super().__init__()
             self.uri = uri
@@ -259,6 +264,7 @@ class BlockView(Vertical):
 
     @property
     def binary(self) -> tuple[bytes, str] | None:
+        """The block's bytes and MIME type (a text's as UTF-8); None when it carries none or its base64 is bad."""
         block = self.block
         kind = block.get("type")
         if kind in ("image", "audio"):

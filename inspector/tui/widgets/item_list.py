@@ -109,6 +109,8 @@ class FilterList(Vertical, Generic[T]):
     ]
 
     class Highlighted(Message):
+        """The highlight rests on *item* (None: no row)."""
+
         def __init__(self, item_list: FilterList[Any], item: Any) -> None:
             super().__init__()
             self.item_list = item_list
@@ -116,9 +118,12 @@ class FilterList(Vertical, Generic[T]):
 
         @property
         def control(self) -> FilterList[Any]:
+            """The list that sent the message."""
             return self.item_list
 
     class Activated(Message):
+        """Enter or a click on *item*."""
+
         def __init__(self, item_list: FilterList[Any], item: Any) -> None:
             super().__init__()
             self.item_list = item_list
@@ -126,6 +131,7 @@ class FilterList(Vertical, Generic[T]):
 
         @property
         def control(self) -> FilterList[Any]:
+            """The list that sent the message."""
             return self.item_list
 
     def __init__(
@@ -175,6 +181,7 @@ class FilterList(Vertical, Generic[T]):
 
     @property
     def options(self) -> RowList:
+        """The rows under the filter box."""
         return self._rows
 
     def _render_index(self, index: int) -> Text:
@@ -300,6 +307,7 @@ class FilterList(Vertical, Generic[T]):
 
     @property
     def highlighted_item(self) -> T | None:
+        """The item highlighted, if any."""
         index = self.highlighted_index
         return None if index is None else self.items[index]
 
@@ -418,6 +426,7 @@ class FilterList(Vertical, Generic[T]):
         self.options.focus()
 
     def focus_list(self) -> None:
+        """Focus the rows."""
         self.options.focus()
 
 
@@ -436,6 +445,8 @@ class ItemList(FilterList[Item]):
     ]
 
     class RefreshRequested(Message):
+        """The person asked for the list again; *force*: bypassing the cache."""
+
         def __init__(self, item_list: ItemList, force: bool) -> None:
             super().__init__()
             self.item_list = item_list
@@ -443,6 +454,7 @@ class ItemList(FilterList[Item]):
 
         @property
         def control(self) -> ItemList:
+            """The list that sent the message."""
             return self.item_list
 
     def __init__(
@@ -481,6 +493,7 @@ class ItemList(FilterList[Item]):
         self.post_message(self.RefreshRequested(self, force))
 
     def set_items(self, items: list[Item], problems: list[str] | None = None) -> None:
+        """Show *items* and the listing's *problems*, counting the items that have problems of their own."""
         self.problems = list(problems or [])
         # A list growing page by page is shown again every half second: only
         # the items added since are counted (a refresh has new item objects).

@@ -14,4 +14,6 @@ __all__ = ["JsonArea"]
 
 
 class JsonArea(TextArea):
+    """A text area for raw JSON, where ctrl+a selects the whole text."""
+
     BINDINGS = [Binding("ctrl+a", "select_all", "Select all", id="json_select_all", show=False)]

@@ -65,6 +65,8 @@ def problems_by_path(violations: list[Violation]) -> dict[tuple[str | int, ...],
 
 
 class ResultView(VerticalScroll):
+    """A tool call as it runs and as it ended: progress, then the status line, content blocks and structured content."""
+
     DEFAULT_CSS = """
     ResultView { height: 1fr; border: round $primary-muted; padding: 0 1; }
     ResultView:focus-within { border: round $primary; }
@@ -115,6 +117,8 @@ class ResultView(VerticalScroll):
         await self.query(".result-part").remove()
 
     async def running(self, label: str, owner: str | None = None) -> None:
+        """Clear the view and show a call under way: a progress bar and *label* with the cancel key; *owner*: the
+        tool called."""
         await self._clear()
         self.empty = False
         if owner is not None:
@@ -128,6 +132,8 @@ class ResultView(VerticalScroll):
         self._status(text)
 
     def progress(self, progress: float, total: float | None, message: str | None) -> None:
+        """Show a progress notification: the bar at *progress* of *total* (unknown: an indefinite bar), and its
+        message."""
         bar = self.query_one(ProgressBar)
         bar.update(total=total, progress=progress)
         text = Text(f"⧗ progress {progress:g}" + (f"/{total:g}" if total else ""), style="yellow")
@@ -139,6 +145,7 @@ class ResultView(VerticalScroll):
         self._status(text)
 
     def task_status(self, task: TaskInfo) -> None:
+        """Show where the task the call became stands: its id, status and status message."""
         text = Text(f"⧗ task {task.task_id}: {task.status}", style="magenta")
         if task.status_message:
             text.append("  ")
@@ -147,6 +154,8 @@ class ResultView(VerticalScroll):
         self._status(text)
 
     async def show_result(self, result: Any, elapsed: float, output_schema: dict[str, Any] | None = None) -> None:
+        """Show a tools/call *result*: OK or tool error, the time, the content blocks, and structuredContent checked
+        against *output_schema*."""
         self.empty = False
         self.remove_class("running")
         await self._clear()
@@ -196,6 +205,8 @@ class ResultView(VerticalScroll):
         await self.mount_all(parts)
 
     async def show_error(self, error: BaseException, elapsed: float) -> None:
+        """Show a call that failed: a JSON-RPC error and its data, or the inspector's own error, with the time it
+        took."""
         self.empty = False
         self.remove_class("running")
         await self._clear()
@@ -216,6 +227,7 @@ class ResultView(VerticalScroll):
             self._status(head, error=True)
 
     async def show_message(self, text: Text) -> None:
+        """Clear the view and show *text* alone."""
         self.empty = False
         self.remove_class("running")
         await self._clear()

@@ -88,6 +88,7 @@ class RowList(ScrollView, can_focus=True):
 
         @property
         def control(self) -> RowList:
+            """The list that sent the message."""
             return self.row_list
 
     class Selected(Message):
@@ -99,6 +100,7 @@ class RowList(ScrollView, can_focus=True):
 
         @property
         def control(self) -> RowList:
+            """The list that sent the message."""
             return self.row_list
 
     def __init__(self, render: Callable[[int], Text], *, id: str | None = None) -> None:
@@ -118,6 +120,7 @@ class RowList(ScrollView, can_focus=True):
 
     @property
     def option_count(self) -> int:
+        """How many rows are shown."""
         return len(self.rows)
 
     def set_rows(self, rows: Sequence[int], heights: Sequence[int] | int, highlighted: int | None) -> None:
@@ -191,6 +194,7 @@ class RowList(ScrollView, can_focus=True):
         return row, offset
 
     def scroll_to_highlight(self) -> None:
+        """Scroll at once so the highlighted row is in view."""
         row = self.highlighted
         if row is None or not self.is_mounted:
             return

@@ -29,6 +29,8 @@ _STATE_STYLE = {
 
 @dataclass(frozen=True)
 class ConnectionFacts:
+    """What the header shows of a connection (and, with several servers, which one the panes show)."""
+
     server: str = ""
     version: str = ""
     transport: str = ""
@@ -43,6 +45,8 @@ class ConnectionFacts:
 
 
 class StatusBar(Widget):
+    """The header line: the server and its version, transport, revision, state, calls in flight and what waits."""
+
     DEFAULT_CSS = """
     StatusBar {
         dock: top;
@@ -135,6 +139,8 @@ def _fit(name: str, version: str, room: int) -> tuple[str, str]:
 
 
 class KeyEntry(NamedTuple):
+    """A key the key bar offers: the key, how it is shown, what it does, whether it works now, and its action."""
+
     key: str
     display: str
     description: str
@@ -143,6 +149,7 @@ class KeyEntry(NamedTuple):
 
     @property
     def width(self) -> int:
+        """The cells it takes in the bar, its spaces included."""
         return len(self.display) + len(self.description) + 3
 
 

@@ -38,8 +38,13 @@ def set_text(static: Static, text: Text | str) -> None:
 
 
 class SteadyStatic(Static):
+    """A Static whose content changing size asks for no second layout of the screen."""
+
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
 
 
 class SteadyScroll(VerticalScroll):
+    """A VerticalScroll whose content changing size asks for no second layout (a scrollbar that comes or goes still
+    does)."""
+
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)

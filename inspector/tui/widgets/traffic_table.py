@@ -201,6 +201,8 @@ class TrafficTable(ScrollView, can_focus=True):
     cursor: reactive[int] = reactive(-1, always_update=True)
 
     class Highlighted(Message):
+        """The cursor is on *frame* (None: no frame shown)."""
+
         def __init__(self, table: TrafficTable, frame: Frame | None) -> None:
             super().__init__()
             self.table = table
@@ -208,6 +210,7 @@ class TrafficTable(ScrollView, can_focus=True):
 
         @property
         def control(self) -> TrafficTable:
+            """The table that sent the message."""
             return self.table
 
     def __init__(
@@ -314,6 +317,7 @@ class TrafficTable(ScrollView, can_focus=True):
 
     @property
     def selected_frame(self) -> Frame | None:
+        """The frame at the cursor, if any."""
         if 0 <= self.cursor < len(self.rows):
             return self.frames[self.rows[self.cursor]]
         return None
