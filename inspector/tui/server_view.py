@@ -80,9 +80,6 @@ VALIDATION_HOLD = 1.0
 # and otherwise hands the interpreter over at least this often, so a key that
 # comes is not kept waiting for the thread's turn to end (5 ms by default).
 VALIDATION_QUIET_AFTER_INPUT = 0.3
-# The wire validation starts once the first lists are in, or this long
-# after start (a server that answers nothing, a recording).
-VALIDATION_START_AFTER = 3.0
 VALIDATION_HAND_OVER = 0.001
 # While a long list arrives page by page, it is redrawn at most this often.
 PAGE_PAINT_INTERVAL = 0.5
@@ -124,13 +121,6 @@ def focus_pane(pane: Widget) -> None:
         targets[0].focus()
     elif pane.focusable:
         pane.focus()
-
-
-def _warm_validator() -> type[FrameValidator]:
-    from inspector.core.checks.frame_validator import FrameValidator
-
-    FrameValidator.warm()
-    return FrameValidator
 
 
 def worker_failure(error: BaseException | None) -> str:
@@ -202,7 +192,6 @@ class ServerView(Vertical):
         self._validated = 0
         self._validating = False
         self._stop_validation = threading.Event()
-        self._validation_begun = False
         self._handed_over = 0.0
         self._facts = ConnectionFacts()
         self.traffic.subscribe(self._on_frame)
@@ -299,9 +288,7 @@ class ServerView(Vertical):
     def on_mount(self) -> None:
         # The validation thread reads the time of the last key from the app.
         self._app_for_threads: InspectorApp = self.inspector
-        # The validator's models take half a second to import: not while the
-        # app starts and the first lists come in (see _begin_validation).
-        self.set_timer(VALIDATION_START_AFTER, self._begin_validation)
+        self.run_worker(self._start_validation(), group="validation", exit_on_error=False)
         auth = self.query_one(AuthPane)
         tabs = self.query_one("#main", TabbedContent)
         # Tasks appear once a server offers them (or a task shows up).
@@ -320,7 +307,6 @@ class ServerView(Vertical):
             self.query_one(BottomPanel).add_class("collapsed")
         if self.recording is not None:
             self._show_recording(*self.recording)
-            self._begin_validation()  # a recording's frames are all in
             return
         self.update_facts()
         self.connect()
@@ -382,7 +368,6 @@ class ServerView(Vertical):
             self.update_facts()
             self._show_tasks_tab()
             self.show_connect_error(exc)
-            self._begin_validation()  # what the attempt exchanged is checked at once
             return
         self.negotiated = True
         self.was_connected = True
@@ -515,7 +500,6 @@ class ServerView(Vertical):
             if timer is not None:
                 timer.stop()
             if not self.lists_loading:
-                self._begin_validation()
                 self._schedule_sync()  # the wire validation waited for the list
         self.lists[kind] = listing
         pane.set_listing(listing)  # type: ignore[attr-defined]
@@ -644,18 +628,11 @@ class ServerView(Vertical):
                 table.invalidate()
         self._schedule_sync()
 
-    def _begin_validation(self) -> None:
-        """Start the wire validation (once): when the lists asked for at
-        connection are in, or VALIDATION_START_AFTER after start at the latest."""
-        if not self._validation_begun:
-            self._validation_begun = True
-            self.run_worker(self._start_validation(), group="validation", exit_on_error=False)
-
     async def _start_validation(self) -> None:
-        # Imported and warmed in a thread: the wire models take half a second,
-        # which the loop would otherwise not paint nor answer a key during.
-        validator_class = await asyncio.to_thread(_warm_validator)
-        self.validator = validator_class(
+        from inspector.core.checks.frame_validator import FrameValidator
+
+        await asyncio.to_thread(FrameValidator.warm)
+        self.validator = FrameValidator(
             lambda: self.client.protocol_version if self.recording is None else None,
             tools=self._tool_definition,
             frames=self.traffic.by_seq,
