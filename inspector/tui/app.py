@@ -4,6 +4,7 @@ server list beside them says which one the panes show."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 from collections.abc import Iterable, Sequence
@@ -42,6 +43,10 @@ if TYPE_CHECKING:
     from inspector.tui.handlers import TuiHandlers
 
 __all__ = ["InspectorApp", "focus_pane", "new_recording_path"]
+
+# How long quitting waits for cancelled work to close what it opened: a
+# server's stdio close is three steps of two seconds at worst.
+CANCELLED_WORK_BOUND = 10.0
 
 # Columns from which a terminal counts as wide (see HORIZONTAL_BREAKPOINTS).
 WIDE = 140
@@ -459,8 +464,29 @@ class InspectorApp(App[int]):
     # -- recording -----------------------------------------------------------------------
 
     async def on_unmount(self) -> None:
+        """Close every server's connection, then let the work already cancelled end."""
         for view in self.views:
             await view.close()
+        await self._let_cancelled_workers_end()
+
+    async def _let_cancelled_workers_end(self) -> None:
+        """Textual cancels a closed screen's workers without waiting for them.
+        One that owns connections (the matrix's columns) closes them as it
+        ends, and must end before the loop does, or its servers' processes
+        and pipes outlive the app."""
+        ending = [worker for worker in self.workers if worker.is_cancelled and not worker.is_finished]
+        if not ending:
+            return
+
+        async def ended(worker: Worker[Any]) -> None:
+            # Its outcome was reported (or ignored) where it was started.
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await worker.wait()
+
+        waits = [asyncio.ensure_future(ended(worker)) for worker in ending]
+        _done, late = await asyncio.wait(waits, timeout=CANCELLED_WORK_BOUND)
+        for waiting in late:
+            waiting.cancel()
 
 
 def server_labels(specs: Sequence[ServerSpec]) -> list[str]:

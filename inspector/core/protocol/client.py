@@ -14,7 +14,7 @@ from inspector.core.protocol import tool_calls
 from inspector.core.protocol.builtin_handling import BuiltinHandling
 from inspector.core.protocol.cache import CacheEntry, ResultCache
 from inspector.core.protocol.cached_results import cached_listing, cached_read, keep_listing, keep_read
-from inspector.core.protocol.eras import Era, ModernEra
+from inspector.core.protocol.eras import Era
 from inspector.core.protocol.errors import (
     ConnectionClosed,
     InspectorError,
@@ -38,6 +38,7 @@ from inspector.core.protocol.opening import connect_failure, fallback_note, open
 from inspector.core.protocol.operation import Operation
 from inspector.core.protocol.pending import ProgressCallback
 from inspector.core.protocol.renewal import SessionRenewal
+from inspector.core.protocol.server_facts import ServerFacts
 from inspector.core.protocol.session import NotificationObserver, Session
 from inspector.core.protocol.subscriptions import Subscription
 from inspector.core.protocol.tasks import TaskInfo, TaskTracker
@@ -65,7 +66,7 @@ CAPABILITY_OF_KIND = {
 StateObserver = Callable[[str, str | None], None]
 
 
-class Client:
+class Client(ServerFacts):
     """The MCP client of one server spec: one connection at a time, what the server said about itself,
     and every operation the faces use."""
 
@@ -123,70 +124,6 @@ class Client:
                 observer(state, detail)
             except Exception as exc:  # noqa: BLE001 - an observer must never break the client; logged instead
                 self.traffic.event("local", "transport", note=f"state observer failed: {exc!r}")
-
-    # -- facts about the server ------------------------------------------------------
-
-    @property
-    def server_info(self) -> JSONObject:
-        """The server's ``serverInfo`` (empty before a connection opens)."""
-        return self.era_impl.server_info if self.era_impl is not None else {}
-
-    @property
-    def server_capabilities(self) -> JSONObject:
-        """The capabilities the server declared (empty before a connection opens)."""
-        return self.era_impl.capabilities if self.era_impl is not None else {}
-
-    @property
-    def instructions(self) -> str | None:
-        """The server's instructions, if it gave any."""
-        return self.era_impl.instructions if self.era_impl is not None else None
-
-    @property
-    def initialize_result(self) -> JSONObject:
-        """What opened the connection: the initialize result, or the discover result."""
-        return self.era_impl.result if self.era_impl is not None else {}
-
-    @property
-    def protocol_version(self) -> str | None:
-        """The revision in use (None before a connection opens)."""
-        return self.era_impl.protocol_version if self.era_impl is not None else None
-
-    @property
-    def offered_version(self) -> str | None:
-        """The revision the client offered when the connection opened."""
-        return self.era_impl.offered_version if self.era_impl is not None else None
-
-    @property
-    def era(self) -> str:
-        """The era in use, ``legacy`` (handshake) or ``modern`` (stateless); before a connection, the spec's choice."""
-        return self.era_impl.name if self.era_impl is not None else self.spec.era
-
-    @property
-    def modern(self) -> ModernEra | None:
-        """The stateless era's state, when the connection is in that era."""
-        return self.era_impl if isinstance(self.era_impl, ModernEra) else None
-
-    @property
-    def transport_kind(self) -> str:
-        """The transport in use (the spec's choice before a connection opens)."""
-        return self.transport.kind if self.transport is not None else self.spec.transport
-
-    @property
-    def in_flight(self) -> int:
-        """How many requests wait for their answer."""
-        return self.session.in_flight if self.session is not None else 0
-
-    def has_capability(self, name: str) -> bool:
-        """Whether the server declared the capability `name`."""
-        return name in self.server_capabilities
-
-    def stderr_tail(self) -> list[str]:
-        """The server's last stderr lines, with secrets masked."""
-        tail = self.transport.stderr_tail() if self.transport is not None else []
-        # The log's frames are masked; the tail the transport keeps for messages is not.
-        mask = self.traffic.mask
-        text = getattr(mask, "raw_text", None)
-        return [text(line) for line in tail] if text is not None else tail
 
     # -- connecting ------------------------------------------------------------------
 
@@ -276,12 +213,15 @@ class Client:
 
     async def close(self) -> None:
         """End the tasks followed, the subscriptions and the connection, for good."""
-        await self.tasks.stop()
-        for subscription in list(self._subscriptions.values()):
-            await subscription.close()
-        self._subscriptions.clear()
-        self._set_state("closed", None)
-        await self._drop_connection()
+        try:
+            await self.tasks.stop()
+            for subscription in list(self._subscriptions.values()):
+                await subscription.close()
+        finally:
+            # The connection goes even when ending the rest fails or is cancelled.
+            self._subscriptions.clear()
+            self._set_state("closed", None)
+            await self._drop_connection()
 
     # -- requests --------------------------------------------------------------------
 

@@ -401,7 +401,10 @@ class Session:
                 self._pending.finish(pending, "was still open when the client closed the connection")
                 if not pending.future.done():
                     pending.future.set_exception(ConnectionClosed(f"{pending.method}: connection closed"))
-        # Nothing of this session runs on once it is closed.
-        await self.server_requests.close()
-        await self._cancelling.close()
-        await self.transport.close()
+        # Nothing of this session runs on once it is closed, and its
+        # transport closes even when ending the rest fails or is cancelled.
+        try:
+            await self.server_requests.close()
+            await self._cancelling.close()
+        finally:
+            await self.transport.close()

@@ -21,7 +21,7 @@ import subprocess
 import sys
 import threading
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from inspector.core.background import BackgroundTasks
@@ -30,6 +30,7 @@ from inspector.core.record.traffic import TrafficLog
 from inspector.core.servers.spec import DEFAULT_MAX_MESSAGE_SIZE
 from inspector.core.transports.base import Transport
 from inspector.core.transports.childproc import DEFAULT_INHERITED_ENV, child_environment, spawn
+from inspector.core.transports.pipe_protocols import LineSplitter, PipeReader, PipeWriter
 
 if TYPE_CHECKING:
     from inspector.forms.values import JSONObject
@@ -45,136 +46,6 @@ STDERR_LINE_LIMIT = 64 * 1024
 OVERSIZE_HEAD = 64 * 1024
 # How much of one stderr line an error message quotes.
 TAIL_LINE_CHARS = 2000
-
-
-class _LineSplitter:
-    """Splits a byte stream on b"\\n", holding at most `limit` bytes of one line.
-
-    A line is handed on exactly as it arrived, without its b"\\n" (a trailing
-    b"\\r" stays: JSON parses it as whitespace, and the traffic record keeps
-    the raw bytes exact), as `emit(line, 0)`.  A line longer than `limit` is
-    cut: its first `keep` bytes are kept, the rest only counted, and it is
-    handed on at its end as `emit(head, bytes_cut)`; `exceeded(head, size)`
-    hears of it at once, when the limit is crossed (the end may never come).
-    """
-
-    __slots__ = ("_chunks", "_cut", "_emit", "_exceeded", "_head", "_keep", "_limit", "_size", "stopped")
-
-    def __init__(
-        self,
-        emit: Callable[[bytes, int], None],
-        limit: int,
-        keep: int,
-        exceeded: Callable[[bytes, int], None] | None = None,
-    ) -> None:
-        self._chunks: list[bytes] = []
-        self._size = 0
-        self._head = b""
-        self._cut = 0
-        self._emit = emit
-        self._limit = limit
-        self._keep = min(keep, limit)
-        self._exceeded = exceeded
-        # Set by the owner when the stream is given up: the rest is ignored.
-        self.stopped = False
-
-    def feed(self, data: bytes) -> None:
-        start = 0
-        find = data.find
-        idx = find(b"\n")
-        while idx >= 0:
-            if self._chunks or self._cut or idx - start > self._limit:
-                self._add(data[start:idx])
-                if self.stopped:
-                    return
-                self._end()
-            else:
-                # The usual case: a whole line within one read, no copy joined.
-                self._emit(data[start:idx], 0)
-            if self.stopped:
-                return
-            start = idx + 1
-            idx = find(b"\n", start)
-        if start < len(data):
-            self._add(data[start:] if start else data)
-
-    def _add(self, piece: bytes) -> None:
-        if self._cut:
-            self._cut += len(piece)
-            return
-        size = self._size + len(piece)
-        if size <= self._limit:
-            self._chunks.append(piece)
-            self._size = size
-            return
-        self._chunks.append(piece)
-        head = self._first(self._keep)
-        self._chunks.clear()
-        self._size = 0
-        self._head = head
-        self._cut = size - len(head)
-        if self._exceeded is not None:
-            self._exceeded(head, size)
-
-    def _first(self, count: int) -> bytes:
-        """The first `count` bytes of the held chunks, without joining them all."""
-        taken: list[bytes] = []
-        for chunk in self._chunks:
-            taken.append(chunk[:count])
-            count -= len(taken[-1])
-            if count <= 0:
-                break
-        return b"".join(taken)
-
-    def _end(self) -> None:
-        if self._cut:
-            line, cut = self._head, self._cut
-            self._head, self._cut = b"", 0
-        else:
-            line, cut = b"".join(self._chunks), 0
-            self._chunks.clear()
-            self._size = 0
-        self._emit(line, cut)
-
-    def flush(self) -> None:
-        if (self._chunks or self._cut) and not self.stopped:
-            self._end()
-
-
-class _Reader(asyncio.Protocol):
-    def __init__(self, splitter: _LineSplitter, closed: Callable[[], None]) -> None:
-        self.splitter = splitter
-        self.closed = closed
-
-    def data_received(self, data: bytes) -> None:
-        self.splitter.feed(data)
-
-    def eof_received(self) -> bool:
-        return False
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.splitter.flush()
-        self.closed()
-
-
-class _Writer(asyncio.Protocol):
-    def __init__(self) -> None:
-        self.paused = False
-        self.resume_waiter: asyncio.Future[None] | None = None
-        self.lost = asyncio.Event()
-
-    def pause_writing(self) -> None:
-        self.paused = True
-
-    def resume_writing(self) -> None:
-        self.paused = False
-        if self.resume_waiter is not None and not self.resume_waiter.done():
-            self.resume_waiter.set_result(None)
-        self.resume_waiter = None
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.resume_writing()
-        self.lost.set()
 
 
 class StdioTransport(Transport):
@@ -196,8 +67,8 @@ class StdioTransport(Transport):
     ) -> None:
         super().__init__(traffic)
         self.max_message_size = max_message_size
-        self._stdout_lines = _LineSplitter(self._on_stdout_line, max_message_size, OVERSIZE_HEAD, self._too_large)
-        self._stderr_lines = _LineSplitter(self._on_stderr_line, STDERR_LINE_LIMIT, STDERR_LINE_LIMIT)
+        self._stdout_lines = LineSplitter(self._on_stdout_line, max_message_size, OVERSIZE_HEAD, self._too_large)
+        self._stderr_lines = LineSplitter(self._on_stderr_line, STDERR_LINE_LIMIT, STDERR_LINE_LIMIT)
         self._stdout_pipe: asyncio.BaseTransport | None = None
         self.command = command
         self.args = list(args)
@@ -208,8 +79,9 @@ class StdioTransport(Transport):
         self.returncode: int | None = None
         self._process = process
         self._stdin: asyncio.WriteTransport | None = None
-        self._writer: _Writer | None = None
+        self._writer: PipeWriter | None = None
         self._pipes: list[asyncio.BaseTransport] = []
+        self._pipes_let_go = False
         self._stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
         self._exited = asyncio.Event()
         self._stderr_done = asyncio.Event()
@@ -274,17 +146,21 @@ class StdioTransport(Transport):
         )
         loop = asyncio.get_running_loop()
         assert process.stdin is not None and process.stdout is not None and process.stderr is not None
-        stdin, writer = await loop.connect_write_pipe(_Writer, process.stdin)
+        # Each pipe is kept as soon as it is attached, so that a start cut
+        # short (cancelled, or failing at the next pipe) still closes it.
+        stdin, writer = await loop.connect_write_pipe(PipeWriter, process.stdin)
         assert isinstance(stdin, asyncio.WriteTransport)
         self._stdin, self._writer = stdin, writer
+        self._pipes.append(stdin)
         stdout, _ = await loop.connect_read_pipe(
-            lambda: _Reader(self._stdout_lines, self._on_stdout_closed), process.stdout
-        )
-        stderr, _ = await loop.connect_read_pipe(
-            lambda: _Reader(self._stderr_lines, self._stderr_done.set), process.stderr
+            lambda: PipeReader(self._stdout_lines, self._on_stdout_closed), process.stdout
         )
         self._stdout_pipe = stdout
-        self._pipes = [stdin, stdout, stderr]
+        self._pipes.append(stdout)
+        stderr, _ = await loop.connect_read_pipe(
+            lambda: PipeReader(self._stderr_lines, self._stderr_done.set), process.stderr
+        )
+        self._pipes.append(stderr)
         self._watch_exit(loop, process)
 
     def _watch_exit(self, loop: asyncio.AbstractEventLoop, process: subprocess.Popen[bytes]) -> None:
@@ -459,34 +335,61 @@ class StdioTransport(Transport):
         self._closing = True
         if self._stdin is not None and not self._stdin.is_closing():
             self._stdin.close()
-        if not await self._wait_exit(CLOSE_STEP_SECONDS):
-            self.traffic.event("local", "process", note="server did not exit after stdin closed; sending SIGTERM")
-            with contextlib.suppress(ProcessLookupError):
-                process.terminate()
-            if not await self._wait_exit(CLOSE_STEP_SECONDS):
-                self.traffic.event("local", "process", note="server ignored SIGTERM; sending SIGKILL")
+        try:
+            await self._end_process(process)
+        finally:
+            # Even when the close itself is cancelled (an app quitting while
+            # a server takes its time to exit), no pipe is left open and no
+            # process left running or unreaped.
+            self._let_go_of_pipes()
+            if process.poll() is None:
                 self._kill_group()
-                await self._wait_exit(CLOSE_STEP_SECONDS)
+                self._reap_later(process)
         await self._close_pipes()
         await self._tasks.close()
         # Watched no longer, even if it outlived SIGKILL.
         self._unwatch()
 
-    async def _close_pipes(self) -> None:
-        """Close the three pipes and wait until each has let go of its file.
+    @staticmethod
+    def _reap_later(process: subprocess.Popen[bytes]) -> None:
+        """Wait for a killed process in a thread: its exit status is collected (no zombie) once the kernel ends it."""
+        threading.Thread(target=process.wait, name=f"reap-{process.pid}", daemon=True).start()
 
-        A pipe hands its end over on the loop's next turn; stdin's unsent
-        bytes are dropped (the process is gone), else it would wait for them.
-        """
+    async def _end_process(self, process: subprocess.Popen[bytes]) -> None:
+        """Wait for the exit after stdin closed, then SIGTERM, then SIGKILL the group."""
+        if await self._wait_exit(CLOSE_STEP_SECONDS):
+            return
+        self.traffic.event("local", "process", note="server did not exit after stdin closed; sending SIGTERM")
+        with contextlib.suppress(ProcessLookupError):
+            process.terminate()
+        if await self._wait_exit(CLOSE_STEP_SECONDS):
+            return
+        self.traffic.event("local", "process", note="server ignored SIGTERM; sending SIGKILL")
+        self._kill_group()
+        await self._wait_exit(CLOSE_STEP_SECONDS)
+
+    def _let_go_of_pipes(self) -> None:
+        """Close every attached pipe, once; stdin's unsent bytes are dropped
+        (the process is gone), else it would wait for them."""
+        if self._pipes_let_go:
+            return  # a second abort would schedule the pipe's end twice
+        self._pipes_let_go = True
         if self._stdin is not None and self._writer is not None and not self._writer.lost.is_set():
             self._stdin.abort()
         for pipe in self._pipes:
             pipe.close()
-        if not self._pipes:
+
+    async def _close_pipes(self) -> None:
+        """Close the three pipes and wait until each has let go of its file.
+
+        A pipe hands its end over on the loop's next turn.
+        """
+        self._let_go_of_pipes()
+        # stdin, stdout, stderr: attached in that order (see `start`).
+        done_events = [self._writer.lost if self._writer is not None else None, self._stdout_done, self._stderr_done]
+        ends = [event.wait() for event in done_events[: len(self._pipes)] if event is not None]
+        if not ends:
             return
-        ends = [self._stdout_done.wait(), self._stderr_done.wait()]
-        if self._writer is not None:
-            ends.append(self._writer.lost.wait())
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.gather(*ends), CLOSE_STEP_SECONDS)
 
