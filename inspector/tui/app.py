@@ -27,6 +27,7 @@ from inspector.core.protocol.items import Item, ListResult
 from inspector.core.record.traffic import TrafficLog
 from inspector.core.safetext import visible
 from inspector.core.servers.spec import ServerSpec
+from inspector.tui import looks
 from inspector.tui.collector import tune_collector
 from inspector.tui.key_order import KeyOrder, Routed
 from inspector.tui.keymap import KeymapSettings, apply_keymap
@@ -142,6 +143,7 @@ class InspectorApp(App[int]):
         keymap: KeymapSettings | None = None,
     ) -> None:
         super().__init__()
+        looks.install(self)
         tune_collector()
         # When a key, a paste or the mouse last came (time.monotonic()).
         self.last_input = 0.0
@@ -314,6 +316,7 @@ class InspectorApp(App[int]):
         yield KeyBar()
 
     def on_mount(self) -> None:
+        looks.follow(self)
         apply_keymap(self, self.keymap_settings)
         for problem in self.keymap_settings.problems:
             self.notify_plain(problem, title="keymap", severity="warning")
