@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 from weakref import WeakKeyDictionary
 
+from rich.color import Color as RichColor
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.style import Style
 from rich.syntax import Syntax
@@ -181,9 +182,19 @@ def _solid(value: str, under: Color) -> Color:
     if words[0] == "auto":
         color = under.get_contrast_text(alpha)
     else:
-        parsed = Color.parse(words[0])
-        color = parsed.with_alpha(parsed.a * alpha)
+        color = Color.parse(words[0])
+        if color.ansi is not None:
+            return color  # the terminal blends nothing: its own colour, whole
+        if alpha < 1:
+            color = color.with_alpha(color.a * alpha)
     return color if color.a >= 1 or under.ansi is not None else under + color
+
+
+def _rich(color: Color) -> RichColor:
+    # An ANSI theme's colours stay the terminal's own (its palette, not a guess at it).
+    if color.ansi is None:
+        return color.rich_color
+    return RichColor.default() if color.ansi < 0 else RichColor.from_ansi(color.ansi)
 
 
 @dataclass(frozen=True)
@@ -217,8 +228,8 @@ def looks_for(theme: Theme) -> Looks:
         else:
             color = ground.get_contrast_text(1.0) if ground.ansi is None else Color.parse("ansi_bright_white")
         styles[name] = Style(
-            color=color.rich_color,
-            bgcolor=None if look.on is None else ground.rich_color,
+            color=_rich(color),
+            bgcolor=None if look.on is None else _rich(ground),
             bold=look.bold or None,
             italic=look.italic or None,
         )
