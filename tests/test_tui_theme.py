@@ -4,7 +4,7 @@ and a theme change redraws what was drawn (the traffic table, the lists)."""
 from __future__ import annotations
 
 import pytest
-from pygments.token import Keyword, Name, Number, Punctuation, String
+from pygments.token import Keyword, Name, Number, Punctuation, String  # type: ignore[import-untyped]
 from rich.color import Color as RichColor
 from rich.segment import Segment
 from rich.syntax import Syntax

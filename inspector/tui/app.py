@@ -141,8 +141,12 @@ class InspectorApp(App[int]):
         watch: list[str] | None = None,
         recording: tuple[str, TrafficLog] | None = None,
         keymap: KeymapSettings | None = None,
+        theme: str | None = None,
     ) -> None:
         super().__init__()
+        if theme is not None:
+            # Textual checks the name (InvalidThemeError names the unknown one).
+            self.theme = theme
         looks.install(self)
         tune_collector()
         # When a key, a paste or the mouse last came (time.monotonic()).
