@@ -604,9 +604,10 @@ class Shot:
     drive: Drive
     server: Callable[[], ServerSpec] = demo_server
     size: tuple[int, int] = SIZE
+    theme: str | None = None
 
     def app(self) -> InspectorApp:
-        return ShotApp(self.server())
+        return ShotApp(self.server(), theme=self.theme)
 
     async def run(self, pilot: Pilot[Any]) -> None:
         await self.drive(pilot)
@@ -633,6 +634,7 @@ SHOTS: tuple[Shot, ...] = (
     Shot("elicitation", elicitation),
     Shot("connect-error", connect_error, failing_server),
     Shot("traffic", traffic),
+    Shot("traffic-light-100x30", traffic, size=(100, 30), theme="textual-light"),
     Shot("save-step", save_step),
     Shot("collections", collections),
 )

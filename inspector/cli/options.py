@@ -205,3 +205,9 @@ def _add_tui_options(target: argparse.ArgumentParser, suppress: bool) -> None:
         default=argparse.SUPPRESS if suppress else None,
         help="TUI: write what the terminal shows as an asciinema v2 cast (secrets masked)",
     )
+    target.add_argument(
+        "--theme",
+        metavar="NAME",
+        default=argparse.SUPPRESS if suppress else None,
+        help="TUI: the colour theme, e.g. textual-light, nord, solarized-light (ctrl+p, theme, lists them all)",
+    )

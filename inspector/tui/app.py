@@ -28,6 +28,7 @@ from inspector.core.protocol.items import Item, ListResult
 from inspector.core.record.traffic import TrafficLog
 from inspector.core.safetext import visible
 from inspector.core.servers.spec import ServerSpec
+from inspector.tui import looks
 from inspector.tui.collector import tune_collector
 from inspector.tui.key_order import KeyOrder, Routed
 from inspector.tui.keymap import KeymapSettings, apply_keymap
@@ -148,8 +149,13 @@ class InspectorApp(App[int]):
         watch: list[str] | None = None,
         recording: tuple[str, TrafficLog] | None = None,
         keymap: KeymapSettings | None = None,
+        theme: str | None = None,
     ) -> None:
         super().__init__()
+        if theme is not None:
+            # Textual checks the name (InvalidThemeError names the unknown one).
+            self.theme = theme
+        looks.install(self)
         tune_collector()
         # When a key, a paste or the mouse last came (time.monotonic()).
         self.last_input = 0.0
@@ -338,6 +344,7 @@ class InspectorApp(App[int]):
         yield KeyBar()
 
     def on_mount(self) -> None:
+        looks.follow(self)
         apply_keymap(self, self.keymap_settings)
         for problem in self.keymap_settings.problems:
             self.notify_plain(problem, title="keymap", severity="warning")

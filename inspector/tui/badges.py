@@ -10,6 +10,7 @@ from rich.text import Text
 
 from inspector.core.extensions.apps import tool_ui
 from inspector.core.protocol.items import Hint, Item
+from inspector.tui import looks
 from inspector.tui.gaps import hold_gaps
 from inspector.tui.safe import plain_line
 
@@ -28,10 +29,10 @@ def _style(hint: Hint) -> str:
     risky = (hint.name == "destructiveHint" and hint.value) or (hint.name == "openWorldHint" and hint.value)
     risky = risky or (hint.name == "readOnlyHint" and not hint.value)
     if not hint.explicit:
-        return "dim italic red" if risky else "dim italic"
+        return looks.HINT_ABSENT_RISKY if risky else looks.HINT_ABSENT
     if risky:
-        return "bold white on dark_red" if hint.name == "destructiveHint" else "bold yellow"
-    return "green"
+        return looks.HINT_DESTRUCTIVE if hint.name == "destructiveHint" else looks.HINT_CAUTION
+    return looks.HINT_SAFE
 
 
 def hint_badges(hints: list[Hint], *, long: bool = False) -> Text:
@@ -64,11 +65,11 @@ def tool_row(item: Item) -> Text:
     badges are what the ellipsis may cut (the detail shows them in full)."""
     text = Text(no_wrap=True, overflow="ellipsis")
     if item.problems:
-        text.append("⚠ ", style="bold red")
-    text.append_text(plain_line(item.display_name, 80, style="bold" if item.ok else "red"))
+        text.append("⚠ ", style=looks.ERROR_STRONG)
+    text.append_text(plain_line(item.display_name, 80, style="bold" if item.ok else looks.ERROR))
     if "_meta" in item.data and tool_ui(item.data) is not None:
         # An MCP App: the detail names it, alt+a previews it.
-        text.append("  app", style="magenta")
+        text.append("  app", style=looks.APP)
     text.append("\n")
     if item.title and item.title != item.name:
         # The gap in the name's style: a run of bare spaces reads as nothing in a screenshot's text.
@@ -82,7 +83,7 @@ def uri_row(item: Item, marker: tuple[str, str] | None = None) -> Text:
     """Two lines for a resource or template: the name, then the URI."""
     text = Text(no_wrap=True, overflow="ellipsis")
     if item.problems:
-        text.append("⚠ ", style="bold red")
+        text.append("⚠ ", style=looks.ERROR_STRONG)
     if marker is not None:
         text.append(*marker)
     text.append_text(plain_line(item.display_name, 50, style="bold"))

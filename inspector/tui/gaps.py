@@ -16,6 +16,8 @@ import re
 from rich.style import Style
 from rich.text import Span, Text
 
+from inspector.tui.looks import is_role, role_paints
+
 __all__ = ["hold_gaps"]
 
 _GAP = re.compile(r"(?<=[^ \n]) +")
@@ -23,6 +25,8 @@ _GAP = re.compile(r"(?<=[^ \n]) +")
 
 def _painted(style: str | Style) -> bool:
     """A style that shows on a space (a badge's padding must keep it)."""
+    if isinstance(style, str) and is_role(style):
+        return role_paints(style)
     parsed = Style.parse(style) if isinstance(style, str) else style
     return bool(parsed.bgcolor or parsed.reverse or parsed.underline or parsed.strike)
 

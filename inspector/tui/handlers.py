@@ -26,6 +26,7 @@ from inspector.core.protocol.errors import JsonRpcError
 from inspector.core.protocol.handlers import ClientHandlers
 from inspector.core.protocol.server_requests import ServerRequest
 from inspector.core.safetext import one_line
+from inspector.tui import looks
 
 if TYPE_CHECKING:
     from inspector.tui.app import InspectorApp
@@ -84,7 +85,7 @@ class RequestScreen(ModalScreen[dict[str, Any] | None]):
         return Text(
             f"{position} of {total} pending server requests · {after} more after this one"
             f" · {DECLINE_ALL_KEY} declines all",
-            style="bold magenta",
+            style=looks.ACCENT_STRONG,
         )
 
     def action_decline_all(self) -> None:

@@ -27,12 +27,20 @@ def run_tui(spec: ServerSpec | list[ServerSpec], args: argparse.Namespace) -> in
 
     detect()
 
-    app = InspectorApp(
-        spec,
-        record=getattr(args, "record", None),
-        watch=getattr(args, "watch", None) or [],
-        keymap=load_keymap(),
-    )
+    from textual.app import InvalidThemeError
+    from textual.theme import BUILTIN_THEMES
+
+    try:
+        app = InspectorApp(
+            spec,
+            record=getattr(args, "record", None),
+            watch=getattr(args, "watch", None) or [],
+            keymap=load_keymap(),
+            theme=getattr(args, "theme", None),
+        )
+    except InvalidThemeError:
+        print(f"inspector: no theme named {args.theme!r}; there are: {', '.join(BUILTIN_THEMES)}", file=sys.stderr)
+        return 2
     answer_timeout = getattr(args, "answer_timeout", None)
     roots = getattr(args, "root", None)
     for view in app.views:

@@ -13,6 +13,7 @@ from textual.widgets.option_list import Option
 
 from inspector.core.servers.discovery import Discovered, discover
 from inspector.core.servers.spec import ServerSpec
+from inspector.tui import looks
 from inspector.tui.safe import plain_line
 
 __all__ = ["PickerApp", "pick_servers"]
@@ -32,6 +33,7 @@ class PickerApp(App[Discovered | list[Discovered] | None]):
 
     def __init__(self, found: list[Discovered]) -> None:
         super().__init__()
+        looks.install(self)
         self.found = found
         # Indexes marked with space: enter opens them all, in one window.
         self.marked: list[int] = []
@@ -48,11 +50,11 @@ class PickerApp(App[Discovered | list[Discovered] | None]):
         yield Footer()
 
     def _prompt(self, entry: Discovered, marked: bool) -> Text:
-        text = Text("✓ ", style="bold green") if marked else Text()
+        text = Text("✓ ", style=looks.OK_STRONG) if marked else Text()
         text.append_text(plain_line(entry.name, 40, style="bold"))
-        text.append_text(plain_line(f"  {entry.client}", 20, style="cyan"))
+        text.append_text(plain_line(f"  {entry.client}", 20, style=looks.INFO))
         text.append("\n")
-        style = "dim" if entry.spec else "yellow" if entry.usable else "red"
+        style = "dim" if entry.spec else looks.WARNING if entry.usable else looks.ERROR
         text.append_text(plain_line(entry.summary, 100, style=style))
         text.append("\n")
         text.append_text(plain_line(entry.path, 100, style="dim"))

@@ -13,6 +13,7 @@ from rich.syntax import Syntax
 from rich.text import Text
 
 from inspector.core.safetext import one_line, safe_json, visible
+from inspector.tui.looks import ThemedSyntax
 
 __all__ = ["json_syntax", "json_text", "plain", "plain_line", "styled"]
 
@@ -43,6 +44,6 @@ def json_text(value: Any) -> str:
     return safe_json(value, indent=2)
 
 
-def json_syntax(value: Any, theme: str = "ansi_dark") -> Syntax:
-    """*value* as pretty JSON, control characters escaped, highlighted in *theme*."""
-    return Syntax(json_text(value), "json", theme=theme, word_wrap=True, background_color="default")
+def json_syntax(value: Any) -> Syntax:
+    """*value* as pretty JSON, control characters escaped, highlighted in the app theme's colours."""
+    return ThemedSyntax(json_text(value), "json", word_wrap=True, background_color="default")

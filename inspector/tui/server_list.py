@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from inspector.tui import looks
 from inspector.tui.safe import plain_line
 
 if TYPE_CHECKING:
@@ -17,11 +18,11 @@ if TYPE_CHECKING:
 __all__ = ["STATE_STYLE", "ServerList", "server_entry"]
 
 STATE_STYLE = {
-    "connecting": ("◌", "yellow"),
-    "connected": ("●", "green"),
-    "failed": ("✗", "bold red"),
-    "exited": ("■", "bold red"),
-    "recording": ("◆", "cyan"),
+    "connecting": ("◌", looks.WARNING),
+    "connected": ("●", looks.OK),
+    "failed": ("✗", looks.ERROR_STRONG),
+    "exited": ("■", looks.ERROR_STRONG),
+    "recording": ("◆", looks.INFO),
 }
 
 

@@ -18,6 +18,7 @@ from textual.widgets import Static
 
 from inspector.core.safetext import one_line, visible
 from inspector.core.servers.spec import ServerSpec
+from inspector.tui import looks
 from inspector.tui.screens.report_box import ReportScreen
 
 if TYPE_CHECKING:
@@ -118,7 +119,7 @@ class DiffScreen(ReportScreen):
         except Exception as exc:  # noqa: BLE001 - a side that fails is said, not raised
             _code, message, _detail = failure(exc)
             self.error = message
-            status.update(Text(f"cannot compare: {visible(message)}", style="bold red"))
+            status.update(Text(f"cannot compare: {visible(message)}", style=looks.ERROR_STRONG))
             return
         report = diff_lists(before, after, frozenset())
         lines = report_lines(report)

@@ -7,6 +7,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from inspector.core.safetext import visible
+from inspector.tui import looks
 
 __all__ = ["CaptionOverlay"]
 
@@ -80,7 +81,7 @@ class CaptionOverlay(Static):
         footer = Text(style="dim")
         footer.append(self.position_text)
         if self.paused:
-            footer.append("  paused", style="bold yellow")
+            footer.append("  paused", style=looks.WARNING_STRONG)
         keys = self.end_keys if self.at_end and self.end_keys else self.keys
         if keys:
             footer.append(f"  ·  {keys}")

@@ -35,20 +35,26 @@ from textual.widgets.option_list import Option
 from inspector.core.auth.handoff import PasteRefused, pasted_params, redirect_uri_of
 from inspector.core.auth.log import STEPS, AuthEvent, HttpExchange, events_from_frames
 from inspector.core.record.traffic import Frame
+from inspector.tui import looks
 from inspector.tui.safe import json_syntax, plain, plain_line
 
 __all__ = ["AuthPane", "CrossOriginScreen", "confirm_in", "event_row", "exchange_text", "summary_text"]
 
-_MARK = {"ok": ("✓", "green"), "failed": ("✗", "bold red"), "waiting": ("…", "bold yellow"), "info": ("·", "dim")}
+_MARK = {
+    "ok": ("✓", looks.OK),
+    "failed": ("✗", looks.ERROR_STRONG),
+    "waiting": ("…", looks.WARNING_STRONG),
+    "info": ("·", "dim"),
+}
 
 
 def event_row(event: AuthEvent) -> Text:
-    """One step's line: its mark, its step name and its title (in red when it failed)."""
-    mark, style = _MARK.get(event.status, ("?", "red"))
+    """One step's line: its mark, its step name and its title (in the error colour when it failed)."""
+    mark, style = _MARK.get(event.status, ("?", looks.ERROR))
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(f"{mark} ", style=style)
     text.append(f"{event.step:<17} ", style="bold" if event.status != "info" else "")
-    text.append_text(plain_line(event.title, 160, style="red" if event.failed else ""))
+    text.append_text(plain_line(event.title, 160, style=looks.ERROR if event.failed else ""))
     return text
 
 
@@ -66,16 +72,16 @@ def summary_text(events: list[AuthEvent], server: str | None = None) -> Text:
     success = _last_index(events, lambda e: e.status == "ok" and e.step in ("login", "retry", "stored", "refresh"))
     if failure is not None and (success is None or failure > success):
         failed = events[failure]
-        text.append("✗ failed at ", style="bold red")
-        text.append(failed.step, style="bold red")
+        text.append("✗ failed at ", style=looks.ERROR_STRONG)
+        text.append(failed.step, style=looks.ERROR_STRONG)
         text.append(": ")
-        text.append_text(plain(failed.title, style="red"))
+        text.append_text(plain(failed.title, style=looks.ERROR))
         if failed.detail:
             text.append("\n")
             text.append_text(plain(failed.detail))
         return text
     if last.status == "waiting":
-        text.append("… waiting: ", style="bold yellow")
+        text.append("… waiting: ", style=looks.WARNING_STRONG)
         text.append_text(plain(last.title))
         url = (last.data or {}).get("url")
         if isinstance(url, str):
@@ -83,7 +89,7 @@ def summary_text(events: list[AuthEvent], server: str | None = None) -> Text:
             text.append_text(plain(url))
         return text
     if success is not None:
-        text.append("✓ ", style="bold green")
+        text.append("✓ ", style=looks.OK_STRONG)
         text.append_text(plain(events[success].title))
         return text
     text.append("· ", style="dim")
@@ -111,12 +117,18 @@ def exchange_text(exchange: HttpExchange) -> Text:
         text.append_text(plain(exchange.request_body))
     text.append("\n\n")
     if exchange.status is None:
-        text.append("no response", style="bold red")
+        text.append("no response", style=looks.ERROR_STRONG)
         if exchange.error:
             text.append(": ")
-            text.append_text(plain(exchange.error, style="red"))
+            text.append_text(plain(exchange.error, style=looks.ERROR))
         return text
-    style = "bold green" if exchange.status < 300 else "bold yellow" if exchange.status < 400 else "bold red"
+    style = (
+        looks.OK_STRONG
+        if exchange.status < 300
+        else looks.WARNING_STRONG
+        if exchange.status < 400
+        else looks.ERROR_STRONG
+    )
     text.append(f"{exchange.status} {exchange.reason or ''}".rstrip(), style=style)
     for name, value in exchange.response_headers.items():
         text.append("\n")
@@ -243,9 +255,10 @@ class AuthPane(Horizontal):
         if self.has_class("-handoff") and event.step == "callback" and event.status in ("ok", "failed"):
             # The fate of what was pasted (or of the redirect that came through the port-forward).
             mark = Text(
-                "✓ " if event.status == "ok" else "✗ ", style="bold green" if event.status == "ok" else "bold red"
+                "✓ " if event.status == "ok" else "✗ ",
+                style=looks.OK_STRONG if event.status == "ok" else looks.ERROR_STRONG,
             )
-            mark.append_text(plain(event.title, style="" if event.status == "ok" else "red"))
+            mark.append_text(plain(event.title, style="" if event.status == "ok" else looks.ERROR))
             self.query_one("#auth-paste-note", Static).update(mark)
         if event.failed:
             steps.highlighted = len(self.events) - 1
@@ -306,15 +319,15 @@ class AuthPane(Horizontal):
             info.update(Text("Select a step to see its details.", style="dim"))
             http.update("")
             return
-        mark, style = _MARK.get(event.status, ("?", "red"))
+        mark, style = _MARK.get(event.status, ("?", looks.ERROR))
         text = Text()
         text.append(f"{mark} {event.step}", style=style)
         text.append(f"  ({event.status})", style="dim")
         explained = STEPS.get(event.step)
         if explained:
-            text.append(f"\n{explained}", style="dim italic")
+            text.append(f"\n{explained}", style=looks.HINT_ABSENT)
         text.append("\n\n")
-        text.append_text(plain(event.title, style="bold red" if event.failed else "bold"))
+        text.append_text(plain(event.title, style=looks.ERROR_STRONG if event.failed else "bold"))
         if event.detail:
             text.append("\n")
             text.append_text(plain(event.detail))
@@ -343,17 +356,17 @@ class AuthPane(Horizontal):
         url = self.authorization_url
         redirect = redirect_uri_of(url) if url is not None and self.waiting else None
         if redirect is None:
-            note.update(Text("No login is waiting for a redirect (L starts one).", style="yellow"))
+            note.update(Text("No login is waiting for a redirect (L starts one).", style=looks.WARNING))
             return
         try:
             pasted_params(event.value, redirect)
         except PasteRefused as exc:
-            reason = Text("✗ ", style="bold red")
-            reason.append_text(plain(f"{exc}; paste again", style="red"))
+            reason = Text("✗ ", style=looks.ERROR_STRONG)
+            reason.append_text(plain(f"{exc}; paste again", style=looks.ERROR))
             note.update(reason)
             return
         event.input.value = ""
-        note.update(Text("… the pasted redirect goes to the login (its state is checked)", style="yellow"))
+        note.update(Text("… the pasted redirect goes to the login (its state is checked)", style=looks.WARNING))
         self.post_message(self.RedirectPasted(event.value.strip()))
 
     @property
@@ -417,7 +430,7 @@ class CrossOriginScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(Text("Authorization on another origin", style="bold yellow"))
+            yield Static(Text("Authorization on another origin", style=looks.WARNING_STRONG))
             # Server text: inert, control characters made visible.
             yield Static(plain(self.text), id="cross-origin-text")
             yield Static(

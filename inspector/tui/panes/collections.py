@@ -18,6 +18,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, DataTable, Input, Static
 
 from inspector.collections import Collection, CollectionError, CollectionRunner, Step, StepResult, load_collection
+from inspector.tui import looks
 from inspector.tui.safe import plain, plain_line
 
 if TYPE_CHECKING:
@@ -34,11 +35,11 @@ def check_lines(result: StepResult) -> Text:
     text.append_text(plain_line(f"{result.step.name}  ({result.answer.elapsed_ms:.0f} ms)", 200, style="bold"))
     for check in result.checks:
         text.append("\n")
-        text.append("✓ " if check.passed else "✗ ", style="green" if check.passed else "bold red")
+        text.append("✓ " if check.passed else "✗ ", style=looks.OK if check.passed else looks.ERROR_STRONG)
         text.append_text(plain_line(check.label, 200))
         if check.detail and not check.passed:
             text.append(": ", style="dim")
-            text.append_text(plain(check.detail, style="red"))
+            text.append_text(plain(check.detail, style=looks.ERROR))
     return text
 
 
@@ -134,7 +135,7 @@ class CollectionsPane(Vertical):
         result = self.results.get(step.name)
         if result is None:
             return Text("–", style="dim")
-        return Text("✓ pass", style="green") if result.passed else Text("✗ FAIL", style="bold red")
+        return Text("✓ pass", style=looks.OK) if result.passed else Text("✗ FAIL", style=looks.ERROR_STRONG)
 
     def _highlighted(self) -> Step | None:
         table = self.query_one("#collection-steps", DataTable)
@@ -188,7 +189,7 @@ class CollectionsPane(Vertical):
             self.runner = CollectionRunner(self.inspector.client, collection)
         table = self.query_one("#collection-steps", DataTable)
         for step in steps:
-            table.update_cell(step.name, table.ordered_columns[0].key, Text("… running", style="yellow"))
+            table.update_cell(step.name, table.ordered_columns[0].key, Text("… running", style=looks.WARNING))
             result = await self.runner.run_step(step)
             self.results[step.name] = result
             table.update_cell(step.name, table.ordered_columns[0].key, self._status(step))

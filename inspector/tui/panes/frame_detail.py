@@ -13,6 +13,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from inspector.core.record.traffic import Frame
+from inspector.tui import looks
 from inspector.tui.gaps import hold_gaps
 from inspector.tui.panes.problems import severity_style
 from inspector.tui.safe import json_syntax, plain, plain_line
@@ -73,7 +74,7 @@ def _head(frame: Frame) -> Text:
     # the JSON-RPC id is always written `id N`.
     head = Text()
     head.append(f"frame #{frame.seq} ", style="bold")
-    head.append(f"{frame.direction} {frame.kind}", style="bold cyan")
+    head.append(f"{frame.direction} {frame.kind}", style=looks.INFO_STRONG)
     if frame.method:
         head.append_text(plain_line(f"  {frame.method}", 80, style="bold"))
     if frame.id is not None:
@@ -81,7 +82,7 @@ def _head(frame: Frame) -> Text:
     stamp = time.strftime("%H:%M:%S", time.localtime(frame.time)) + f".{int(frame.time * 1000) % 1000:03d}"
     head.append(f"  {stamp}", style="dim")
     if frame.latency is not None:
-        head.append(f"  {frame.latency * 1000:.2f} ms", style="yellow")
+        head.append(f"  {frame.latency * 1000:.2f} ms", style=looks.WARNING)
     if frame.raw is not None:
         head.append(f"  {frame.size} bytes", style="dim")
     _append_links(head, frame)
@@ -91,15 +92,15 @@ def _head(frame: Frame) -> Text:
 def _append_links(head: Text, frame: Frame) -> None:
     """The frames this one points to: its partner, the request it retries."""
     if frame.partner is not None:
-        head.append(f"  partner frame #{frame.partner} (p jumps there)", style="magenta")
+        head.append(f"  partner frame #{frame.partner} (p jumps there)", style=looks.ACCENT)
     retry_of = frame.meta.get("retry_of") if isinstance(frame.meta, dict) else None
     if isinstance(retry_of, int):
-        head.append(f"  retry of frame #{retry_of} (o jumps there)", style="magenta")
+        head.append(f"  retry of frame #{retry_of} (o jumps there)", style=looks.ACCENT)
 
 
 def _findings(frame: Frame) -> list[Any]:
     """The frame's problems, then the wire validation's findings."""
-    parts: list[Any] = [Static(plain(f"⚠ {problem}", style="bold red")) for problem in frame.problems]
+    parts: list[Any] = [Static(plain(f"⚠ {problem}", style=looks.ERROR_STRONG)) for problem in frame.problems]
     for finding in frame.findings:
         line = Text(f"{finding.severity} [{finding.rule}] ", style=severity_style(finding.severity))
         if finding.where:
@@ -116,7 +117,7 @@ def _notes(frame: Frame) -> list[Any]:
     """The parse error, the note beside a raw text, the transport facts."""
     parts: list[Any] = []
     if frame.error:
-        parts.append(Static(plain(f"parse error: {frame.error}", style="bold red")))
+        parts.append(Static(plain(f"parse error: {frame.error}", style=looks.ERROR_STRONG)))
     if frame.note and frame.raw is not None:
         parts.append(Static(plain(frame.note, style="italic")))
     if frame.meta:
@@ -126,7 +127,7 @@ def _notes(frame: Frame) -> list[Any]:
 
 
 def _too_large(frame: Frame) -> Static:
-    return Static(Text(f"message too large to pretty-print ({frame.size} bytes); raw below", style="yellow"))
+    return Static(Text(f"message too large to pretty-print ({frame.size} bytes); raw below", style=looks.WARNING))
 
 
 def _small_parts(frame: Frame) -> list[Any]:

@@ -15,6 +15,7 @@ from textual.widgets import Select, Static
 
 from inspector.core.record.traffic import Frame, TrafficLog
 from inspector.core.safetext import one_line
+from inspector.tui import looks
 from inspector.tui.safe import plain_line
 from inspector.tui.widgets.traffic_table import TrafficTable
 
@@ -26,13 +27,13 @@ __all__ = ["LOG_LEVELS", "LogsPane", "log_row"]
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 _LEVEL_STYLE = {
     "debug": "dim",
-    "info": "cyan",
-    "notice": "bold cyan",
-    "warning": "yellow",
-    "error": "red",
-    "critical": "bold red",
-    "alert": "bold white on red",
-    "emergency": "bold white on dark_red",
+    "info": looks.INFO,
+    "notice": looks.INFO_STRONG,
+    "warning": looks.WARNING,
+    "error": looks.ERROR,
+    "critical": looks.ERROR_STRONG,
+    "alert": looks.ALARM,
+    "emergency": looks.ALARM,
 }
 
 
@@ -43,9 +44,9 @@ def log_row(frame: Frame, width: int = 0) -> Text:
     level = str(params.get("level", "?"))
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(time.strftime("%H:%M:%S", time.localtime(frame.time)) + " ", style="dim")
-    text.append(f"{level:<9.9}", style=_LEVEL_STYLE.get(level, "bold red"))
+    text.append(f"{level:<9.9}", style=_LEVEL_STYLE.get(level, looks.ERROR_STRONG))
     if isinstance(params.get("logger"), str):
-        text.append_text(plain_line(f"[{params['logger']}] ", 30, style="magenta"))
+        text.append_text(plain_line(f"[{params['logger']}] ", 30, style=looks.ACCENT))
     data = params.get("data")
     text.append(one_line(data if isinstance(data, str) else json.dumps(data, ensure_ascii=False), 400))
     return text

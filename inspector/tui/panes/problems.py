@@ -15,6 +15,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from inspector.core.checks.problems import Problem, severity_rank
+from inspector.tui import looks
 from inspector.tui.safe import plain, plain_line
 
 if TYPE_CHECKING:
@@ -22,12 +23,12 @@ if TYPE_CHECKING:
 
 __all__ = ["ProblemsPane", "severity_style"]
 
-_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+_STYLE = {"error": looks.ERROR_STRONG, "warning": looks.WARNING, "info": looks.INFO}
 
 
 def severity_style(severity: str) -> str:
-    """The Rich style a severity is drawn in (red for one it does not know)."""
-    return _STYLE.get(severity, "red")
+    """The Rich style a severity is drawn in (the error colour for one it does not know)."""
+    return _STYLE.get(severity, looks.ERROR)
 
 
 def problem_row(problem: Problem) -> Text:

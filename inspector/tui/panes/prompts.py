@@ -15,6 +15,7 @@ from textual.widgets import Static
 from inspector.core.protocol.errors import InspectorError
 from inspector.core.protocol.items import Item, ListResult
 from inspector.core.safetext import one_line, visible
+from inspector.tui import looks
 from inspector.tui.keymap import key_hint
 from inspector.tui.safe import plain, plain_line
 from inspector.tui.widgets.completing_field import CompletingField, ask_completion, fill_form, focus_first_field
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PromptsPane", "message_widgets"]
 
-_ROLE_STYLE = {"user": "bold cyan", "assistant": "bold green"}
+_ROLE_STYLE = {"user": looks.INFO_STRONG, "assistant": looks.OK_STRONG}
 # A prompt argument's description is shown whole up to this many characters.
 ARGUMENT_DESCRIPTION_LIMIT = 1000
 
@@ -35,19 +36,19 @@ def message_widgets(result: Any) -> list[Any]:
     """The widgets that show a prompts/get result: its description, then each message under its role (a red line for
     what is malformed)."""
     if not isinstance(result, dict):
-        return [Static(Text("the result is not an object", style="bold red"))]
+        return [Static(Text("the result is not an object", style=looks.ERROR_STRONG))]
     parts: list[Any] = []
     if isinstance(result.get("description"), str):
         parts.append(Static(plain(result["description"], style="italic")))
     messages = result.get("messages")
     if not isinstance(messages, list):
-        return [*parts, Static(Text("messages is missing or not an array", style="bold red"))]
+        return [*parts, Static(Text("messages is missing or not an array", style=looks.ERROR_STRONG))]
     for index, message in enumerate(messages):
         if not isinstance(message, dict):
-            parts.append(Static(Text(f"message {index + 1} is not an object", style="red")))
+            parts.append(Static(Text(f"message {index + 1} is not an object", style=looks.ERROR)))
             continue
         role = str(message.get("role", "?"))
-        parts.append(Static(Text(f"── {visible(role)}", style=_ROLE_STYLE.get(role, "bold red"))))
+        parts.append(Static(Text(f"── {visible(role)}", style=_ROLE_STYLE.get(role, looks.ERROR_STRONG))))
         parts.append(BlockView(message.get("content"), index))
     return parts
 
@@ -99,7 +100,7 @@ class PromptsPane(Horizontal):
     def _row(self, item: Item) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
         if item.problems:
-            text.append("⚠ ", style="bold red")
+            text.append("⚠ ", style=looks.ERROR_STRONG)
         text.append_text(plain_line(item.display_name, 50, style="bold"))
         arguments = _listed_arguments(item)
         if arguments:
@@ -143,8 +144,8 @@ class PromptsPane(Horizontal):
             header.append("\n")
             header.append_text(plain(item.description))
         for problem in item.problems:
-            header.append("\n⚠ ", style="bold red")
-            header.append_text(plain(problem, style="red"))
+            header.append("\n⚠ ", style=looks.ERROR_STRONG)
+            header.append_text(plain(problem, style=looks.ERROR))
         fields = []
         completions = "completions" in self.inspector.client.server_capabilities
         for argument in item.data.get("arguments") or []:
@@ -153,7 +154,7 @@ class PromptsPane(Horizontal):
             name = argument["name"]
             label = Text(visible(name), style="bold")
             if argument.get("required"):
-                label.append(" *", style="bold red")
+                label.append(" *", style=looks.ERROR_STRONG)
             if isinstance(argument.get("description"), str):
                 # Whole and wrapped: an argument's allowed values are often
                 # only in its description, at the end (FastMCP's "Provide a
@@ -189,7 +190,7 @@ class PromptsPane(Horizontal):
         try:
             result = await self.inspector.client.get_prompt(item.key, arguments or None)
         except InspectorError as exc:
-            await area.mount(Static(plain(f"✖ {exc}", style="bold red")))
+            await area.mount(Static(plain(f"✖ {exc}", style=looks.ERROR_STRONG)))
             return
         await area.mount(Static(Text(f"got in {(time.perf_counter() - started) * 1000:.1f} ms", style="dim")))
         await area.mount_all(message_widgets(result))

@@ -18,6 +18,7 @@ from inspector.core.protocol.cache import duration_text
 from inspector.core.protocol.errors import InspectorError
 from inspector.core.protocol.items import Item, ListResult
 from inspector.core.protocol.listing import DIRECTORY_MIME, DIRECTORY_READ
+from inspector.tui import looks
 from inspector.tui.badges import uri_row
 from inspector.tui.keymap import key_hint
 from inspector.tui.safe import plain, plain_line
@@ -37,13 +38,13 @@ def contents_widgets(result: Any) -> list[Widget]:
     be focused and saved."""
     if not isinstance(result, dict) or not isinstance(result.get("contents"), list):
         return [
-            Static(Text("the result has no contents array", style="bold red")),
+            Static(Text("the result has no contents array", style=looks.ERROR_STRONG)),
             json_widget(result),
         ]
     parts: list[Widget] = []
     for index, entry in enumerate(result["contents"]):
         if not isinstance(entry, dict):
-            parts.append(Static(Text(f"invalid contents entry: {entry!r}", style="red")))
+            parts.append(Static(Text(f"invalid contents entry: {entry!r}", style=looks.ERROR)))
             continue
         parts.append(BlockView({"type": "resource", "resource": entry}, index))
     return parts
@@ -63,7 +64,7 @@ class DirectoryListing(OptionList):
         self.up = parent_uri(uri)
         options = [Option(_child_prompt(child)) for child in children]
         if self.up is not None:
-            up = Text("↑ ..  ", style="bold cyan")
+            up = Text("↑ ..  ", style=looks.INFO_STRONG)
             up.append_text(plain_line(self.up, 160, style="dim"))
             options.insert(0, Option(up))
         super().__init__(*options, id="directory-listing")
@@ -97,7 +98,7 @@ class BackToDirectory(OptionList):
     def __init__(self, directory: str, file: str) -> None:
         self.directory = directory
         self.file = file
-        back = Text("↑ back to ", style="bold cyan")
+        back = Text("↑ back to ", style=looks.INFO_STRONG)
         back.append_text(plain_line(directory, 160, style="dim"))
         super().__init__(Option(back), id="directory-back")
         self.highlighted = 0
@@ -114,15 +115,17 @@ def parent_uri(uri: str) -> str | None:
 def _child_prompt(child: Item) -> Text:
     """One line a child: its name, its type, its URI (what a narrow pane cuts first)."""
     directory = child.data.get("mimeType") == DIRECTORY_MIME
-    text = Text("▸ " if directory else "  ", style="bold cyan" if directory else "", no_wrap=True, overflow="ellipsis")
+    text = Text(
+        "▸ " if directory else "  ", style=looks.INFO_STRONG if directory else "", no_wrap=True, overflow="ellipsis"
+    )
     text.append_text(plain_line(child.display_name, 60, style="bold" if directory else ""))
     mime = child.data.get("mimeType")
     if isinstance(mime, str) and not directory:
         text.append("  ")
         text.append_text(plain_line(f"({mime})", 60, style="dim"))
     for problem in child.problems:
-        text.append("  ⚠ ", style="bold red")
-        text.append_text(plain_line(problem, 120, style="red"))
+        text.append("  ⚠ ", style=looks.ERROR_STRONG)
+        text.append_text(plain_line(problem, 120, style=looks.ERROR))
     text.append("  ")
     text.append_text(plain_line(child.key, 160, style="dim"))
     return text
@@ -171,8 +174,8 @@ class ResourcesPane(Horizontal):
 
     def _row(self, item: Item) -> Text:
         if item.key in self.updated:
-            return uri_row(item, ("● ", "bold magenta"))
-        return uri_row(item, ("◉ ", "cyan") if item.key in self.subscribed else None)
+            return uri_row(item, ("● ", looks.ACCENT_STRONG))
+        return uri_row(item, ("◉ ", looks.INFO) if item.key in self.subscribed else None)
 
     def set_listing(self, listing: ListResult) -> None:
         """Show a fresh resources listing."""
@@ -199,12 +202,12 @@ class ResourcesPane(Horizontal):
             text.append_text(plain(item.description))
         state = "subscribed" if item.key in self.subscribed else "not subscribed"
         if self.inspector.client.server_capabilities.get("resources", {}).get("subscribe"):
-            text.append(f"\n{state} ({key_hint(self.app, 'toggle_subscription')} toggles)", style="cyan")
+            text.append(f"\n{state} ({key_hint(self.app, 'toggle_subscription')} toggles)", style=looks.INFO)
         if item.key in self.updated:
-            text.append("\n● updated since last read", style="bold magenta")
+            text.append("\n● updated since last read", style=looks.ACCENT_STRONG)
         for problem in item.problems:
-            text.append("\n⚠ ", style="bold red")
-            text.append_text(plain(problem, style="red"))
+            text.append("\n⚠ ", style=looks.ERROR_STRONG)
+            text.append_text(plain(problem, style=looks.ERROR))
         set_text(info, text)
 
     @on(ItemList.Activated, "#resource-list")
@@ -274,7 +277,7 @@ class ResourcesPane(Horizontal):
         try:
             result, cached = await self.inspector.client.read_resource_cached(uri, refresh=force)
         except InspectorError as exc:
-            await area.mount(Static(plain(f"✖ {exc}", style="bold red")))
+            await area.mount(Static(plain(f"✖ {exc}", style=looks.ERROR_STRONG)))
             return
         elapsed = time.perf_counter() - started
         self.updated.discard(uri)
@@ -297,14 +300,14 @@ class ResourcesPane(Horizontal):
         try:
             listing = await self.inspector.client.read_directory(uri)
         except InspectorError as exc:
-            await area.mount(Static(plain(f"✖ {exc}", style="bold red")))
+            await area.mount(Static(plain(f"✖ {exc}", style=looks.ERROR_STRONG)))
             return
         pages = len(listing.pages)
         count = len(listing.items)
         summary = f"directory: {count} entr{'y' if count == 1 else 'ies'} ({pages} page{'s' if pages != 1 else ''})"
         await area.mount(Static(Text(summary, style="dim"), id="directory-summary"))
         for problem in listing.problems:
-            await area.mount(Static(plain(f"⚠ {problem}", style="red")))
+            await area.mount(Static(plain(f"⚠ {problem}", style=looks.ERROR)))
         shown = DirectoryListing(uri, listing.items, came_from)
         await area.mount(shown)
         # The person asked for the listing: the keys go to it (escape: back to the list).

@@ -8,6 +8,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from inspector.core.protocol.client import Client
+from inspector.tui import looks
 from inspector.tui.safe import json_text, plain, plain_line
 
 __all__ = ["ServerPane"]
@@ -100,9 +101,9 @@ def _append_modern(text: Text, client: Client, supported: list[str]) -> None:
         return
     text.append("\nlisten subscription: ", style="dim")
     if subscription.acknowledged is None:
-        text.append("waiting for acknowledgement", style="yellow")
+        text.append("waiting for acknowledgement", style=looks.WARNING)
         return
     granted = ", ".join(k for k, v in subscription.acknowledged.items() if v) or "nothing"
     text.append_text(plain_line(f"#{subscription.id} honours {granted}", 160))
     if subscription.refused:
-        text.append_text(plain_line(f"; not honoured: {', '.join(subscription.refused)}", 120, style="yellow"))
+        text.append_text(plain_line(f"; not honoured: {', '.join(subscription.refused)}", 120, style=looks.WARNING))

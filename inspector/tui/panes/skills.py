@@ -31,6 +31,7 @@ from inspector.core.extensions.skills import (
     read_skill_file,
 )
 from inspector.core.protocol.errors import InspectorError
+from inspector.tui import looks
 from inspector.tui.safe import plain, plain_line
 from inspector.tui.widgets.item_list import FilterList
 
@@ -47,7 +48,7 @@ def skill_row(entry: SkillEntry) -> Text:
     """A skill entry's two lines: a warning mark when it has an error, its name, then its URI."""
     text = Text(no_wrap=True, overflow="ellipsis")
     if any(p.severity == "error" for p in entry.problems):
-        text.append("⚠ ", style="bold red")
+        text.append("⚠ ", style=looks.ERROR_STRONG)
     text.append_text(plain_line(entry.name or "(no name)", 50, style="bold"))
     text.append("\n")
     text.append_text(plain_line(entry.uri, 80, style="dim"))
@@ -64,11 +65,11 @@ def file_row(entry: SkillEntry, uri: str, fetched: FetchedFile | None) -> Text:
     if fetched is None:
         text.append("· ", style="dim")
     elif fetched.verified and isinstance(entry.resources, str):
-        text.append("? ", style="bold yellow")  # read, but a dynamic skill has nothing to verify against
+        text.append("? ", style=looks.WARNING_STRONG)  # read, but a dynamic skill has nothing to verify against
     elif fetched.verified:
-        text.append("✔ ", style="bold green")
+        text.append("✔ ", style=looks.OK_STRONG)
     else:
-        text.append("✖ ", style="bold red")
+        text.append("✖ ", style=looks.ERROR_STRONG)
     text.append_text(plain_line(uri, 100))
     listed = entry.listed(uri)
     if listed is not None:
@@ -79,8 +80,8 @@ def file_row(entry: SkillEntry, uri: str, fetched: FetchedFile | None) -> Text:
 def problem_text(problem: Problem) -> Text:
     """A rule broken: the rule, where and what, then the spec's words and its link."""
     text = Text()
-    text.append(f"✖ [{problem.rule}] ", style="bold red")
-    text.append_text(plain(f"{problem.path + ': ' if problem.path else ''}{problem.message}", style="red"))
+    text.append(f"✖ [{problem.rule}] ", style=looks.ERROR_STRONG)
+    text.append_text(plain(f"{problem.path + ': ' if problem.path else ''}{problem.message}", style=looks.ERROR))
     if problem.spec:
         text.append("\n  ")
         text.append_text(plain(problem.spec, style="italic"))
@@ -95,16 +96,17 @@ def verification_text(fetched: FetchedFile, dynamic: bool, skill_md: bool = Fals
     # A SKILL.md's frontmatter is compared with the entry's too.
     frontmatter = " and its frontmatter" if skill_md else ""
     if not fetched.sent:
-        text = Text("not read: ", style="bold red")
+        text = Text("not read: ", style=looks.ERROR_STRONG)
     elif fetched.verified and dynamic:
         said = f"read {len(fetched.data or b'')} bytes; not verifiable (the skill is dynamic)"
-        text = Text(said + ("; its frontmatter matches the entry" if skill_md else ""), style="yellow")
+        text = Text(said + ("; its frontmatter matches the entry" if skill_md else ""), style=looks.WARNING)
     elif fetched.verified:
         text = Text(
-            f"✔ verified: {len(fetched.data or b'')} bytes, size and digest{frontmatter} match the entry", style="green"
+            f"✔ verified: {len(fetched.data or b'')} bytes, size and digest{frontmatter} match the entry",
+            style=looks.OK,
         )
     else:
-        text = Text("✖ verification failed: do not use this content", style="bold red")
+        text = Text("✖ verification failed: do not use this content", style=looks.ERROR_STRONG)
     for problem in fetched.problems:
         if problem.severity == "error":
             text.append("\n")
@@ -201,7 +203,7 @@ class SkillsPane(Horizontal):
         try:
             listing = await list_skills(client)
         except InspectorError as exc:
-            self.query_one("#skill-entry-text", Static).update(plain(f"✖ skills/list: {exc}", style="bold red"))
+            self.query_one("#skill-entry-text", Static).update(plain(f"✖ skills/list: {exc}", style=looks.ERROR_STRONG))
             return
         self.entries = listing.entries
         self.fetched.clear()
@@ -232,11 +234,13 @@ class SkillsPane(Horizontal):
         text.append("  ")
         text.append_text(plain_line(entry.uri, 200, style="dim"))
         got = self.got.get(entry.uri)
-        text.append(f"\n{got}" if got else "\nfrom skills/list (g: skills/get, the entry as it is now)", style="cyan")
+        text.append(
+            f"\n{got}" if got else "\nfrom skills/list (g: skills/get, the entry as it is now)", style=looks.INFO
+        )
         text.append("\nfrontmatter\n", style="bold")
         text.append_text(plain(json.dumps(entry.frontmatter, indent=2, ensure_ascii=False)))
         if isinstance(entry.resources, str):
-            text.append("\nresources: dynamic (no digests: nothing can be verified)", style="yellow")
+            text.append("\nresources: dynamic (no digests: nothing can be verified)", style=looks.WARNING)
         elif isinstance(entry.resources, list):
             text.append("\nfiles\n", style="bold")
             for listed in entry.resources:
@@ -247,7 +251,7 @@ class SkillsPane(Horizontal):
             if problem.severity == "error":
                 text.append_text(problem_text(problem))
             else:
-                text.append_text(plain(f"{problem.severity}: [{problem.rule}] {problem.message}", style="yellow"))
+                text.append_text(plain(f"{problem.severity}: [{problem.rule}] {problem.message}", style=looks.WARNING))
         return text
 
     @on(FilterList.Activated, "#skill-list")
@@ -272,7 +276,7 @@ class SkillsPane(Horizontal):
             else:
                 fetched = await read_skill_file(client, entry, uri)
         except InspectorError as exc:
-            area.update(plain(f"✖ {exc}", style="bold red"))
+            area.update(plain(f"✖ {exc}", style=looks.ERROR_STRONG))
             return
         self.fetched[(entry.uri, uri)] = fetched
         if self.current is entry:
@@ -306,7 +310,9 @@ class SkillsPane(Horizontal):
         try:
             entry = await get_skill(self.inspector.client, uri)
         except InspectorError as exc:
-            self.query_one("#skill-entry-text", Static).update(plain(f"✖ skills/get {uri}: {exc}", style="bold red"))
+            self.query_one("#skill-entry-text", Static).update(
+                plain(f"✖ skills/get {uri}: {exc}", style=looks.ERROR_STRONG)
+            )
             return
         known = next((i for i, e in enumerate(self.entries) if e.uri == entry.uri), None)
         if known is None:

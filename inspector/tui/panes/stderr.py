@@ -13,6 +13,7 @@ from textual.containers import Vertical
 from textual.widgets import Input
 
 from inspector.core.record.traffic import Frame, TrafficLog
+from inspector.tui import looks
 from inspector.tui.safe import plain_line
 from inspector.tui.widgets.traffic_table import TrafficTable
 
@@ -26,7 +27,7 @@ def stderr_row(frame: Frame, width: int = 0) -> Text:
     if frame.kind == "stderr":
         text.append_text(plain_line(frame.text(), 500))
     else:
-        text.append_text(plain_line(frame.note or "", 500, style="bold yellow"))
+        text.append_text(plain_line(frame.note or "", 500, style=looks.WARNING_STRONG))
     return text
 
 

@@ -15,6 +15,7 @@ from textual.widgets import Static
 
 from inspector.core.protocol.errors import InspectorError
 from inspector.core.protocol.tasks import TaskInfo
+from inspector.tui import looks
 from inspector.tui.safe import plain, plain_line
 from inspector.tui.widgets.big_text import json_widget
 from inspector.tui.widgets.item_list import FilterList
@@ -25,10 +26,10 @@ if TYPE_CHECKING:
 __all__ = ["TasksPane"]
 
 _STATUS_STYLE = {
-    "working": "yellow",
-    "input_required": "bold magenta",
-    "completed": "green",
-    "failed": "bold red",
+    "working": looks.WARNING,
+    "input_required": looks.ACCENT_STRONG,
+    "completed": looks.OK,
+    "failed": looks.ERROR_STRONG,
     "cancelled": "dim",
 }
 
@@ -36,7 +37,7 @@ _STATUS_STYLE = {
 def task_row(info: TaskInfo) -> Text:
     """A task's two lines: its status and id, then where it came from and its era's form."""
     text = Text(no_wrap=True, overflow="ellipsis")
-    text.append(f"{info.status:<15}", style=_STATUS_STYLE.get(info.status, "red"))
+    text.append(f"{info.status:<15}", style=_STATUS_STYLE.get(info.status, looks.ERROR))
     text.append_text(plain_line(info.task_id, 40, style="bold"))
     text.append("\n")
     text.append_text(plain_line(f"{info.origin or '?'} · {info.flavour}", 60, style="dim"))
@@ -116,7 +117,7 @@ class TasksPane(Horizontal):
     def _show(self, info: TaskInfo) -> None:
         text = Text()
         text.append_text(plain_line(info.task_id, 80, style="bold"))
-        text.append(f"\nstatus: {info.status}", style=_STATUS_STYLE.get(info.status, "red"))
+        text.append(f"\nstatus: {info.status}", style=_STATUS_STYLE.get(info.status, looks.ERROR))
         if info.status_message:
             text.append("  ")
             text.append_text(plain(info.status_message))

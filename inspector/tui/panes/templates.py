@@ -15,6 +15,7 @@ from textual.widgets import Static
 
 from inspector.core.protocol.errors import InspectorError
 from inspector.core.protocol.items import Item, ListResult
+from inspector.tui import looks
 from inspector.tui.badges import uri_row
 from inspector.tui.keymap import key_hint
 from inspector.tui.panes.resources import contents_widgets
@@ -118,7 +119,7 @@ class TemplatesPane(Horizontal):
             header.append("\n")
             header.append_text(plain(item.description))
         variables = template_variables(item.key)
-        lines = [] if variables else [Text("no variables (or the template is not valid RFC 6570)", style="yellow")]
+        lines = [] if variables else [Text("no variables (or the template is not valid RFC 6570)", style=looks.WARNING)]
         completions = "completions" in self.inspector.client.server_capabilities
         fields = []
         for name in variables:
@@ -175,7 +176,7 @@ class TemplatesPane(Horizontal):
         try:
             result = await self.inspector.client.read_resource(uri)
         except InspectorError as exc:
-            await area.mount(Static(plain(f"✖ {exc}", style="bold red")))
+            await area.mount(Static(plain(f"✖ {exc}", style=looks.ERROR_STRONG)))
             return
         await area.mount(Static(Text(f"read in {(time.perf_counter() - started) * 1000:.1f} ms", style="dim")))
         await area.mount_all(contents_widgets(result))

@@ -15,6 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from inspector.core.protocol.items import Item
+from inspector.tui import looks
 from inspector.tui.badges import hint_badges
 from inspector.tui.gaps import hold_gaps
 from inspector.tui.safe import json_syntax, plain_line
@@ -68,7 +69,7 @@ class ConfirmCallScreen(ModalScreen[bool | str]):
         tool = self.tool
         with Vertical():
             title = Text("Call tool ", style="bold")
-            title.append_text(plain_line(tool.key, 80, style="bold yellow"))
+            title.append_text(plain_line(tool.key, 80, style=looks.WARNING_STRONG))
             if tool.title:
                 title.append_text(plain_line(f"  ({tool.title})", 60, style="dim"))
             if self.server is not None:
@@ -77,16 +78,16 @@ class ConfirmCallScreen(ModalScreen[bool | str]):
             title.append("?")
             yield Static(hold_gaps(title))
             if self.origin is not None:
-                asked = Text("Asked by ", style="bold magenta")
-                asked.append_text(plain_line(self.origin, 80, style="bold magenta"))
-                asked.append(", not by you.", style="bold magenta")
+                asked = Text("Asked by ", style=looks.ACCENT_STRONG)
+                asked.append_text(plain_line(self.origin, 80, style=looks.ACCENT_STRONG))
+                asked.append(", not by you.", style=looks.ACCENT_STRONG)
                 yield Static(asked, id="confirm-origin")
             yield Static(hint_badges(tool.hints(), long=True))
             if not any(h.explicit for h in tool.hints()):
                 yield Static(
                     Text(
                         "This tool declares no hints: assume it may destroy data and reach the outside world.",
-                        style="bold red",
+                        style=looks.ERROR_STRONG,
                     )
                 )
             yield Static(

@@ -18,6 +18,7 @@ from textual.keys import key_to_character
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from inspector.tui import looks
 from inspector.tui.keymap import keys_in_force
 
 __all__ = ["EXTRA_KEYS", "HelpScreen", "all_bindings", "key_names", "key_table", "where"]
@@ -134,7 +135,7 @@ def key_table(keymap: Mapping[str, str] | None = None, more: Sequence[tuple[str,
     """Every key (with a keymap: the keys it gives in place of the declared
     ones) and the binding's id, which a keymap names."""
     table = Table(box=None, show_header=True, header_style="bold", padding=(0, 2))
-    table.add_column("key", style="bold cyan", no_wrap=True)
+    table.add_column("key", style=looks.INFO_STRONG, no_wrap=True)
     table.add_column("action")
     table.add_column("where", style="dim")
     table.add_column("id (keymap)", style="dim", no_wrap=True)

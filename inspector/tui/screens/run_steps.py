@@ -10,6 +10,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from inspector.tui import looks
 from inspector.tui.safe import plain_line
 
 __all__ = ["RunStepsScreen"]
@@ -40,7 +41,7 @@ class RunStepsScreen(ModalScreen[bool]):
         with Vertical():
             yield Static(Text(f"Run {self.count} step(s)? They call these tools, as the file says:", style="bold"))
             for tool in self.tools:
-                yield Static(plain_line(f"  {tool}", 100, style="yellow"))
+                yield Static(plain_line(f"  {tool}", 100, style=looks.WARNING))
             yield Static(Text("y: run   n / escape: don't", style="dim"))
 
     def action_answer(self, run: bool) -> None:

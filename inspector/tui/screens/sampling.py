@@ -11,6 +11,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Select, Static, TextArea
 
+from inspector.tui import looks
 from inspector.tui.handlers import RequestScreen
 from inspector.tui.safe import json_syntax, plain, plain_line
 from inspector.tui.widgets.content_view import BlockView
@@ -69,7 +70,7 @@ class SamplingScreen(RequestScreen):
                 for index, message in enumerate(messages):
                     if not isinstance(message, dict):
                         continue
-                    yield Static(plain_line(f"── {message.get('role', '?')}", 40, style="bold cyan"))
+                    yield Static(plain_line(f"── {message.get('role', '?')}", 40, style=looks.INFO_STRONG))
                     content = message.get("content")
                     blocks = content if isinstance(content, list) else [content]
                     for block in blocks:

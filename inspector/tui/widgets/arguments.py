@@ -22,6 +22,7 @@ from inspector.core.protocol.raw_json import RawJsonObject
 from inspector.core.safetext import safe_json
 from inspector.forms import Violation, validate_value
 from inspector.forms.values import parse_json_text
+from inspector.tui import looks
 from inspector.tui.safe import plain
 from inspector.tui.widgets.json_area import JsonArea
 from inspector.tui.widgets.schema_form import SchemaForm
@@ -144,8 +145,8 @@ class ArgumentsEditor(Vertical):
         label.append("form" if self.mode == "form" else "raw JSON", style="bold")
         label.append("  (ctrl+o switches, ctrl+enter or ctrl+j calls)", style="dim")
         if fallback:
-            label.append("  the form cannot render this schema: ", style="yellow")
-            label.append_text(plain(fallback, style="yellow"))
+            label.append("  the form cannot render this schema: ", style=looks.WARNING)
+            label.append_text(plain(fallback, style=looks.WARNING))
         self.query_one("#args-mode", Static).update(label)
 
     def _show_errors(self, errors: list[str]) -> None:

@@ -16,6 +16,7 @@ from functools import partial
 from typing import Any
 
 from rich.cells import cell_len, chop_cells
+from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -26,6 +27,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from inspector.core.safetext import safe_json, visible
+from inspector.tui import looks
 from inspector.tui.safe import json_syntax
 
 __all__ = [
@@ -49,10 +51,10 @@ _TOKEN = re.compile(
     r"|(?P<literal>\btrue\b|\bfalse\b|\bnull\b)"
 )
 _STYLES = {
-    "key": Style(color="blue", bold=True),
-    "string": Style(color="green"),
-    "number": Style(color="cyan"),
-    "literal": Style(color="magenta", italic=True),
+    "key": looks.JSON_KEY,
+    "string": looks.JSON_STRING,
+    "number": looks.JSON_NUMBER,
+    "literal": looks.JSON_LITERAL,
 }
 
 
@@ -190,11 +192,11 @@ class LazyText(Widget):
             start = sum(len(piece) for piece in pieces[:part])
             end = start + len(pieces[part])
         row = line[start:end]
-        segments = [Segment(span_text, style + span_style) for span_text, span_style in _spans(row)]
+        segments = [Segment(span_text, style + span_style) for span_text, span_style in _spans(row, self.app.console)]
         return Strip(segments, cell_len(row.plain)).extend_cell_length(width, style)
 
 
-def _spans(text: Text) -> list[tuple[str, Style]]:
+def _spans(text: Text, console: Console) -> list[tuple[str, Style]]:
     """The text's runs with their styles (spans of a token line do not overlap)."""
     plain = text.plain
     out: list[tuple[str, Style]] = []
@@ -202,7 +204,8 @@ def _spans(text: Text) -> list[tuple[str, Style]]:
     for span in sorted(text.spans, key=lambda s: s.start):
         if span.start > position:
             out.append((plain[position : span.start], Style()))
-        style = span.style if isinstance(span.style, Style) else Style.parse(span.style)
+        # Role names resolve against the app's theme as the row is drawn.
+        style = console.get_style(span.style)
         out.append((plain[span.start : span.end], style))
         position = span.end
     if position < len(plain):

@@ -11,7 +11,6 @@ from functools import partial
 from typing import Any
 
 from rich.console import RenderableType
-from rich.syntax import Syntax
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -20,7 +19,9 @@ from textual.message import Message
 from textual.widgets import Static
 
 from inspector.core.safetext import visible
+from inspector.tui import looks
 from inspector.tui.gaps import hold_gaps
+from inspector.tui.looks import ThemedSyntax
 from inspector.tui.safe import json_syntax, plain, plain_line
 from inspector.tui.widgets.big_text import HIGHLIGHT_LIMIT, LazyBody, LazyText, prepare_json, prepare_text
 
@@ -173,7 +174,7 @@ def text_body(text: str, mime: str | None = None) -> RenderableType:
             pass
     lexer = _LEXERS.get((mime or "").split(";")[0].strip().lower())
     if lexer is not None:
-        return Syntax(visible(shown) + note, lexer, theme="ansi_dark", word_wrap=True, background_color="default")
+        return ThemedSyntax(visible(shown) + note, lexer, word_wrap=True, background_color="default")
     return plain(shown + note)
 
 
@@ -212,12 +213,12 @@ def resource_body(contents: dict[str, Any]) -> RenderableType:
         return text_body(contents["text"], mime)
     data = decode_blob(contents.get("blob"))
     if data is None:
-        return Text("blob is not valid base64", style="bold red")
+        return Text("blob is not valid base64", style=looks.ERROR_STRONG)
     if mime and mime.startswith("image/"):
         try:
             return image_cells(data)
         except Exception as exc:  # Pillow raises many types for bad images  # noqa: BLE001
-            return Text(f"cannot draw image: {exc}", style="red")
+            return Text(f"cannot draw image: {exc}", style=looks.ERROR)
     return hex_preview(data)
 
 
@@ -402,7 +403,7 @@ class ContentList(Vertical):
 def _text_block(label: Text, block: dict[str, Any]) -> tuple[Text, RenderableType]:
     text = block.get("text")
     if not isinstance(text, str):
-        return label, Text(f"text is not a string: {text!r}", style="red")
+        return label, Text(f"text is not a string: {text!r}", style=looks.ERROR)
     label.append(f"  {len(text)} chars", style="dim")
     return label, text_body(text)
 
@@ -414,13 +415,13 @@ def _media_block(label: Text, block: dict[str, Any]) -> tuple[Text, RenderableTy
     data = decode_blob(block.get("data"))
     label.append_text(plain_line(f"  {mime}", 40, style="dim"))
     if data is None:
-        return label, Text("data is not valid base64", style="bold red")
+        return label, Text("data is not valid base64", style=looks.ERROR_STRONG)
     label.append(f"  {_size(len(data))}  (s: save to file)", style="dim")
     if kind == "image":
         try:
             return label, image_cells(data)
         except Exception as exc:  # Pillow raises many types for bad images  # noqa: BLE001
-            return label, Text(f"cannot draw image: {exc}", style="red")
+            return label, Text(f"cannot draw image: {exc}", style=looks.ERROR)
     return label, Text(_audio_facts(data, mime))
 
 
@@ -438,7 +439,7 @@ def _link_block(label: Text, block: dict[str, Any]) -> tuple[Text, RenderableTyp
 def _resource_block(label: Text, block: dict[str, Any]) -> tuple[Text, RenderableType]:
     resource = block.get("resource")
     if not isinstance(resource, dict):
-        return label, Text("resource is not an object", style="red")
+        return label, Text("resource is not an object", style=looks.ERROR)
     label.append_text(plain_line(f"  {resource.get('uri', '?')} {resource.get('mimeType', '')}", 100))
     return label, resource_body(resource)
 

@@ -17,6 +17,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from inspector.core.safetext import one_line
+from inspector.tui import looks
 
 __all__ = ["JsonTree"]
 
@@ -30,7 +31,13 @@ OPEN_DEPTH = 2
 # would otherwise build millions, on the UI loop.
 MAX_NODES = 5_000
 
-_SCALAR_STYLE = {str: "green", bool: "magenta", type(None): "magenta", int: "cyan", float: "cyan"}
+_SCALAR_STYLE = {
+    str: looks.JSON_STRING,
+    bool: looks.JSON_LITERAL,
+    type(None): looks.JSON_LITERAL,
+    int: looks.JSON_NUMBER,
+    float: looks.JSON_NUMBER,
+}
 
 
 def _scalar(value: Any) -> Text:
@@ -78,8 +85,8 @@ class JsonTree(Tree[Path]):
         else:
             text.append_text(_scalar(value))
         for message in self.problems.get(path, ()):
-            text.append("  ✖ ", style="bold red")
-            text.append(one_line(message, 120), style="red")
+            text.append("  ✖ ", style=looks.ERROR_STRONG)
+            text.append(one_line(message, 120), style=looks.ERROR)
         return text
 
     def _fill(self, node: TreeNode[Path], value: Any, path: Path, depth: int) -> None:

@@ -13,6 +13,7 @@ from textual.widgets import ProgressBar, Static
 
 from inspector.core.protocol.errors import InspectorError, JsonRpcError
 from inspector.core.protocol.tasks import TaskInfo
+from inspector.tui import looks
 from inspector.tui.gaps import hold_gaps
 from inspector.tui.keymap import key_hint
 from inspector.tui.safe import plain, plain_line
@@ -45,12 +46,12 @@ def structured_check(
     if "structuredContent" not in result:
         if result.get("isError") is True:
             return Text("outputSchema declared; no structuredContent (an error result may omit it)", style="dim")
-        return Text("⚠ the tool declares an outputSchema but returned no structuredContent", style="bold yellow")
+        return Text("⚠ the tool declares an outputSchema but returned no structuredContent", style=looks.WARNING_STRONG)
     if not violations:
-        return Text("✔ structuredContent matches the outputSchema", style="green")
-    text = Text("✖ structuredContent does not match the outputSchema:\n", style="bold red")
+        return Text("✔ structuredContent matches the outputSchema", style=looks.OK)
+    text = Text("✖ structuredContent does not match the outputSchema:\n", style=looks.ERROR_STRONG)
     for violation in violations:
-        text.append(f"  {violation.display_path or '(root)'}: ", style="red")
+        text.append(f"  {violation.display_path or '(root)'}: ", style=looks.ERROR)
         text.append_text(plain(violation.message))
         text.append("\n")
     return text
@@ -126,9 +127,9 @@ class ResultView(VerticalScroll):
         self.add_class("running")
         bar = self.query_one(ProgressBar)
         bar.update(total=None, progress=0)
-        text = Text("⧗ ", style="yellow")
-        text.append_text(plain_line(label, 120, style="yellow"))
-        text.append(f" … ({key_hint(self.app, 'cancel_call')} cancels)", style="yellow")
+        text = Text("⧗ ", style=looks.WARNING)
+        text.append_text(plain_line(label, 120, style=looks.WARNING))
+        text.append(f" … ({key_hint(self.app, 'cancel_call')} cancels)", style=looks.WARNING)
         self._status(text)
 
     def progress(self, progress: float, total: float | None, message: str | None) -> None:
@@ -136,7 +137,7 @@ class ResultView(VerticalScroll):
         message."""
         bar = self.query_one(ProgressBar)
         bar.update(total=total, progress=progress)
-        text = Text(f"⧗ progress {progress:g}" + (f"/{total:g}" if total else ""), style="yellow")
+        text = Text(f"⧗ progress {progress:g}" + (f"/{total:g}" if total else ""), style=looks.WARNING)
         if message:
             text.append("  ")
             text.append_text(plain(message))
@@ -146,7 +147,7 @@ class ResultView(VerticalScroll):
 
     def task_status(self, task: TaskInfo) -> None:
         """Show where the task the call became stands: its id, status and status message."""
-        text = Text(f"⧗ task {task.task_id}: {task.status}", style="magenta")
+        text = Text(f"⧗ task {task.task_id}: {task.status}", style=looks.ACCENT)
         if task.status_message:
             text.append("  ")
             text.append_text(plain(task.status_message))
@@ -167,9 +168,9 @@ class ResultView(VerticalScroll):
         is_error = result.get("isError") is True
         head = Text()
         if is_error:
-            head.append("✖ TOOL ERROR (isError: true)", style="bold red")
+            head.append("✖ TOOL ERROR (isError: true)", style=looks.ERROR_STRONG)
         else:
-            head.append("✔ OK", style="bold green")
+            head.append("✔ OK", style=looks.OK_STRONG)
         head.append(f"  {elapsed * 1000:.1f} ms", style="dim")
         content = result.get("content")
         if isinstance(content, list):
@@ -185,7 +186,7 @@ class ResultView(VerticalScroll):
             prepared = await asyncio.to_thread(prepare_blocks, content) if big else {}
             parts.append(ContentList(content, prepared=prepared, id=None))
         elif "content" in result:
-            parts.append(Static(Text("content is not an array", style="bold red")))
+            parts.append(Static(Text("content is not an array", style=looks.ERROR_STRONG)))
         # A server's schema may be slow to check (and holds patterns): never on the loop.
         violations = await asyncio.to_thread(structured_violations, output_schema, result)
         check = structured_check(output_schema, result, violations)
@@ -212,7 +213,7 @@ class ResultView(VerticalScroll):
         await self._clear()
         self.last_result = None
         if isinstance(error, JsonRpcError):
-            head = Text(f"✖ JSON-RPC error {error.code}: ", style="bold red")
+            head = Text(f"✖ JSON-RPC error {error.code}: ", style=looks.ERROR_STRONG)
             head.append_text(plain(error.message))
             head.append(f"  after {elapsed * 1000:.0f} ms", style="dim")
             self._status(head, error=True)
@@ -221,7 +222,7 @@ class ResultView(VerticalScroll):
         else:
             # A person reads "cancelled", not the exception's class name.
             label = error.label if isinstance(error, InspectorError) else error.__class__.__name__
-            head = Text(f"✖ {label}: ", style="bold red")
+            head = Text(f"✖ {label}: ", style=looks.ERROR_STRONG)
             head.append_text(plain(str(error)))
             head.append(f"  after {elapsed * 1000:.0f} ms", style="dim")
             self._status(head, error=True)

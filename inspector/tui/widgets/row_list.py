@@ -269,6 +269,15 @@ class RowList(ScrollView, can_focus=True):
                     self.refresh_lines(self._start(old), self._height(old))
             self._hover = row
 
+    def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
+
+    def _theme_changed(self, theme: object) -> None:
+        # The cached rows hold the old theme's colours, resolved when they were first drawn.
+        self._visuals.clear()
+        self._strips.clear()
+        self.refresh()
+
     def on_resize(self, event: events.Resize) -> None:
         self.call_after_refresh(self.scroll_to_highlight)
 

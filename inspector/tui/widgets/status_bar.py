@@ -13,17 +13,18 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from inspector.core.safetext import one_line
+from inspector.tui import looks
 from inspector.tui.gaps import hold_gaps
 
 __all__ = ["ConnectionFacts", "KeyBar", "KeyEntry", "StatusBar"]
 
 _STATE_STYLE = {
     "idle": ("○", "dim"),
-    "connecting": ("◌", "bold yellow"),
-    "connected": ("●", "bold green"),
-    "disconnected": ("✖", "bold red"),
+    "connecting": ("◌", looks.WARNING_STRONG),
+    "connected": ("●", looks.OK_STRONG),
+    "disconnected": ("✖", looks.ERROR_STRONG),
     "closed": ("○", "dim"),
-    "offline": ("▣", "bold blue"),
+    "offline": ("▣", looks.INFO_STRONG),
 }
 
 
@@ -112,13 +113,13 @@ def _facts_text(facts: ConnectionFacts) -> Text:
     tail.append(" ")
     # Always there, so a person learns where to look before it matters.
     tail.append("│ ", style="dim")
-    tail.append(f"⧗ {facts.in_flight} in flight ", style="bold yellow" if facts.in_flight else "dim")
+    tail.append(f"⧗ {facts.in_flight} in flight ", style=looks.WARNING_STRONG if facts.in_flight else "dim")
     if facts.server_requests:
         tail.append("│ ", style="dim")
-        tail.append(f"✉ {facts.server_requests} server request(s) waiting ", style="bold magenta")
+        tail.append(f"✉ {facts.server_requests} server request(s) waiting ", style=looks.ACCENT_STRONG)
     if facts.trusted_tools:
         tail.append("│ ", style="dim")
-        tail.append(f"no-confirm: {', '.join(one_line(t, 20) for t in facts.trusted_tools)}", style="bold red")
+        tail.append(f"no-confirm: {', '.join(one_line(t, 20) for t in facts.trusted_tools)}", style=looks.ERROR_STRONG)
     return tail
 
 

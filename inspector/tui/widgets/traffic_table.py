@@ -29,6 +29,7 @@ from textual.strip import Strip
 from inspector.core.checks.problems import severity_rank
 from inspector.core.record.traffic import Frame
 from inspector.core.safetext import one_line
+from inspector.tui import looks
 from inspector.tui.gaps import hold_gaps
 
 __all__ = ["TrafficTable", "frame_summary", "header_text", "row_text"]
@@ -37,20 +38,20 @@ Predicate = Callable[[Frame], bool]
 # A row renderer gets the frame and the width it may fill.
 RowRenderer = Callable[[Frame, int], Text]
 
-_DIRECTION = {"out": ("→", "bold cyan"), "in": ("←", "bold green"), "local": ("•", "bold yellow")}
+_DIRECTION = {"out": ("→", looks.DIRECTION_OUT), "in": ("←", looks.DIRECTION_IN), "local": ("•", looks.DIRECTION_LOCAL)}
 _KIND_STYLE = {
-    "request": "cyan",
-    "response": "green",
-    "error": "bold red",
-    "notification": "magenta",
-    "invalid": "bold white on red",
-    "batch": "blue",
+    "request": looks.REQUEST,
+    "response": looks.RESPONSE,
+    "error": looks.ERROR_STRONG,
+    "notification": looks.NOTIFICATION,
+    "invalid": looks.ALARM,
+    "batch": looks.TRANSPORT,
     "stderr": "dim",
-    "http": "blue",
-    "sse": "blue",
-    "process": "yellow",
-    "transport": "yellow",
-    "app": "bold magenta",
+    "http": looks.TRANSPORT,
+    "sse": looks.TRANSPORT,
+    "process": looks.WARNING,
+    "transport": looks.WARNING,
+    "app": looks.APP,
 }
 
 # Column widths (cells).  The method column takes what is left, so latency,
@@ -136,11 +137,11 @@ def _flags(frame: Frame) -> list[tuple[str, str]]:
     """Marks with counts: the core's protocol problems, then the worst lint finding."""
     flags: list[tuple[str, str]] = []
     if frame.problems:
-        flags.append((f"⚠{len(frame.problems)}", "bold red"))
+        flags.append((f"⚠{len(frame.problems)}", looks.ERROR_STRONG))
     if frame.findings:
         worst = min(frame.findings, key=lambda p: severity_rank(p.severity)).severity
         mark = {"error": "✖", "warning": "⚠"}.get(worst, "ℹ")
-        style = {"error": "bold red", "warning": "yellow"}.get(worst, "cyan")
+        style = {"error": looks.ERROR_STRONG, "warning": looks.WARNING}.get(worst, looks.INFO)
         flags.append((f"{mark}{len(frame.findings)}", style))
     return flags
 
@@ -161,7 +162,7 @@ def row_text(frame: Frame, width: int = DEFAULT_WIDTH) -> Text:
     shown = _fit(ident, ID_W) if cell_len(ident) > ID_W else " " * (ID_W - cell_len(ident)) + ident
     text.append(" " + shown, style="bold")
     latency = _latency(frame.latency) if frame.latency is not None else ""
-    text.append(f" {latency:>{LATENCY_W}.{LATENCY_W}}", style="yellow")
+    text.append(f" {latency:>{LATENCY_W}.{LATENCY_W}}", style=looks.LATENCY)
     size = _size(frame.size) if frame.raw is not None else ""
     text.append(f" {size:>{SIZE_W}}", style="dim")
     text.append(" ")
@@ -437,6 +438,14 @@ class TrafficTable(ScrollView, can_focus=True):
         if text.cell_len == width:
             return Strip(segments, width)  # the usual case: no second strip to crop into
         return Strip(segments).crop_extend(0, width, base)
+
+    def on_mount(self) -> None:
+        self.app.theme_changed_signal.subscribe(self, self._theme_changed)
+
+    def _theme_changed(self, theme: object) -> None:
+        # The cached strips hold the old theme's colours.
+        self._cache.clear()
+        self.refresh()
 
     def on_focus(self) -> None:
         self._cache.clear()
