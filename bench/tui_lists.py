@@ -61,7 +61,8 @@ from inspector.tui.panes.tools import ToolsPane  # noqa: E402
 from inspector.tui.server_view import ServerView  # noqa: E402
 from inspector.tui.widgets.arguments import ArgumentsEditor  # noqa: E402
 from inspector.tui.widgets.completing_field import CompletingField  # noqa: E402
-from inspector.tui.widgets.item_list import ANNOUNCE_AFTER, ItemList  # noqa: E402
+from inspector.tui.widgets.filter_list import ANNOUNCE_AFTER  # noqa: E402
+from inspector.tui.widgets.item_list import ItemList  # noqa: E402
 
 RAW_SERVER = ROOT / "bench" / "servers" / "raw_server.py"
 SIZE = (160, 50)

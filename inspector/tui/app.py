@@ -4,7 +4,6 @@ server list beside them says which one the panes show."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import time
 from collections.abc import Iterable, Sequence
@@ -33,7 +32,9 @@ from inspector.tui.collector import tune_collector
 from inspector.tui.key_order import KeyOrder, Routed
 from inspector.tui.keymap import KeymapSettings, apply_keymap
 from inspector.tui.palette import ActionCommands, ServerCommands
+from inspector.tui.quitting import let_cancelled_workers_end
 from inspector.tui.screens.jump import JumpScreen, jump_targets
+from inspector.tui.server_labels import numbered, server_labels
 from inspector.tui.server_list import ServerList
 from inspector.tui.server_view import TALL, ServerView, focus_pane, new_recording_path, worker_failure
 from inspector.tui.widgets.status_bar import ConnectionFacts, KeyBar, StatusBar
@@ -44,10 +45,6 @@ if TYPE_CHECKING:
     from inspector.tui.handlers import TuiHandlers
 
 __all__ = ["InspectorApp", "focus_pane", "new_recording_path"]
-
-# How long quitting waits for cancelled work to close what it opened: a
-# server's stdio close is three steps of two seconds at worst.
-CANCELLED_WORK_BOUND = 10.0
 
 # Columns from which a terminal counts as wide (see HORIZONTAL_BREAKPOINTS).
 WIDE = 140
@@ -474,44 +471,4 @@ class InspectorApp(App[int]):
         """Close every server's connection, then let the work already cancelled end."""
         for view in self.views:
             await view.close()
-        await self._let_cancelled_workers_end()
-
-    async def _let_cancelled_workers_end(self) -> None:
-        """Textual cancels a closed screen's workers without waiting for them.
-        One that owns connections (the matrix's columns) closes them as it
-        ends, and must end before the loop does, or its servers' processes
-        and pipes outlive the app."""
-        ending = [worker for worker in self.workers if worker.is_cancelled and not worker.is_finished]
-        if not ending:
-            return
-
-        async def ended(worker: Worker[Any]) -> None:
-            # Its outcome was reported (or ignored) where it was started.
-            with contextlib.suppress(Exception, asyncio.CancelledError):
-                await worker.wait()
-
-        waits = [asyncio.ensure_future(ended(worker)) for worker in ending]
-        _done, late = await asyncio.wait(waits, timeout=CANCELLED_WORK_BOUND)
-        for waiting in late:
-            waiting.cancel()
-
-
-def server_labels(specs: Sequence[ServerSpec]) -> list[str]:
-    """A name per server for the list and the header; two alike get a number."""
-    labels = [spec.label() for spec in specs]
-    seen: dict[str, int] = {}
-    out = []
-    for label in labels:
-        seen[label] = seen.get(label, 0) + 1
-        out.append(label if labels.count(label) == 1 else f"{label} #{seen[label]}")
-    return out
-
-
-def numbered(path: str | None, number: int) -> str | None:
-    """FILE.jsonl -> FILE-N.jsonl: one recording per server."""
-    if path is None:
-        return None
-    import os
-
-    stem, extension = os.path.splitext(path)
-    return f"{stem}-{number}{extension or '.jsonl'}"
+        await let_cancelled_workers_end(self.workers)

@@ -52,7 +52,8 @@ from inspector.tui.panes.skills import SkillsPane
 from inspector.tui.panes.tasks import TasksPane
 from inspector.tui.panes.templates import TemplatesPane
 from inspector.tui.panes.tools import ToolsPane
-from inspector.tui.widgets.item_list import FilterList, ItemList
+from inspector.tui.widgets.filter_list import FilterList
+from inspector.tui.widgets.item_list import ItemList
 from inspector.tui.widgets.status_bar import ConnectionFacts
 from inspector.tui.widgets.traffic_table import TrafficTable
 

@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Static
 
 from inspector.tui.safe import plain_line
-from inspector.tui.widgets.item_list import FilterList
+from inspector.tui.widgets.filter_list import FilterList
 
 if TYPE_CHECKING:
     from inspector.tui.server_view import ServerView

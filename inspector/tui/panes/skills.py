@@ -33,7 +33,7 @@ from inspector.core.extensions.skills import (
 from inspector.core.protocol.errors import InspectorError
 from inspector.tui import looks
 from inspector.tui.safe import plain, plain_line
-from inspector.tui.widgets.item_list import FilterList
+from inspector.tui.widgets.filter_list import FilterList
 
 if TYPE_CHECKING:
     from inspector.tui.server_view import ServerView

@@ -18,7 +18,7 @@ from inspector.core.protocol.tasks import TaskInfo
 from inspector.tui import looks
 from inspector.tui.safe import plain, plain_line
 from inspector.tui.widgets.big_text import json_widget
-from inspector.tui.widgets.item_list import FilterList
+from inspector.tui.widgets.filter_list import FilterList
 
 if TYPE_CHECKING:
     from inspector.tui.server_view import ServerView
