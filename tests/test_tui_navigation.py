@@ -17,6 +17,7 @@ from inspector.core.protocol.errors import JsonRpcError
 from inspector.core.servers.spec import ServerSpec, demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.badges import tool_row
+from inspector.tui.looks import looks_for
 from inspector.tui.panes.prompts import PromptsPane
 from inspector.tui.panes.roots import RootsPane
 from inspector.tui.panes.tasks import TasksPane
@@ -224,6 +225,8 @@ async def test_help_lists_every_binding_and_opens_with_its_key() -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), "help screen")
         table = app.screen.query_one("#help-keys", Static).content
         console = Console(width=200, record=True, color_system=None)
+        # The table names its colours by role; the app's theme gives them.
+        console.push_theme(looks_for(app.current_theme).rich_theme())
         console.print(table)
         text = console.export_text()
         bindings = all_bindings()
