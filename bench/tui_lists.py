@@ -226,7 +226,8 @@ async def wait_until(pilot: Pilot[int], condition: Callable[[], object], what: s
 
 def validated(app: InspectorApp) -> bool:
     view = app.query_one(ServerView)
-    return view.validator is not None and not view._validating and view._validated >= len(view.traffic.frames)
+    check = view.wire_validation
+    return check.validator is not None and not check.busy and check.validated >= len(view.traffic.frames)
 
 
 # -- one list at one size -----------------------------------------------------------------

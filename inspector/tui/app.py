@@ -32,19 +32,22 @@ from inspector.tui.collector import tune_collector
 from inspector.tui.key_order import KeyOrder, Routed
 from inspector.tui.keymap import KeymapSettings, apply_keymap
 from inspector.tui.palette import ActionCommands, ServerCommands
+from inspector.tui.pane_focus import focus_pane
 from inspector.tui.quitting import let_cancelled_workers_end
 from inspector.tui.screens.jump import JumpScreen, jump_targets
 from inspector.tui.server_labels import numbered, server_labels
 from inspector.tui.server_list import ServerList
-from inspector.tui.server_view import TALL, ServerView, focus_pane, new_recording_path, worker_failure
+from inspector.tui.server_view import TALL, ServerView
+from inspector.tui.view_connection import show_connect_error
 from inspector.tui.widgets.status_bar import ConnectionFacts, KeyBar, StatusBar
+from inspector.tui.worker_failures import worker_failure
 
 if TYPE_CHECKING:
     from inspector.core.checks.frame_validator import FrameValidator
     from inspector.core.protocol.client import Client
     from inspector.tui.handlers import TuiHandlers
 
-__all__ = ["InspectorApp", "focus_pane", "new_recording_path"]
+__all__ = ["InspectorApp"]
 
 # Columns from which a terminal counts as wide (see HORIZONTAL_BREAKPOINTS).
 WIDE = 140
@@ -231,7 +234,7 @@ class InspectorApp(App[int]):
     @property
     def validator(self) -> FrameValidator | None:
         """The shown server's wire validator, once it has started."""
-        return self.view.validator
+        return self.view.wire_validation.validator
 
     @property
     def negotiated(self) -> bool:
@@ -368,15 +371,15 @@ class InspectorApp(App[int]):
 
     def confirm_and_call(self, tool: Item, arguments: dict[str, Any]) -> None:
         """Call *tool* with *arguments* on the shown server, once the confirmation says yes."""
-        self.view.confirm_and_call(tool, arguments)
+        self.view.calls.confirm_and_call(tool, arguments)
 
     def toggle_round_stepping(self) -> None:
         """Turn the shown server's manual multi round-trip mode on or off."""
-        self.view.toggle_round_stepping()
+        self.view.calls.toggle_round_stepping()
 
     def open_composer(self, text: str | None = None, title: str | None = None) -> None:
         """Open the raw composer for the shown server, with *text* (else a template) under *title*."""
-        self.view.open_composer(text, title)
+        self.view.calls.open_composer(text, title)
 
     def select_item(self, kind: str, key: str) -> None:
         """Show the pane of *kind* with item *key* selected and its form focused."""
@@ -384,7 +387,7 @@ class InspectorApp(App[int]):
 
     def call_from_palette(self, key: str) -> None:
         """Select tool *key* and open the confirmation with the arguments its form holds."""
-        self.view.call_from_palette(key)
+        self.view.calls.call_from_palette(key)
 
     def open_resource(self, uri: str) -> None:
         """Read the resource at *uri* in the Resources pane."""
@@ -397,7 +400,7 @@ class InspectorApp(App[int]):
 
     def show_connect_error(self, exc: InspectorError) -> None:
         """Say why the shown server could not connect: a modal with one server, a notice with several."""
-        self.view.show_connect_error(exc)
+        show_connect_error(self.view, exc)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         # The app's own workers; a server's run on its view, which says the same.

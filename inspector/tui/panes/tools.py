@@ -265,7 +265,7 @@ class ToolsPane(Horizontal):
             self.inspector.notify_plain(
                 "arguments do not match the input schema: " + "; ".join(errors[:3]), severity="warning"
             )
-        self.inspector.confirm_and_call(tool, arguments)
+        self.inspector.calls.confirm_and_call(tool, arguments)
 
     def _as_task(self, tool: Item) -> bool:
         support = self.inspector.client.task_support(tool.data)
@@ -365,7 +365,7 @@ class ToolsPane(Horizontal):
             return listing.find(name) if listing is not None else None
 
         async def confirm(asked: Item, arguments: dict[str, Any]) -> bool:
-            return await inspector.ask_to_call(asked, arguments, origin)
+            return await inspector.calls.ask_to_call(asked, arguments, origin)
 
         bridge = AppBridge(
             inspector.client,
@@ -435,7 +435,7 @@ class ToolsPane(Horizontal):
         self.inspector.notify_plain(f"copied ({how}): {line}")
 
     def action_toggle_stepping(self) -> None:
-        self.inspector.toggle_round_stepping()
+        self.inspector.calls.toggle_round_stepping()
 
     @on(BlockView.ReadLink)
     def _read_link(self, event: BlockView.ReadLink) -> None:

@@ -190,10 +190,10 @@ class TrafficPane(Horizontal):
         if frame is None or frame.direction != "out" or not isinstance(frame.message, dict):
             self.app.notify("select a message we sent to edit and resend it", severity="warning")
             return
-        self.inspector.open_composer(safe_json(frame.message, indent=2), f"Edit and resend #{frame.seq}")
+        self.inspector.calls.open_composer(safe_json(frame.message, indent=2), f"Edit and resend #{frame.seq}")
 
     def action_compose(self) -> None:
-        self.inspector.open_composer()
+        self.inspector.calls.open_composer()
 
     def action_toggle_errors(self) -> None:
         field = self.query_one("#traffic-filter", Input)
