@@ -44,6 +44,7 @@ from inspector.forms import (
     build_form,
 )
 from inspector.forms.values import json_text
+from inspector.tui import looks
 from inspector.tui.safe import plain
 from inspector.tui.widgets.form_check import Snapshot, check_snapshot, snapshot
 
@@ -65,7 +66,7 @@ def _label(node: FormNode) -> Text:
     else:
         text.append(visible(one_line(str(node.key) if node.key is not None else "value", 60)), style="bold")
     if node.required and node.path and not _is_item(node):
-        text.append(" *", style="bold red")
+        text.append(" *", style=looks.ERROR_STRONG)
     return text
 
 
@@ -87,7 +88,7 @@ def _note(node: FormNode) -> Text:
     if node.has_default:
         parts.append(Text(f"default {one_line(json_text(node.default), 40)}"))
     if node.deprecated:
-        parts.append(Text("deprecated", style="yellow"))
+        parts.append(Text("deprecated", style=looks.WARNING))
     if node.description:
         parts.append(plain(node.description))
     for i, part in enumerate(parts):
@@ -114,7 +115,7 @@ def _errors_text(node: FormNode) -> Text:
         messages.append(node.text_error)
     if node.is_raw and node.raw_reason:
         messages.append(f"held as raw JSON: {node.raw_reason}")
-    return plain("\n".join(f"✖ {m}" for m in messages), style="red") if messages else Text()
+    return plain("\n".join(f"✖ {m}" for m in messages), style=looks.ERROR) if messages else Text()
 
 
 # A form's first rows are mounted at once: enough to fill its height (or
@@ -130,7 +131,7 @@ def _array_count(node: ArrayNode) -> Text:
     count = f"{len(items)} item{'s' if len(items) != 1 else ''}"
     if left_out:
         count += f", {left_out} empty (left out)"
-    return Text(count, style="yellow" if left_out else "dim")
+    return Text(count, style=looks.WARNING if left_out else "dim")
 
 
 def _rows_to_fill(rows: list[Widget], lines: int) -> int:
@@ -386,7 +387,7 @@ class FieldRow(Vertical):
             # characters; an editor would send them to the terminal, so such
             # a value is edited as escaped JSON instead.
             if not node.is_raw:
-                yield Static(plain("contains control characters: edited as escaped JSON", style="yellow"))
+                yield Static(plain("contains control characters: edited as escaped JSON", style=looks.WARNING))
             yield TextArea(self._json_text(), language="json", classes="raw-editor", soft_wrap=True)
         elif isinstance(node, StringNode) and node.multiline:
             yield TextArea(node.text(), classes="text-editor", soft_wrap=True)
@@ -403,7 +404,7 @@ class FieldRow(Vertical):
             yield TextArea(self._json_text(), language="json", classes="raw-editor", soft_wrap=True)
         elif isinstance(node, RawJsonNode):
             reason = getattr(node, "reason", None) or "the form cannot show this part of the schema"
-            yield Static(plain(f"raw JSON: {reason}", style="yellow"))
+            yield Static(plain(f"raw JSON: {reason}", style=looks.WARNING))
             yield TextArea(self._json_text(), language="json", classes="raw-editor", soft_wrap=True)
 
     def _line_editor(self) -> ComposeResult:
