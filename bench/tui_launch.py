@@ -210,7 +210,8 @@ async def _measure_form(count: int, repeats: int) -> dict[str, float]:
     from textual.app import App, ComposeResult
 
     from inspector.tui.collector import tune_collector
-    from inspector.tui.widgets.schema_form import FieldRow, SchemaForm
+    from inspector.tui.widgets.form_row import FieldRow
+    from inspector.tui.widgets.schema_form import SchemaForm
 
     # The collector as the inspector's app sets it.
     tune_collector()
