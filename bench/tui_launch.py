@@ -209,8 +209,10 @@ def wide_schema(count: int) -> dict[str, Any]:
 async def _measure_form(count: int, repeats: int) -> dict[str, float]:
     from textual.app import App, ComposeResult
 
+    from inspector.tui import looks
     from inspector.tui.collector import tune_collector
-    from inspector.tui.widgets.schema_form import FieldRow, SchemaForm
+    from inspector.tui.widgets.form_row import FieldRow
+    from inspector.tui.widgets.schema_form import SchemaForm
 
     # The collector as the inspector's app sets it.
     tune_collector()
@@ -218,6 +220,11 @@ async def _measure_form(count: int, repeats: int) -> dict[str, float]:
     class FormApp(App[None]):
         # About the form's share of a 50-row terminal in the Tools pane.
         CSS = "SchemaForm { height: 22; }"
+
+        def __init__(self) -> None:
+            super().__init__()
+            # The form's colours are roles, resolved as the inspector's app resolves them.
+            looks.install(self)
 
         def compose(self) -> ComposeResult:
             yield SchemaForm()

@@ -60,8 +60,8 @@ from inspector.tui.screens.sampling import SamplingScreen
 from inspector.tui.screens.save_step import SaveStepScreen
 from inspector.tui.widgets.completing_field import CompletingField
 from inspector.tui.widgets.content_view import BlockView
+from inspector.tui.widgets.form_row import FieldRow
 from inspector.tui.widgets.result_view import ResultView
-from inspector.tui.widgets.schema_form import FieldRow
 from inspector.tui.widgets.traffic_table import TrafficTable
 
 __all__ = ["SHOTS", "SIZE", "Shot", "shot_named", "steady_clocks"]

@@ -17,9 +17,9 @@ from inspector.tui.screens.composer import ComposerScreen
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.widgets.arguments import ArgumentsEditor
 from inspector.tui.widgets.completing_field import CompletingField
+from inspector.tui.widgets.form_row import FieldRow
 from inspector.tui.widgets.item_list import ItemList
 from inspector.tui.widgets.result_view import ResultView
-from inspector.tui.widgets.schema_form import FieldRow
 
 from .tui_helpers import burst, field_row, focus, focus_in, select, settle, wait_connected, wait_for
 

@@ -21,8 +21,8 @@ from inspector.tui.panes.templates import TemplatesPane
 from inspector.tui.panes.tools import ToolsPane
 from inspector.tui.widgets.arguments import ArgumentsEditor
 from inspector.tui.widgets.completing_field import CompletingField
+from inspector.tui.widgets.form_row import FieldRow
 from inspector.tui.widgets.item_list import ItemList
-from inspector.tui.widgets.schema_form import FieldRow
 
 from .tui_helpers import burst, field_row, focus, wait_for
 

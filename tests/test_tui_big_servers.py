@@ -20,8 +20,8 @@ from inspector.tui.panes.traffic import TrafficPane
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.widgets.big_text import HIGHLIGHT_LIMIT, LazyBody, LazyText
 from inspector.tui.widgets.content_view import BlockView
+from inspector.tui.widgets.form_row import FieldRow
 from inspector.tui.widgets.item_list import ItemList
-from inspector.tui.widgets.schema_form import FieldRow
 
 from .peers import SERVERS
 from .tui_helpers import focus, select, settle, wait_connected, wait_for

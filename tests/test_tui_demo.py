@@ -24,9 +24,9 @@ from inspector.tui.screens.connect_error import ConnectErrorScreen
 from inspector.tui.widgets.arguments import ArgumentsEditor
 from inspector.tui.widgets.completing_field import CompletingField
 from inspector.tui.widgets.content_view import BlockView
+from inspector.tui.widgets.form_row import FieldRow
 from inspector.tui.widgets.item_list import ItemList
 from inspector.tui.widgets.result_view import ResultView
-from inspector.tui.widgets.schema_form import FieldRow
 
 from .peers import SERVERS
 from .tui_helpers import field_row, fill, focus, focus_in, select, settle, type_into, wait_connected, wait_for

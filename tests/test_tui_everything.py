@@ -14,10 +14,10 @@ from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.screens.elicitation import ElicitationScreen
 from inspector.tui.screens.sampling import SamplingScreen
 from inspector.tui.widgets.content_view import BlockView
+from inspector.tui.widgets.form_row import FieldRow
 from inspector.tui.widgets.item_list import ItemList
 from inspector.tui.widgets.json_tree import JsonTree
 from inspector.tui.widgets.result_view import ResultView
-from inspector.tui.widgets.schema_form import FieldRow
 from inspector.tui.widgets.traffic_table import TrafficTable
 
 from .tui_helpers import field_row, fill, focus, select, settle, type_into, wait_connected, wait_for

@@ -10,7 +10,8 @@ from textual.widget import Widget
 from inspector.core.servers.spec import demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.arguments import ArgumentsEditor
-from inspector.tui.widgets.schema_form import FOCUSABLE, SchemaForm
+from inspector.tui.widgets.form_focus import FOCUSABLE
+from inspector.tui.widgets.schema_form import SchemaForm
 
 from .tui_helpers import burst, focus, select, wait_connected, wait_for
 

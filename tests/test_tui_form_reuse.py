@@ -13,8 +13,8 @@ from textual.widgets import Input, Select, Static
 from inspector.core.servers.spec import ServerSpec
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.arguments import ArgumentsEditor
+from inspector.tui.widgets.form_row import FieldRow
 from inspector.tui.widgets.item_list import ItemList
-from inspector.tui.widgets.schema_form import FieldRow
 
 from .test_tui_big_lists import RAW_SERVER, first_form, form_of
 from .tui_helpers import burst, field_row, focus, wait_for

@@ -7,7 +7,7 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 from textual.widgets._select import SelectOverlay
 
-from inspector.tui.widgets.schema_form import FormSelect
+from inspector.tui.widgets.form_select import FormSelect
 
 from .tui_helpers import settle
 

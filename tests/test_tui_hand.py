@@ -25,7 +25,7 @@ from inspector.core.servers.spec import ServerSpec
 from inspector.tui.app import InspectorApp
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.widgets.arguments import ArgumentsEditor
-from inspector.tui.widgets.schema_form import FieldRow
+from inspector.tui.widgets.form_row import FieldRow
 
 from .peers import PYTHON, SERVERS
 from .tui_helpers import TIMEOUT, burst, field_row, focus, on_tool, quiet, select, settle, wait_connected, wait_for

@@ -29,9 +29,9 @@ from inspector.tui.screens.connect_error import ConnectErrorScreen
 from inspector.tui.screens.help import HelpScreen, all_bindings, key_names
 from inspector.tui.widgets.completing_field import CompletingField
 from inspector.tui.widgets.filter_list import FilterList
+from inspector.tui.widgets.form_row import FieldRow
 from inspector.tui.widgets.item_list import ItemList
 from inspector.tui.widgets.result_view import ResultView
-from inspector.tui.widgets.schema_form import FieldRow
 from inspector.tui.widgets.status_bar import KeyBar, StatusBar
 
 from .peers import SERVERS

@@ -25,8 +25,8 @@ from inspector.tui.server_list import ServerList
 from inspector.tui.server_view import ServerView
 from inspector.tui.servers_args import tui_specs
 from inspector.tui.widgets.arguments import ArgumentsEditor
+from inspector.tui.widgets.form_row import FieldRow
 from inspector.tui.widgets.result_view import ResultView
-from inspector.tui.widgets.schema_form import FieldRow
 from inspector.tui.widgets.status_bar import StatusBar
 
 from .peers import EVERYTHING, NODE, ROOT, SERVERS, require

@@ -17,9 +17,9 @@ from inspector.tui.app import InspectorApp
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.screens.jump import JumpScreen
 from inspector.tui.widgets.arguments import ArgumentsEditor
+from inspector.tui.widgets.form_row import FieldRow
 from inspector.tui.widgets.item_list import ItemList
 from inspector.tui.widgets.result_view import ResultView
-from inspector.tui.widgets.schema_form import FieldRow
 
 from .peers import EVERYTHING, NODE, require
 from .tui_helpers import burst, field_row, focus, select, wait_connected, wait_for

@@ -17,7 +17,7 @@ from textual.widgets import Input, Static, TextArea
 from inspector.core.record.traffic import Frame
 from inspector.core.servers.spec import demo_spec
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
-from inspector.tui.widgets.schema_form import FieldRow
+from inspector.tui.widgets.form_row import FieldRow
 from inspector.walkthrough import load_walkthrough
 from inspector.walkthrough.demo_app import DemoApp
 

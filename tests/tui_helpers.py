@@ -19,7 +19,7 @@ from textual.widgets import Input
 
 from inspector.core.servers.spec import ServerSpec
 from inspector.tui.app import InspectorApp
-from inspector.tui.widgets.schema_form import FieldRow
+from inspector.tui.widgets.form_row import FieldRow
 
 # Only a hang reaches it, even on a machine oversubscribed several times over.
 TIMEOUT = 60.0

@@ -200,7 +200,7 @@ class StepActions:
     async def _fill_tool(self, values: dict[str, Any], *, exact: bool) -> None:
         from inspector.tui.panes.tools import ToolsPane
         from inspector.tui.widgets.arguments import ArgumentsEditor
-        from inspector.tui.widgets.schema_form import FieldRow
+        from inspector.tui.widgets.form_row import FieldRow
 
         pane = self.app.query_one(ToolsPane)
         if pane.tool is None:

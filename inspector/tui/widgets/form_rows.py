@@ -1,0 +1,277 @@
+"""A form's rows, drawn from its model and rebuilt in place.
+
+A rebuild folds every request made while one is scheduled or running into
+one pass; rows on screen of the same shape as the new ones take their nodes
+instead of being built anew; the screen is laid out once per rebuild; a big
+form's first screenful is mounted at once and the rest a chunk per painted
+frame, keys waiting until the last row is in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.geometry import Size
+from textual.reactive import Reactive
+from textual.widget import Widget
+from textual.widgets import Button, Static
+
+from inspector.forms import FormNode
+from inspector.tui.widgets.form_focus import FOCUSABLE, FocusPlace, focus_target, focused_place, row_of
+from inspector.tui.widgets.form_row import FieldRow
+from inspector.tui.widgets.form_row_plan import (
+    FIRST_LINES,
+    ROW_CHUNK,
+    RowSpec,
+    child_shape,
+    match_rows,
+    row_specs,
+    rows_to_fill,
+    spec_shape,
+)
+
+__all__ = ["FormRows"]
+
+
+class FormRows(VerticalScroll):
+    """The rows of a form model (`root`), rebuilt in place when its structure changes."""
+
+    # Its height is its parent's: rows added or removed change only what it
+    # scrolls (a scrollbar shown or hidden lays the screen out by itself).
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.root: FormNode | None = None
+        self._rebuild_scheduled = False
+        self._rebuild_pending = False
+        self._dirty = False
+        self._mounting = 0
+        self._focus_after_rebuild = False
+        self._focus_to: FocusPlace | None = None
+
+    def _show_new_form(self) -> None:
+        """The rows of a new schema.  Rows of the same shape as the ones on
+        screen take the new nodes at once (in order, wherever they sit), the
+        others leave the screen at once, and the few rows left to build follow
+        before the next frame: moving between similar tools lays the screen
+        out once at most, and a tool like the last builds nothing.  Otherwise
+        the previous schema's rows go from the screen at once and the new ones
+        are mounted after the next refresh (a big form takes a while)."""
+        if not self._rebuild_scheduled and self._focused_place() is None:
+            specs = self._specs()
+            plan = self._plan(specs)
+            built = sum(1 for row in plan if row is None)
+            if built <= ROW_CHUNK:
+                self._rebind(specs, plan)
+                kept = {id(row) for row in plan if row is not None}
+                stale = [child for child in self.children if id(child) not in kept]
+                if not built and not stale:
+                    return
+                for child in stale:
+                    child.display = False
+                self.rebuild(soon=True)
+                return
+        for child in self.children:
+            child.display = False
+        self.rebuild()
+
+    def _plan(self, specs: list[RowSpec]) -> list[Widget | None]:
+        """For each row *specs* asks for, a row on screen of the same shape
+        to take its node (None: one is built), in the order they stand: the
+        longest run of matching shapes (a field added or dropped keeps the
+        rows around it)."""
+        children = list(self.children)
+        matches = match_rows([spec_shape(spec) for spec in specs], [child_shape(child) for child in children])
+        return [children[j] if j is not None else None for j in matches]
+
+    @staticmethod
+    def _rebind(specs: list[RowSpec], plan: list[Widget | None]) -> None:
+        for spec, row in zip(specs, plan, strict=True):
+            if spec is not None and isinstance(row, FieldRow):
+                row.rebind(spec[0])
+            if row is not None and not row.display:
+                row.display = True
+
+    def _reuse(self, specs: list[RowSpec]) -> int:
+        """Give the rows on screen the nodes of *specs* from the first, as far
+        as their shapes match; how many took one."""
+        children = self.children
+        kept = 0
+        for spec, child in zip(specs, children, strict=False):
+            if spec_shape(spec) is None or spec_shape(spec) != child_shape(child):
+                break
+            kept += 1
+        for spec, child in zip(specs[:kept], children, strict=False):
+            if spec is not None and isinstance(child, FieldRow):
+                child.rebind(spec[0])
+        return kept
+
+    def rebuild(self, soon: bool = False) -> None:
+        """Draw the rows again from the model, after the next refresh (*soon*: before it)."""
+        # Requests made while a rebuild is scheduled or running fold into it:
+        # the loop below draws the model as it is once the last one is done.
+        # *soon*: before the next frame (a few rows to add or remove), not after it.
+        self._dirty = True
+        self._rebuild_pending = True
+        self._hold_keys(True)
+        if not self._rebuild_scheduled:
+            self._rebuild_scheduled = True
+            if soon:
+                self.call_next(self._rebuild)
+            else:
+                self.call_after_refresh(self._rebuild)
+
+    async def _rebuild(self) -> None:
+        # The rows a screen can show are mounted (and painted) first; the
+        # rest follow a chunk per painted frame (`_mount_more`), so a
+        # 100-field form is on screen long before its last row is built.
+        # The rebuild counts as pending (keys wait) until the last row is in.
+        # The screen is laid out once the rows are in, not as each one mounts
+        # and each of its widgets after it (a layout of the whole screen apiece).
+        rest: list[Widget] = []
+        focused: FocusPlace | None = None
+        try:
+            with self.app.batch_update():
+                while self._dirty:
+                    self._dirty = False
+                    self._mounting += 1
+                    focused = self._focused_place()
+                    if self._focus_to is not None:
+                        focused, self._focus_to = self._focus_to, None
+                    specs = self._specs()
+                    # Rows under the person's hands are built anew (focus and the
+                    # cursor go back to them); otherwise the rows on screen that
+                    # match the new ones take their nodes.
+                    if focused is None:
+                        plan = self._plan(specs)
+                        if sum(1 for row in plan if row is None) <= ROW_CHUNK:
+                            await self._build_in_place(specs, plan)
+                            rest = []
+                            continue
+                    kept = self._reuse(specs) if focused is None else 0
+                    for child in self.children[:kept]:
+                        if not child.display:
+                            child.display = True
+                    await self.remove_children(self.children[kept:])
+                    rows = [self._widget(spec) for spec in specs[kept:]]
+                    # A rebuild under the person's hands (focus in the form) mounts
+                    # every row at once: focus goes back, and the view follows it,
+                    # before the next key.
+                    first = (
+                        len(rows)
+                        if focused is not None
+                        else rows_to_fill(rows, max(0, (self.size.height or FIRST_LINES) - kept))
+                    )
+                    await self.mount_all(rows[:first])
+                    rest = rows[first:]
+        finally:
+            self._rebuild_scheduled = False
+        if rest:
+            self.call_after_refresh(self._mount_more, self._mounting, rest, focused)
+        else:
+            self._built(focused)
+
+    async def _build_in_place(self, specs: list[RowSpec], plan: list[Widget | None]) -> None:
+        """The rows of *plan* take their nodes where they stand; the others
+        go, and a row is built for each spec that has none, in its place."""
+        self._rebind(specs, plan)
+        kept = {id(row) for row in plan if row is not None}
+        stale = [child for child in self.children if id(child) not in kept]
+        if stale:
+            for child in stale:
+                child.display = False
+            # Not awaited: awaiting the removal runs its layout request a
+            # second time, after the batch (a second layout of the screen).
+            self.remove_children(stale)
+            # Textual signals the removal's end only through the awaitable
+            # not awaited above; each turn hands the loop to the removal.
+            while any(child.is_attached for child in stale):  # noqa: ASYNC110
+                await asyncio.sleep(0)
+            await asyncio.sleep(0)
+        waits = []
+        pending: list[Widget] = []
+        for spec, row in zip(specs, plan, strict=True):
+            if row is None:
+                pending.append(self._widget(spec))
+            elif pending:
+                waits.append(self.mount_all(pending, before=row))
+                pending = []
+        if pending:
+            waits.append(self.mount_all(pending))
+        for wait in waits:
+            await wait
+
+    async def _mount_more(self, generation: int, rest: list[Widget], focused: FocusPlace | None) -> None:
+        if generation != self._mounting or self._dirty or not self.is_attached:
+            return  # a newer rebuild replaces these rows
+        chunk, rest = rest[:ROW_CHUNK], rest[ROW_CHUNK:]
+        await self.mount_all(chunk)
+        if generation != self._mounting or self._dirty:
+            return
+        if rest:
+            self.call_after_refresh(self._mount_more, generation, rest, focused)
+        else:
+            self._built(focused)
+
+    def _built(self, focused: FocusPlace | None) -> None:
+        """Every row is mounted: focus goes back where it was, keys flow again."""
+        if focused is not None:
+            self._refocus(*focused)
+        self._rebuild_pending = False
+        if self._focus_after_rebuild:
+            self._focus_after_rebuild = False
+            self.focus_first()
+        self._hold_keys(False)
+
+    def _hold_keys(self, hold: bool) -> None:
+        # Keys typed while the rows are replaced wait for the new rows
+        # (inspector.tui.key_order), so none lands on a row being removed.
+        order = getattr(self.app, "key_order", None)
+        if order is not None:
+            if hold:
+                order.busy(self)
+            else:
+                order.done(self)
+
+    def on_unmount(self) -> None:
+        self._hold_keys(False)
+
+    def _specs(self) -> list[RowSpec]:
+        """The rows the model asks for (`row_specs`)."""
+        return row_specs(self.root)
+
+    @staticmethod
+    def _widget(spec: RowSpec) -> Widget:
+        if spec is None:
+            return Static(Text("no arguments", style="dim"), classes="no-arguments")
+        return FieldRow(*spec)
+
+    def _focused_place(self) -> FocusPlace | None:
+        """The row holding focus, and which of its buttons has it."""
+        return focused_place(self.app.focused, self)
+
+    def _refocus(self, path: tuple[Any, ...], button: str | None = None) -> None:
+        """Focus the row at *path* (`focus_target`)."""
+        target = focus_target(list(self.query(FieldRow)), path, button)
+        if target is not None:
+            target.focus()
+
+    def focus_first(self) -> None:
+        """Focus the editor of the first required field still empty (what the
+        person must type first), else the first widget."""
+        if self._rebuild_pending:
+            # The rows are about to be replaced: focus the new ones instead.
+            self._focus_after_rebuild = True
+            return
+        widgets = [w for w in self.query(FOCUSABLE) if w.focusable]
+        for widget in widgets:
+            row = row_of(widget)
+            if row is not None and not isinstance(widget, Button) and row.node.required and not row.node.is_set:
+                widget.focus()
+                return
+        if widgets:
+            widgets[0].focus()
