@@ -212,6 +212,7 @@ class Looks:
         return self.styles[role.removeprefix(_PREFIX)]
 
     def rich_theme(self) -> RichTheme:
+        """The roles as a Rich theme, for a console that draws role names."""
         return RichTheme({_PREFIX + name: style for name, style in self.styles.items()}, inherit=True)
 
 
