@@ -14,6 +14,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Log, Static
 
 from inspector.core.record.traffic import TrafficLog
+from inspector.tui import looks
 from inspector.tui.widgets.traffic_table import TrafficTable, row_text
 
 
@@ -44,6 +45,7 @@ def _frames(traffic: TrafficLog, count: int) -> None:
 class TableApp(App[None]):
     def __init__(self, traffic: TrafficLog) -> None:
         super().__init__()
+        looks.install(self)  # the table draws in the inspector app's colour roles
         self.traffic = traffic
 
     def compose(self) -> ComposeResult:

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx2
-from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import OptionList, Static
 
@@ -20,7 +19,7 @@ from inspector.tui.panes.auth import AuthPane
 
 from .peers import PYTHON, SERVERS, free_port, serving
 from .test_auth_pane import PaneApp, _text
-from .tui_helpers import settle
+from .tui_helpers import console_for, settle
 
 
 @contextlib.contextmanager
@@ -45,7 +44,7 @@ def stats(base: str) -> dict[str, Any]:
 
 def rendered(app: Any, selector: str) -> str:
     """What a Static shows, as plain text (whatever renderable it holds)."""
-    console = Console(width=200, file=io.StringIO(), color_system=None)
+    console = console_for(app, file=io.StringIO())
     with console.capture() as capture:
         console.print(app.query_one(selector, Static).content)
     return capture.get()

@@ -9,6 +9,7 @@ from textual.widgets import OptionList, Static
 
 from inspector.core.auth.log import AuthLog, HttpExchange
 from inspector.core.record.traffic import TrafficLog
+from inspector.tui import looks
 from inspector.tui.panes.auth import AuthPane
 
 from .tui_helpers import settle
@@ -17,6 +18,8 @@ from .tui_helpers import settle
 class PaneApp(App[None]):
     def __init__(self) -> None:
         super().__init__()
+        # The pane draws in the colour roles the inspector's app installs.
+        looks.install(self)
         self.messages: list[str] = []
 
     def compose(self) -> ComposeResult:

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rich.console import Console
 from textual.widgets import Static, TabbedContent
 
 from inspector.core.servers.spec import demo_spec
@@ -19,7 +18,7 @@ from inspector.tui.screens.help import HelpScreen, all_bindings
 from inspector.tui.widgets.status_bar import KeyBar
 
 from .test_tui_server_requests import record_notifications
-from .tui_helpers import burst, select, settle, wait_connected, wait_for
+from .tui_helpers import burst, console_for, select, settle, wait_connected, wait_for
 
 SIZE = (150, 45)
 
@@ -38,7 +37,7 @@ def config(tmp_path: Path, name: str, text: str) -> dict[str, str]:
 
 def help_text(app: InspectorApp) -> list[str]:
     table = app.screen.query_one("#help-keys", Static).content
-    console = Console(width=200, record=True, color_system=None)
+    console = console_for(app, record=True)
     console.print(table)
     return console.export_text().splitlines()
 

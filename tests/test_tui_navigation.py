@@ -8,7 +8,6 @@ import sys
 from typing import Any
 
 import pytest
-from rich.console import Console
 from textual.command import CommandInput, CommandList, CommandPalette
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, Select, Static, TabbedContent
@@ -17,7 +16,6 @@ from inspector.core.protocol.errors import JsonRpcError
 from inspector.core.servers.spec import ServerSpec, demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.badges import tool_row
-from inspector.tui.looks import looks_for
 from inspector.tui.panes.prompts import PromptsPane
 from inspector.tui.panes.roots import RootsPane
 from inspector.tui.panes.tasks import TasksPane
@@ -35,7 +33,7 @@ from inspector.tui.widgets.result_view import ResultView
 from inspector.tui.widgets.status_bar import KeyBar, StatusBar
 
 from .peers import SERVERS
-from .tui_helpers import field_row, fill, focus, select, settle, type_into, wait_connected, wait_for
+from .tui_helpers import console_for, field_row, fill, focus, select, settle, type_into, wait_connected, wait_for
 
 HOSTILE = str(SERVERS / "hostile.py")
 
@@ -224,9 +222,7 @@ async def test_help_lists_every_binding_and_opens_with_its_key() -> None:
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen), "help screen")
         table = app.screen.query_one("#help-keys", Static).content
-        console = Console(width=200, record=True, color_system=None)
-        # The table names its colours by role; the app's theme gives them.
-        console.push_theme(looks_for(app.current_theme).rich_theme())
+        console = console_for(app, record=True)
         console.print(table)
         text = console.export_text()
         bindings = all_bindings()

@@ -11,7 +11,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from textual.widgets import Input, Static, TextArea
 
 from inspector.core.record.traffic import Frame
@@ -21,6 +20,7 @@ from inspector.tui.widgets.form_row import FieldRow
 from inspector.walkthrough import load_walkthrough
 from inspector.walkthrough.demo_app import DemoApp
 
+from .tui_helpers import console_for
 from .waiting import eventually
 
 SIZE = (150, 50)
@@ -280,7 +280,7 @@ async def test_the_caption_keeps_to_the_bottom_and_the_help_lists_the_presenter_
         await eventually(lambda: app.overlay.region.bottom == 36 - 1, "the caption at the new bottom")
         await pilot.press("f1")
         await eventually(lambda: app.screen.query("#help-keys"), "the help")
-        console = Console(width=200, record=True, color_system=None)
+        console = console_for(app, record=True)
         console.print(app.screen.query_one("#help-keys", Static).content)
         rows = console.export_text().splitlines()
         for key, words, binding_id in (

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
+from rich.console import Console
 from textual import events
 from textual.app import App, ScreenStackError
 from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
@@ -19,6 +20,7 @@ from textual.widgets import Input
 
 from inspector.core.servers.spec import ServerSpec
 from inspector.tui.app import InspectorApp
+from inspector.tui.looks import looks_for
 from inspector.tui.widgets.form_row import FieldRow
 
 # Only a hang reaches it, even on a machine oversubscribed several times over.
@@ -214,3 +216,10 @@ async def burst(pilot: Pilot[int], *keys: str) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for the keys {keys} to be handled")
         await asyncio.sleep(POLL)  # why: the polling interval of this wait (see above)
+
+
+def console_for(app: App[Any], width: int = 200, **options: Any) -> Console:
+    """A plain console that knows the app theme's colour roles, to render what a widget holds as text."""
+    console = Console(width=width, color_system=None, **options)
+    console.push_theme(looks_for(app.current_theme).rich_theme())
+    return console
