@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Iterator
@@ -31,6 +32,18 @@ be_patient()
 # of the tree); the workers and every process a test starts inherit this.
 if os.environ.pop("PYTHONDONTWRITEBYTECODE", None):
     sys.dont_write_bytecode = False
+
+
+@pytest.fixture(autouse=True)
+def leaks_are_the_leakers() -> Iterator[None]:
+    """A pipe, socket, process or task left behind is found where it was left.
+
+    ResourceWarning is an error (filterwarnings), but Python reports an
+    unclosed object only when the collector reaches it: without a
+    collection here it surfaces in whatever test runs next on the worker,
+    and fails that one instead."""
+    yield
+    gc.collect()
 
 
 class RecordingHandlers(ClientHandlers):

@@ -145,7 +145,9 @@ def fetch(url: str, data: bytes | None = None) -> tuple[int, dict[str, str], byt
         with urllib.request.urlopen(request, timeout=60) as response:
             return response.status, dict(response.headers), response.read()
     except urllib.error.HTTPError as exc:
-        return exc.code, dict(exc.headers), exc.read()
+        # The error is the response too: closed here, or its socket outlives the test.
+        with exc:
+            return exc.code, dict(exc.headers), exc.read()
 
 
 class Preview:
