@@ -34,14 +34,15 @@ if os.environ.pop("PYTHONDONTWRITEBYTECODE", None):
     sys.dont_write_bytecode = False
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture(autouse=os.environ.get("INSPECTOR_TEST_LEAKS") == "attribute")
 def leaks_are_the_leakers() -> Iterator[None]:
-    """A pipe, socket, process or task left behind is found where it was left.
+    """With INSPECTOR_TEST_LEAKS=attribute, a pipe, socket, process or task left behind fails the test that left it.
 
     ResourceWarning is an error (filterwarnings), but Python reports an
-    unclosed object only when the collector reaches it: without a
-    collection here it surfaces in whatever test runs next on the worker,
-    and fails that one instead."""
+    unclosed object only when the collector reaches it, so it surfaces in
+    whatever test runs next on the worker.  A collection after every test
+    puts it where it belongs, at a cost of minutes a run: on when a leak
+    has to be found, off otherwise."""
     yield
     gc.collect()
 
