@@ -81,7 +81,6 @@ class StdioTransport(Transport):
         self._stdin: asyncio.WriteTransport | None = None
         self._writer: PipeWriter | None = None
         self._pipes: list[asyncio.BaseTransport] = []
-        self._pipes_let_go = False
         self._stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
         self._exited = asyncio.Event()
         self._stderr_done = asyncio.Event()
@@ -345,7 +344,7 @@ class StdioTransport(Transport):
             if process.poll() is None:
                 self._kill_group()
                 self._reap_later(process)
-        await self._close_pipes()
+        await self._pipes_let_go()
         await self._tasks.close()
         # Watched no longer, even if it outlived SIGKILL.
         self._unwatch()
@@ -369,22 +368,17 @@ class StdioTransport(Transport):
         await self._wait_exit(CLOSE_STEP_SECONDS)
 
     def _let_go_of_pipes(self) -> None:
-        """Close every attached pipe, once; stdin's unsent bytes are dropped
-        (the process is gone), else it would wait for them."""
-        if self._pipes_let_go:
-            return  # a second abort would schedule the pipe's end twice
-        self._pipes_let_go = True
+        """Close every attached pipe (once: `close` runs once, and a second
+        abort would schedule the pipe's end twice); stdin's unsent bytes are
+        dropped (the process is gone), else it would wait for them."""
         if self._stdin is not None and self._writer is not None and not self._writer.lost.is_set():
             self._stdin.abort()
         for pipe in self._pipes:
             pipe.close()
 
-    async def _close_pipes(self) -> None:
-        """Close the three pipes and wait until each has let go of its file.
-
-        A pipe hands its end over on the loop's next turn.
-        """
-        self._let_go_of_pipes()
+    async def _pipes_let_go(self) -> None:
+        """Wait until each pipe, closed by `_let_go_of_pipes`, has let go of its file
+        (a pipe hands its end over on the loop's next turn)."""
         # stdin, stdout, stderr: attached in that order (see `start`).
         done_events = [self._writer.lost if self._writer is not None else None, self._stdout_done, self._stderr_done]
         ends = [event.wait() for event in done_events[: len(self._pipes)] if event is not None]
