@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from textual.widget import Widget
+from textual.widgets import TabbedContent
 
 from inspector.tui.widgets.filter_list import FilterList
 from inspector.tui.widgets.traffic_table import TrafficTable
 
-__all__ = ["focus_pane"]
+__all__ = ["focus_active_pane", "focus_pane"]
 
 
 def focus_pane(pane: Widget) -> None:
@@ -22,3 +23,13 @@ def focus_pane(pane: Widget) -> None:
         targets[0].focus()
     elif pane.focusable:
         pane.focus()
+
+
+def focus_active_pane(tabs: TabbedContent) -> None:
+    """Focus the pane *tabs* shows, unless the focus is in it already."""
+    if not tabs.active:
+        return
+    pane = tabs.get_pane(tabs.active)
+    focused = tabs.app.focused
+    if focused is None or pane not in focused.ancestors_with_self:
+        focus_pane(pane)

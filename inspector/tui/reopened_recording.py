@@ -35,7 +35,8 @@ def show_recording(view: ServerView, path: str, traffic: TrafficLog) -> None:
         reason=f"read-only: {path}",
     )
     view.query_one(ServerPane).show_recording(path, era, result)
-    view.lists = lists_from_traffic(traffic)
+    # In place: the panes were handed this dict.
+    view.lists.update(lists_from_traffic(traffic))
     for kind, pane in LIST_PANES.items():
         view.query_one(pane).set_listing(view.lists.get(kind) or ListResult(kind))  # type: ignore[attr-defined]
     view.query_one("#main", TabbedContent).hide_tab("tasks")

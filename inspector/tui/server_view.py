@@ -1,9 +1,11 @@
 """One server in the app: its connection, traffic, stderr, lists, forms and
 results, and the panes that show them.
 
-The app holds one `ServerView` per server it was given; the panes inside a
-view talk to that view (`owner_of`), so a call, a list load or a crash of one
-server never touches another's panes.  Only the active view is displayed.
+The app holds one `ServerView` per server it was given.  The view hands its
+panes what they read (a `ServerContext`, and reactives it binds) and handles
+the messages they post (a notice, a call to confirm, a resource to read), so
+a call, a list load or a crash of one server never touches another's panes,
+and no pane reaches up for its view.  Only the active view is displayed.
 What the view sends goes through `view_calls`, its lists load in
 `list_loading`, its wire validation runs in `wire_validation`, its traffic is
 recorded by `session_recorder` and its OAuth steps are in `view_auth`.
@@ -13,17 +15,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.css.query import NoMatches
-from textual.screen import Screen
-from textual.widget import Widget
+from textual.reactive import var
 from textual.widgets import Select, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
@@ -33,13 +33,16 @@ from inspector.core.record.secret_mask import mask_traffic
 from inspector.core.record.traffic import Frame, TrafficLog
 from inspector.core.safetext import visible
 from inspector.core.servers.spec import ServerSpec
+from inspector.tui import view_connection
 from inspector.tui.clipboard import copy_text
 from inspector.tui.handlers import TuiHandlers
 from inspector.tui.list_loading import LIST_CHANGED, load_list
-from inspector.tui.pane_focus import focus_pane
+from inspector.tui.pane_focus import focus_active_pane, focus_pane
 from inspector.tui.panes.auth import AuthPane
 from inspector.tui.panes.bottom import BottomPanel
 from inspector.tui.panes.collections import CollectionsPane
+from inspector.tui.panes.context import ServerContext
+from inspector.tui.panes.messages import Notice, ResourceRequested
 from inspector.tui.panes.prompts import PromptsPane
 from inspector.tui.panes.resources import ResourcesPane
 from inspector.tui.panes.roots import RootsPane
@@ -48,10 +51,10 @@ from inspector.tui.panes.skills import SkillsPane
 from inspector.tui.panes.tasks import TasksPane
 from inspector.tui.panes.templates import TemplatesPane
 from inspector.tui.panes.tools import ToolsPane
+from inspector.tui.panes.traffic import TrafficPane
 from inspector.tui.session_recorder import SessionRecorder
 from inspector.tui.view_auth import auth_session_for, log_in, log_out, paste_redirect
 from inspector.tui.view_calls import ServerCalls
-from inspector.tui.view_connection import connection_facts, open_connection, show_tasks_tab
 from inspector.tui.widgets.item_list import ItemList
 from inspector.tui.widgets.status_bar import ConnectionFacts
 from inspector.tui.wire_validation import WireValidation
@@ -60,7 +63,7 @@ from inspector.tui.worker_failures import worker_failure
 if TYPE_CHECKING:
     from inspector.tui.app import InspectorApp
 
-__all__ = ["TALL", "ServerView", "owner_of"]
+__all__ = ["TALL", "ServerView"]
 
 SYNC_INTERVAL = 0.05
 # While a list arrives page by page the views catch up this often: each
@@ -69,16 +72,6 @@ SYNC_INTERVAL = 0.05
 LOADING_SYNC_INTERVAL = 0.25
 # Rows from which a terminal counts as tall (see InspectorApp.VERTICAL_BREAKPOINTS).
 TALL = 36
-
-
-def owner_of(widget: Widget) -> ServerView:
-    """The server a pane belongs to: its view, else (a pane outside any
-    view, as in a screen) the view the app shows."""
-    for node in widget.ancestors:
-        if isinstance(node, ServerView):
-            return node
-    # Every pane runs inside the inspector's app (the app module imports this one).
-    return cast("InspectorApp", widget.app).view
 
 
 class ServerView(Vertical):
@@ -93,6 +86,11 @@ class ServerView(Vertical):
     ServerView { height: 1fr; }
     ServerView.-inactive { display: none; }
     """
+
+    # What the connection attempt has reached: the Tools pane's "run as a task" follows it (bound at compose).
+    negotiated: var[bool] = var(False)
+    # Lists being fetched now (their pages arriving): views sync less often (the Traffic pane's detail waits).
+    lists_loading: var[int] = var(0)
 
     def __init__(
         self,
@@ -124,8 +122,6 @@ class ServerView(Vertical):
         if record:
             self.recorder.start(record)
         self._sync_scheduled = False
-        # Lists being fetched now (their pages arriving): views sync less often.
-        self.lists_loading = 0
         self.wire_validation = WireValidation(self)
         self._facts = ConnectionFacts()
         self.traffic.subscribe(self._on_frame)
@@ -140,9 +136,8 @@ class ServerView(Vertical):
             self.auth_session, self._handoff_paste = auth_session_for(spec, self.traffic, self.inspector)
         self._tasks_dirty = False
         # What the header must not take from the client alone: whether this
-        # connection attempt got as far as a negotiated revision, and a
-        # failure that happened before the client was asked (auth preflight).
-        self.negotiated = False
+        # connection attempt got as far as a negotiated revision (`negotiated`),
+        # and a failure that happened before the client was asked (auth preflight).
         self.preflight = False
         self.connect_failure: str | None = None
         # Whether a connection was ever opened: a later loss is an exit, not a failure to start.
@@ -182,7 +177,7 @@ class ServerView(Vertical):
         failed (never got connected) or exited (lost after connecting)."""
         if self.recording is not None:
             return "recording", self.recording[0]
-        state, reason = self.connection_state()
+        state, reason = view_connection.connection_state(self)
         if state in ("connecting", "connected"):
             return state, reason
         if state == "idle":
@@ -195,10 +190,6 @@ class ServerView(Vertical):
             message = worker_failure(event.worker.error)
             self.notify_plain(message, title=event.worker.name or "request failed", severity="error")
 
-    def push_screen(self, screen: Screen[Any], callback: Callable[[Any], Any] | None = None) -> Any:
-        """Push *screen* on the app (a view has no screens of its own)."""
-        return self.app.push_screen(screen, callback=callback)
-
     def notify_plain(self, message: str, *, title: str = "", severity: str = "information") -> None:
         """A toast whose text may come from the server: never markup; named
         with the server's label when several servers share the window."""
@@ -209,28 +200,37 @@ class ServerView(Vertical):
     # -- layout ----------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        # What the panes read of this server, handed down (the roots as given by now: --root is set before the run).
+        server = ServerContext(
+            spec=self.spec,
+            client=self.client,
+            traffic=self.traffic,
+            roots=self.handlers.roots,
+            lists=self.lists,
+            recording=self.recording is not None,
+        )
         with TabbedContent(id="main", initial="tools"):
             with TabPane("Tools", id="tools"):
-                yield ToolsPane()
+                yield ToolsPane(server).data_bind(ServerView.negotiated)
             with TabPane("Resources", id="resources"):
-                yield ResourcesPane()
+                yield ResourcesPane(server)
             with TabPane("Templates", id="templates"):
-                yield TemplatesPane()
+                yield TemplatesPane(server)
             with TabPane("Prompts", id="prompts"):
-                yield PromptsPane()
+                yield PromptsPane(server)
             with TabPane("Skills", id="skills"):
-                yield SkillsPane()
+                yield SkillsPane(server)
             with TabPane("Server", id="server"):
                 yield ServerPane()
             with TabPane("Roots", id="roots"):
-                yield RootsPane()
+                yield RootsPane(server)
             with TabPane("Tasks", id="tasks"):
-                yield TasksPane()
+                yield TasksPane(server)
             with TabPane("Auth", id="auth"):
                 yield AuthPane(server=self.spec.url, handoff=self._handoff_paste is not None)
             with TabPane("Collections", id="collections"):
-                yield CollectionsPane()
-        yield BottomPanel(self.traffic)
+                yield CollectionsPane(server)
+        yield BottomPanel(server).data_bind(ServerView.lists_loading)
 
     def on_mount(self) -> None:
         # The validation thread reads the time of the last key from the app.
@@ -259,25 +259,14 @@ class ServerView(Vertical):
         self.update_facts()
         self.connect()
         if self.watch_paths:
-            self.run_worker(self._watch(), group="watch", exit_on_error=False)
-
-    async def _watch(self) -> None:
-        """Hot restart: a change under a watched path restarts the server;
-        form inputs survive (they are kept per tool)."""
-        from watchfiles import awatch
-
-        async for changes in awatch(*self.watch_paths, debounce=300):
-            names = sorted({path for _change, path in changes})
-            self.notify_plain(f"changed: {', '.join(names[:3])}{' …' if len(names) > 3 else ''}; restarting")
-            self.traffic.event("local", "process", note=f"hot restart after changes in {len(names)} file(s)")
-            self.connect(reconnect=True)
+            self.run_worker(view_connection.restart_on_changes(self), group="watch", exit_on_error=False)
 
     # -- connection --------------------------------------------------------------------
 
     @work(exclusive=True, group="connection")
     async def connect(self, reconnect: bool = False) -> None:
         """Connect (logging in first where the server asks), then fill the panes; *reconnect*: anew."""
-        await open_connection(self, reconnect)
+        await view_connection.open_connection(self, reconnect)
 
     def refresh_list(self, kind: str, *, refresh: bool = True) -> None:
         """Fetch the list of *kind* into its pane in a worker (*refresh*: past the cache)."""
@@ -296,17 +285,7 @@ class ServerView(Vertical):
             return
         self.update_facts()
         with contextlib.suppress(NoMatches):
-            show_tasks_tab(self)
-
-    def connection_state(self) -> tuple[str, str]:
-        """The state the person sees: the client's, unless the attempt failed
-        (or is logging in) before the client was asked to connect."""
-        state, reason = self.client.state, self.client.state_detail or ""
-        if self.connect_failure is not None and state != "connected":
-            return "disconnected", self.connect_failure
-        if self.preflight and state != "connecting":
-            return "connecting", "authorization"
-        return state, reason
+            view_connection.show_tasks_tab(self)
 
     def update_facts(self) -> None:
         """Tell the header what the client knows now (a recording's header stays as read)."""
@@ -314,7 +293,7 @@ class ServerView(Vertical):
             # A recording's header was set from the recording; no client speaks.
             self._enable_connected_controls(False)
             return
-        self.facts = connection_facts(self)
+        self.facts = view_connection.connection_facts(self)
         self._enable_connected_controls(self.facts.state == "connected")
 
     def _enable_connected_controls(self, connected: bool) -> None:
@@ -458,6 +437,38 @@ class ServerView(Vertical):
     def _auth_failed(self, event: AuthPane.StepFailed) -> None:
         self.notify_plain(f"authorization step failed: {event.event}", severity="error")
 
+    # -- what the panes ask for ------------------------------------------------------
+
+    @on(Notice)
+    def _notice(self, event: Notice) -> None:
+        event.stop()
+        self.notify_plain(event.text, title=event.title, severity=event.severity)
+
+    @on(ResourceRequested)
+    def _resource_requested(self, event: ResourceRequested) -> None:
+        event.stop()
+        self.open_resource(event.uri)
+
+    @on(ToolsPane.CallRequested)
+    def _call_requested(self, event: ToolsPane.CallRequested) -> None:
+        event.stop()
+        self.calls.confirm_and_call(event.tool, event.arguments)
+
+    @on(ToolsPane.AppCallAsked)
+    def _app_call_asked(self, event: ToolsPane.AppCallAsked) -> None:
+        event.stop()
+        self.calls.ask_to_call(event.tool, event.arguments, event.origin, event.answered)
+
+    @on(ToolsPane.SteppingToggled)
+    def _stepping_toggled(self, event: ToolsPane.SteppingToggled) -> None:
+        event.stop()
+        self.calls.toggle_round_stepping()
+
+    @on(TrafficPane.ComposerRequested)
+    def _composer_requested(self, event: TrafficPane.ComposerRequested) -> None:
+        event.stop()
+        self.calls.open_composer(event.text, event.title)
+
     @on(ItemList.RefreshRequested)
     def _refresh_requested(self, event: ItemList.RefreshRequested) -> None:
         if event.item_list.kind:
@@ -470,16 +481,7 @@ class ServerView(Vertical):
         # would make that one active, which focused its own list again, and
         # the two panes took turns for ever.  Once the focus changes under
         # way are in, the active pane gets the focus if it has not got it.
-        self.call_after_refresh(self._focus_active_pane)
-
-    def _focus_active_pane(self) -> None:
-        tabs = self.query_one("#main", TabbedContent)
-        if not tabs.active:
-            return
-        pane = tabs.get_pane(tabs.active)
-        focused = self.app.focused
-        if focused is None or pane not in focused.ancestors_with_self:
-            focus_pane(pane)
+        self.call_after_refresh(focus_active_pane, self.query_one("#main", TabbedContent))
 
     async def close(self) -> None:
         """Stop the wire validation, close the connection and the recording file, for good."""

@@ -68,18 +68,12 @@ class ServerCalls:
         server = f"{views.index(view) + 1} {view.label}" if len(views) > 1 else None
         view.app.push_screen(ConfirmCallScreen(tool, arguments, origin, server), callback=decided)
 
-    async def ask_to_call(self, tool: Item, arguments: dict[str, Any], origin: str) -> bool:
-        """`confirm_call` awaited: for a call someone else asks for (an MCP App)."""
+    def ask_to_call(self, tool: Item, arguments: dict[str, Any], origin: str, answered: Callable[[bool], None]) -> None:
+        """`confirm_call` for a call someone else asks for (an MCP App): never sent from a recording."""
         if self._view.recording is not None:
-            return False
-        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-
-        def answered(send: bool) -> None:
-            if not answer.done():
-                answer.set_result(send)
-
+            answered(False)
+            return
         self.confirm_call(tool, arguments, answered, origin)
-        return await answer
 
     def _call(self, tool: Item, arguments: dict[str, Any]) -> None:
         view = self._view
@@ -105,7 +99,7 @@ class ServerCalls:
             if not answer.done():
                 answer.set_result(bool(send))
 
-        self._view.push_screen(RoundScreen(step), callback=decided)
+        self._view.app.push_screen(RoundScreen(step), callback=decided)
         return await answer
 
     def open_composer(self, text: str | None = None, title: str | None = None) -> None:
@@ -124,7 +118,7 @@ class ServerCalls:
             if typed is not None:
                 view.run_worker(self._send_raw(typed), group="raw", exit_on_error=False)
 
-        view.push_screen(screen, callback=send)
+        view.app.push_screen(screen, callback=send)
 
     async def _send_raw(self, text: str) -> None:
         view = self._view

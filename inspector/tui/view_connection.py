@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from textual.widgets import TabbedContent
 
+from inspector.core.extensions.skills import declares_skills
 from inspector.core.protocol.errors import ConnectError, InspectorError
 from inspector.tui.pane_focus import focus_pane
 from inspector.tui.panes.server import ServerPane
@@ -20,7 +21,14 @@ from inspector.tui.widgets.status_bar import ConnectionFacts
 if TYPE_CHECKING:
     from inspector.tui.server_view import ServerView
 
-__all__ = ["connection_facts", "open_connection", "show_connect_error", "show_tasks_tab"]
+__all__ = [
+    "connection_facts",
+    "connection_state",
+    "open_connection",
+    "restart_on_changes",
+    "show_connect_error",
+    "show_tasks_tab",
+]
 
 
 async def open_connection(view: ServerView, reconnect: bool) -> None:
@@ -59,13 +67,18 @@ def _fill_panes(view: ServerView) -> None:
     show_tasks_tab(view)
     for kind in ("tools", "resources", "templates", "prompts"):
         view.refresh_list(kind)
+    tabs = view.query_one("#main", TabbedContent)
+    # The Skills tab is for a server that declares the extension (F11 shows it anyway: the pane says why it is empty).
+    if declares_skills(view.client):
+        tabs.show_tab("skills")
+    else:
+        tabs.hide_tab("skills")
     view.query_one(SkillsPane).refresh_skills()
     if view.client.modern is not None:
         # The stateless era has no push channel until we ask for one.
         view.run_worker(_listen_for_changes(view), group="listen", exclusive=True, exit_on_error=False)
     # Focus goes to the list of the pane on screen: a person who opened
     # another pane (F3, say) while the server started stays there.
-    tabs = view.query_one("#main", TabbedContent)
     focus_pane(tabs.get_pane(tabs.active))
 
 
@@ -115,7 +128,18 @@ def show_connect_error(view: ServerView, exc: InspectorError) -> None:
             view.connect(reconnect=True)
 
     screen = ConnectErrorScreen(str(exc), tail, view.spec.label(), tail_source=client.stderr_tail)
-    view.push_screen(screen, callback=retry)
+    view.app.push_screen(screen, callback=retry)
+
+
+def connection_state(view: ServerView) -> tuple[str, str]:
+    """The state the person sees of *view*'s server: the client's, unless the
+    attempt failed (or is logging in) before the client was asked to connect."""
+    state, reason = view.client.state, view.client.state_detail or ""
+    if view.connect_failure is not None and state != "connected":
+        return "disconnected", view.connect_failure
+    if view.preflight and state != "connecting":
+        return "connecting", "authorization"
+    return state, reason
 
 
 def connection_facts(view: ServerView) -> ConnectionFacts:
@@ -124,7 +148,7 @@ def connection_facts(view: ServerView) -> ConnectionFacts:
     client = view.client
     # Nothing the server said counts until the connection was opened.
     info = client.server_info if view.negotiated else {}
-    state, reason = view.connection_state()
+    state, reason = connection_state(view)
     return ConnectionFacts(
         server=str(info.get("title") or info.get("name") or view.spec.label()),
         version=str(info.get("version") or ""),
@@ -136,3 +160,15 @@ def connection_facts(view: ServerView) -> ConnectionFacts:
         server_requests=len(view.handlers.waiting),
         trusted_tools=tuple(sorted(view.trusted_tools)),
     )
+
+
+async def restart_on_changes(view: ServerView) -> None:
+    """Hot restart: a change under one of *view*'s watched paths restarts
+    its server; form inputs survive (they are kept per tool)."""
+    from watchfiles import awatch
+
+    async for changes in awatch(*view.watch_paths, debounce=300):
+        names = sorted({path for _change, path in changes})
+        view.notify_plain(f"changed: {', '.join(names[:3])}{' …' if len(names) > 3 else ''}; restarting")
+        view.traffic.event("local", "process", note=f"hot restart after changes in {len(names)} file(s)")
+        view.connect(reconnect=True)

@@ -8,11 +8,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.css.scalar import Unit
+from textual.reactive import var
 from textual.widgets import Input, Static, TabbedContent, TabPane
 
 from inspector.core.record.latency import latency_table
-from inspector.core.record.traffic import Frame, TrafficLog
+from inspector.core.record.traffic import Frame
 from inspector.core.safetext import one_line
+from inspector.tui.panes.context import ServerContext
 from inspector.tui.panes.logs import LogsPane
 from inspector.tui.panes.problems import ProblemsPane
 from inspector.tui.panes.stderr import StderrPane
@@ -51,9 +53,13 @@ class BottomPanel(Vertical):
     BottomPanel TabbedContent, BottomPanel ContentSwitcher, BottomPanel TabPane { height: 1fr; }
     """
 
-    def __init__(self, traffic: TrafficLog) -> None:
+    # How many of the server's lists are arriving now (bound by the view; the Traffic pane's is bound to this).
+    lists_loading: var[int] = var(0)
+
+    def __init__(self, server: ServerContext) -> None:
         super().__init__()
-        self.traffic = traffic
+        self.server = server
+        self.traffic = server.traffic
         # How many frames the wire validation (in a thread) is done with:
         # the Problems tab takes no frame before its findings are known.
         self.checked = 0
@@ -61,11 +67,11 @@ class BottomPanel(Vertical):
     def compose(self) -> ComposeResult:
         with TabbedContent(id="bottom-tabs"):
             with TabPane("Traffic", id="traffic"):
-                yield TrafficPane(self.traffic)
+                yield TrafficPane(self.traffic).data_bind(BottomPanel.lists_loading)
             with TabPane("Stderr", id="stderr"):
                 yield StderrPane(self.traffic)
             with TabPane("Logs", id="logs"):
-                yield LogsPane(self.traffic)
+                yield LogsPane(self.server)
             with TabPane("Problems", id="problems"):
                 yield ProblemsPane()
             with TabPane("Latency", id="latency"):

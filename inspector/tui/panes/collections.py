@@ -8,7 +8,6 @@ uses `${NAME}` after the step that saves it works, as in a full run.
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
@@ -19,10 +18,9 @@ from textual.widgets import Button, DataTable, Input, Static
 
 from inspector.collections import Collection, CollectionError, CollectionRunner, Step, StepResult, load_collection
 from inspector.tui import looks
+from inspector.tui.panes.context import ServerContext
+from inspector.tui.panes.messages import Notice
 from inspector.tui.safe import plain, plain_line
-
-if TYPE_CHECKING:
-    from inspector.tui.server_view import ServerView
 
 __all__ = ["DEFAULT_COLLECTION", "CollectionsPane", "check_lines"]
 
@@ -59,18 +57,12 @@ class CollectionsPane(Vertical):
     CollectionsPane #collection-checks-scroll { height: 1fr; min-height: 5; border: round $primary-muted; }
     """
 
-    def __init__(self) -> None:
+    def __init__(self, server: ServerContext) -> None:
         super().__init__()
+        self.server = server
         self.collection: Collection | None = None
         self.runner: CollectionRunner | None = None
         self.results: dict[str, StepResult] = {}
-
-    @property
-    def inspector(self) -> ServerView:
-        """The server view this pane belongs to."""
-        from inspector.tui.server_view import owner_of
-
-        return owner_of(self)
 
     @property
     def path(self) -> str:
@@ -107,12 +99,12 @@ class CollectionsPane(Vertical):
         does not load."""
         self.query_one("#collection-path", Input).value = path
         if not os.path.exists(path):
-            self.inspector.notify_plain(f"{path}: no such file yet (ctrl+b in Tools saves a call there)")
+            self.post_message(Notice(f"{path}: no such file yet (ctrl+b in Tools saves a call there)"))
             return False
         try:
             collection = load_collection(path)
         except CollectionError as exc:
-            self.inspector.notify_plain(str(exc), severity="error")
+            self.post_message(Notice(str(exc), severity="error"))
             return False
         self.collection = collection
         self.runner = None
@@ -162,9 +154,8 @@ class CollectionsPane(Vertical):
 
     def run_steps(self, steps: list[Step]) -> None:
         """After one confirmation naming every tool the steps call."""
-        app = self.inspector
-        if app.recording is not None:
-            app.notify("this is a recording: nothing can be sent (inspector test FILE runs a collection)")
+        if self.server.recording:
+            self.notify("this is a recording: nothing can be sent (inspector test FILE runs a collection)")
             return
         tools = sorted({str(step.target) for step in steps if step.kind == "call"})
         if not tools:
@@ -176,17 +167,17 @@ class CollectionsPane(Vertical):
             if run:
                 self._run(steps)
             else:
-                app.notify("not run")
+                self.notify("not run")
 
-        app.push_screen(RunStepsScreen(len(steps), tools), callback=answered)
+        self.app.push_screen(RunStepsScreen(len(steps), tools), callback=answered)
 
     @work(group="collection-run", exclusive=True, exit_on_error=False)
     async def _run(self, steps: list[Step]) -> None:
         collection = self.collection
         if collection is None:
             return
-        if self.runner is None or self.runner.client is not self.inspector.client:
-            self.runner = CollectionRunner(self.inspector.client, collection)
+        if self.runner is None or self.runner.client is not self.server.client:
+            self.runner = CollectionRunner(self.server.client, collection)
         table = self.query_one("#collection-steps", DataTable)
         for step in steps:
             table.update_cell(step.name, table.ordered_columns[0].key, Text("… running", style=looks.WARNING))
@@ -195,4 +186,4 @@ class CollectionsPane(Vertical):
             table.update_cell(step.name, table.ordered_columns[0].key, self._status(step))
             self._show_checks()
         passed = sum(1 for step in steps if self.results[step.name].passed)
-        self.inspector.notify(f"{passed} of {len(steps)} step(s) passed", severity="information")
+        self.notify(f"{passed} of {len(steps)} step(s) passed", severity="information")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import time
-from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
@@ -13,14 +12,12 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Select, Static
 
-from inspector.core.record.traffic import Frame, TrafficLog
+from inspector.core.record.traffic import Frame
 from inspector.core.safetext import one_line
 from inspector.tui import looks
+from inspector.tui.panes.context import ServerContext
 from inspector.tui.safe import plain_line
 from inspector.tui.widgets.traffic_table import TrafficTable
-
-if TYPE_CHECKING:
-    from inspector.tui.server_view import ServerView
 
 __all__ = ["LOG_LEVELS", "LogsPane", "log_row"]
 
@@ -65,16 +62,10 @@ class LogsPane(Vertical):
     LogsPane #logs-hint { width: 1fr; padding: 1 1; color: $text-muted; }
     """
 
-    def __init__(self, traffic: TrafficLog) -> None:
+    def __init__(self, server: ServerContext) -> None:
         super().__init__()
-        self.traffic = traffic
-
-    @property
-    def inspector(self) -> ServerView:
-        """The server view this pane belongs to."""
-        from inspector.tui.server_view import owner_of
-
-        return owner_of(self)
+        self.server = server
+        self.traffic = server.traffic
 
     def compose(self) -> ComposeResult:
         with Horizontal():
@@ -91,5 +82,5 @@ class LogsPane(Vertical):
 
     @work(group="log-level", exclusive=True)
     async def _set_level(self, level: str) -> None:
-        await self.inspector.client.set_logging_level(level)
-        self.inspector.notify(f"log level set to {level}")
+        await self.server.client.set_logging_level(level)
+        self.notify(f"log level set to {level}")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.text import Text
 from textual import on, work
@@ -17,13 +17,11 @@ from inspector.core.protocol.items import Item, ListResult
 from inspector.core.safetext import one_line, visible
 from inspector.tui import looks
 from inspector.tui.keymap import key_hint
+from inspector.tui.panes.context import ServerContext
 from inspector.tui.safe import plain, plain_line
 from inspector.tui.widgets.completing_field import CompletingField, ask_completion, fill_form, focus_first_field
 from inspector.tui.widgets.content_view import BlockView
 from inspector.tui.widgets.item_list import ItemList
-
-if TYPE_CHECKING:
-    from inspector.tui.server_view import ServerView
 
 __all__ = ["PromptsPane", "message_widgets"]
 
@@ -80,16 +78,10 @@ class PromptsPane(Horizontal):
     #prompt-form CompletingField > Label { width: 1fr; }
     """
 
-    def __init__(self) -> None:
+    def __init__(self, server: ServerContext) -> None:
         super().__init__()
+        self.server = server
         self.current: Item | None = None
-
-    @property
-    def inspector(self) -> ServerView:
-        """The server view this pane belongs to."""
-        from inspector.tui.server_view import owner_of
-
-        return owner_of(self)
 
     def compose(self) -> ComposeResult:
         yield ItemList("Prompts", self._row, kind="prompts", lines=_row_lines, id="prompt-list")
@@ -117,7 +109,7 @@ class PromptsPane(Horizontal):
         if self.current is None:
             return [], None, False
         ref = {"type": "ref/prompt", "name": self.current.key}
-        return await ask_completion(self.inspector.client, ref, argument, value, self.values())
+        return await ask_completion(self.server.client, ref, argument, value, self.values())
 
     @on(ItemList.Highlighted, "#prompt-list")
     async def _show(self, event: ItemList.Highlighted) -> None:
@@ -147,7 +139,7 @@ class PromptsPane(Horizontal):
             header.append("\n⚠ ", style=looks.ERROR_STRONG)
             header.append_text(plain(problem, style=looks.ERROR))
         fields = []
-        completions = "completions" in self.inspector.client.server_capabilities
+        completions = "completions" in self.server.client.server_capabilities
         for argument in item.data.get("arguments") or []:
             if not isinstance(argument, dict) or not isinstance(argument.get("name"), str):
                 continue
@@ -188,7 +180,7 @@ class PromptsPane(Horizontal):
         await area.remove_children()
         started = time.perf_counter()
         try:
-            result = await self.inspector.client.get_prompt(item.key, arguments or None)
+            result = await self.server.client.get_prompt(item.key, arguments or None)
         except InspectorError as exc:
             await area.mount(Static(plain(f"✖ {exc}", style=looks.ERROR_STRONG)))
             return

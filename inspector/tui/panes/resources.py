@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.text import Text
 from textual import on, work
@@ -21,14 +21,13 @@ from inspector.core.protocol.listing import DIRECTORY_MIME, DIRECTORY_READ
 from inspector.tui import looks
 from inspector.tui.badges import uri_row
 from inspector.tui.keymap import key_hint
+from inspector.tui.panes.context import ServerContext
+from inspector.tui.panes.messages import Notice
 from inspector.tui.safe import plain, plain_line
 from inspector.tui.widgets.big_text import json_widget
 from inspector.tui.widgets.content_view import BlockView
 from inspector.tui.widgets.item_list import ItemList
 from inspector.tui.widgets.steady import SteadyScroll, SteadyStatic, set_text
-
-if TYPE_CHECKING:
-    from inspector.tui.server_view import ServerView
 
 __all__ = ["BackToDirectory", "DirectoryListing", "ResourcesPane", "contents_widgets"]
 
@@ -153,18 +152,12 @@ class ResourcesPane(Horizontal):
     #resource-contents { height: 1fr; border: round $primary-muted; padding: 0 1; }
     """
 
-    def __init__(self) -> None:
+    def __init__(self, server: ServerContext) -> None:
         super().__init__()
+        self.server = server
         self.subscribed: set[str] = set()
         self.updated: set[str] = set()
         self.current: Item | None = None
-
-    @property
-    def inspector(self) -> ServerView:
-        """The server view this pane belongs to."""
-        from inspector.tui.server_view import owner_of
-
-        return owner_of(self)
 
     def compose(self) -> ComposeResult:
         yield ItemList("Resources", self._row, kind="resources", lines=2, id="resource-list")
@@ -201,7 +194,7 @@ class ResourcesPane(Horizontal):
             text.append("\n")
             text.append_text(plain(item.description))
         state = "subscribed" if item.key in self.subscribed else "not subscribed"
-        if self.inspector.client.server_capabilities.get("resources", {}).get("subscribe"):
+        if self.server.client.server_capabilities.get("resources", {}).get("subscribe"):
             text.append(f"\n{state} ({key_hint(self.app, 'toggle_subscription')} toggles)", style=looks.INFO)
         if item.key in self.updated:
             text.append("\n● updated since last read", style=looks.ACCENT_STRONG)
@@ -262,7 +255,7 @@ class ResourcesPane(Horizontal):
         area = self.query_one("#resource-contents", VerticalScroll)
         await area.remove_children()
         area.border_title = plain_line(uri, 120)
-        client = self.inspector.client
+        client = self.server.client
         if directory and client.directory_read:
             await self._list_directory(area, uri, came_from)
             return
@@ -275,7 +268,7 @@ class ResourcesPane(Horizontal):
             await area.mount(Static(Text(note, style="dim")))
         started = time.perf_counter()
         try:
-            result, cached = await self.inspector.client.read_resource_cached(uri, refresh=force)
+            result, cached = await self.server.client.read_resource_cached(uri, refresh=force)
         except InspectorError as exc:
             await area.mount(Static(plain(f"✖ {exc}", style=looks.ERROR_STRONG)))
             return
@@ -298,7 +291,7 @@ class ResourcesPane(Horizontal):
     async def _list_directory(self, area: VerticalScroll, uri: str, came_from: str | None = None) -> None:
         """`resources/directory/read`, every page: the children, the problems, how many pages."""
         try:
-            listing = await self.inspector.client.read_directory(uri)
+            listing = await self.server.client.read_directory(uri)
         except InspectorError as exc:
             await area.mount(Static(plain(f"✖ {exc}", style=looks.ERROR_STRONG)))
             return
@@ -318,19 +311,19 @@ class ResourcesPane(Horizontal):
         item = self.current
         if item is None:
             return
-        client = self.inspector.client
+        client = self.server.client
         if item.key in self.subscribed:
             await client.unsubscribe(item.key)
             self.subscribed.discard(item.key)
-            self.inspector.notify_plain(f"unsubscribed from {item.key}")
+            self.post_message(Notice(f"unsubscribed from {item.key}"))
         else:
             await client.subscribe(item.key)
             self.subscribed.add(item.key)
-            self.inspector.notify_plain(f"subscribed to {item.key}")
+            self.post_message(Notice(f"subscribed to {item.key}"))
         self.query_one(ItemList).refresh_rows()
 
     def mark_updated(self, uri: str) -> None:
         """Mark the resource at *uri* as updated in the list, and say so in a notice."""
         self.updated.add(uri)
         self.query_one(ItemList).refresh_rows()
-        self.inspector.notify_plain(f"resource updated: {uri}")
+        self.post_message(Notice(f"resource updated: {uri}"))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.text import Text
 from textual import on, work
@@ -12,11 +12,9 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Static
 
+from inspector.tui.panes.context import ServerContext
 from inspector.tui.safe import plain_line
 from inspector.tui.widgets.filter_list import FilterList
-
-if TYPE_CHECKING:
-    from inspector.tui.server_view import ServerView
 
 __all__ = ["RootsPane", "root_row"]
 
@@ -47,12 +45,9 @@ class RootsPane(Vertical):
     RootsPane Input { width: 1fr; }
     """
 
-    @property
-    def inspector(self) -> ServerView:
-        """The server view this pane belongs to."""
-        from inspector.tui.server_view import owner_of
-
-        return owner_of(self)
+    def __init__(self, server: ServerContext) -> None:
+        super().__init__()
+        self.server = server
 
     def compose(self) -> ComposeResult:
         yield Static(
@@ -77,7 +72,7 @@ class RootsPane(Vertical):
         return self.query_one("#roots-list", FilterList)
 
     def _render_roots(self) -> None:
-        self.roots_list.set_items(list(self.inspector.handlers.roots))
+        self.roots_list.set_items(list(self.server.roots))
 
     @on(Input.Submitted, "#root-input")
     @on(Button.Pressed, "#root-add")
@@ -91,14 +86,14 @@ class RootsPane(Vertical):
         else:
             path = Path(value).expanduser().resolve()
             uri, name = path.as_uri(), path.name or str(path)
-        self.inspector.handlers.roots.append({"uri": uri, "name": name})
+        self.server.roots.append({"uri": uri, "name": name})
         field.value = ""
         self._render_roots()
         self._announce()
 
     def action_remove_root(self) -> None:
         root = self.roots_list.highlighted_item
-        roots = self.inspector.handlers.roots
+        roots = self.server.roots
         # By identity: the filter may hide some, so the list's index is not the roots' index.
         for index, candidate in enumerate(roots):
             if candidate is root:
@@ -109,6 +104,6 @@ class RootsPane(Vertical):
 
     @work(group="roots")
     async def _announce(self) -> None:
-        client = self.inspector.client
+        client = self.server.client
         if client.state == "connected":
             await client.roots_changed()

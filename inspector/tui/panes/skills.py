@@ -10,14 +10,13 @@ rule a failure breaks.  A file the entry does not list is never asked for.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Static, TabbedContent
+from textual.widgets import Static
 
 from inspector.core.checks.problems import Problem
 from inspector.core.extensions.skill_entries import SkillEntry
@@ -32,11 +31,10 @@ from inspector.core.extensions.skills import (
 )
 from inspector.core.protocol.errors import InspectorError
 from inspector.tui import looks
+from inspector.tui.panes.context import ServerContext
+from inspector.tui.panes.messages import Notice
 from inspector.tui.safe import plain, plain_line
 from inspector.tui.widgets.filter_list import FilterList
-
-if TYPE_CHECKING:
-    from inspector.tui.server_view import ServerView
 
 __all__ = ["SkillsPane", "file_row", "skill_row"]
 
@@ -137,8 +135,9 @@ class SkillsPane(Horizontal):
     #skill-read { height: 1fr; border: round $primary-muted; padding: 0 1; }
     """
 
-    def __init__(self) -> None:
+    def __init__(self, server: ServerContext) -> None:
         super().__init__()
+        self.server = server
         self.entries: list[SkillEntry] = []
         self.current: SkillEntry | None = None
         self.fetched: dict[tuple[str, str], FetchedFile] = {}
@@ -146,13 +145,6 @@ class SkillsPane(Horizontal):
         self.got: dict[str, str] = {}
         # What the pane says while it shows no skill: why there is none.
         self.empty_note = Text()
-
-    @property
-    def inspector(self) -> ServerView:
-        """The server view this pane belongs to."""
-        from inspector.tui.server_view import owner_of
-
-        return owner_of(self)
 
     def compose(self) -> ComposeResult:
         yield FilterList(
@@ -187,11 +179,9 @@ class SkillsPane(Horizontal):
     @work(group="skills-list", exclusive=True)
     async def refresh_skills(self) -> None:
         """After a connection: the tab for a server that declares skills, and its entries (no files)."""
-        tabs = self.inspector.query_one("#main", TabbedContent)
-        client = self.inspector.client
+        client = self.server.client
         if not declares_skills(client):
             # Shown only when asked for (F11): it says why it is empty.
-            tabs.hide_tab("skills")
             self.entries = []
             self.empty_note = Text(
                 f"This server does not declare the {EXTENSION} extension: skills/list is not sent.", style="dim"
@@ -199,7 +189,6 @@ class SkillsPane(Horizontal):
             self.skill_list.set_items([])
             self.query_one("#skill-entry-text", Static).update(self.empty_note)
             return
-        tabs.show_tab("skills")
         try:
             listing = await list_skills(client)
         except InspectorError as exc:
@@ -214,7 +203,7 @@ class SkillsPane(Horizontal):
         if not listing.entries:
             self.query_one("#skill-entry-text", Static).update(self.empty_note)
         if listing.problems:
-            self.inspector.notify_plain("; ".join(listing.problems), title="skills/list", severity="warning")
+            self.post_message(Notice("; ".join(listing.problems), title="skills/list", severity="warning"))
 
     @on(FilterList.Highlighted, "#skill-list")
     def _show(self, event: FilterList.Highlighted) -> None:
@@ -269,7 +258,7 @@ class SkillsPane(Horizontal):
         """Read one file of the skill because the person asked, and verify it."""
         area = self.query_one("#skill-read-text", Static)
         area.update(plain_line(f"reading {uri} …", 200, style="dim"))
-        client = self.inspector.client
+        client = self.server.client
         try:
             if uri == entry.uri:
                 fetched = await load_skill(client, entry)
@@ -303,12 +292,12 @@ class SkillsPane(Horizontal):
         typed = self.skill_list.filter_text.strip()
         uri = highlighted.uri if highlighted is not None else typed
         if not uri or (highlighted is None and "://" not in typed):
-            self.inspector.notify_plain(
-                "highlight a skill, or type the URI of a SKILL.md in the filter (/), then g", severity="warning"
+            self.post_message(
+                Notice("highlight a skill, or type the URI of a SKILL.md in the filter (/), then g", severity="warning")
             )
             return
         try:
-            entry = await get_skill(self.inspector.client, uri)
+            entry = await get_skill(self.server.client, uri)
         except InspectorError as exc:
             self.query_one("#skill-entry-text", Static).update(
                 plain(f"✖ skills/get {uri}: {exc}", style=looks.ERROR_STRONG)

@@ -4,7 +4,6 @@ status history, result or error, and the actions the protocol offers."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on, work
@@ -16,12 +15,11 @@ from textual.widgets import Static
 from inspector.core.protocol.errors import InspectorError
 from inspector.core.protocol.tasks import TaskInfo
 from inspector.tui import looks
+from inspector.tui.panes.context import ServerContext
+from inspector.tui.panes.messages import Notice
 from inspector.tui.safe import plain, plain_line
 from inspector.tui.widgets.big_text import json_widget
 from inspector.tui.widgets.filter_list import FilterList
-
-if TYPE_CHECKING:
-    from inspector.tui.server_view import ServerView
 
 __all__ = ["TasksPane"]
 
@@ -63,16 +61,10 @@ class TasksPane(Horizontal):
     TasksPane > #task-detail { width: 1fr; border: round $primary-muted; padding: 0 1; }
     """
 
-    def __init__(self) -> None:
+    def __init__(self, server: ServerContext) -> None:
         super().__init__()
+        self.server = server
         self.shown: Sequence[TaskInfo] = []
-
-    @property
-    def inspector(self) -> ServerView:
-        """The server view this pane belongs to."""
-        from inspector.tui.server_view import owner_of
-
-        return owner_of(self)
 
     def compose(self) -> ComposeResult:
         yield FilterList(
@@ -95,7 +87,7 @@ class TasksPane(Horizontal):
         """Fill the list with the session's tasks; with none chosen yet, highlight the newest."""
         task_list = self.task_list
         current = self.current
-        task_list.set_items(list(self.inspector.client.tasks.tasks.values()))
+        task_list.set_items(list(self.server.client.tasks.tasks.values()))
         self.shown = task_list.shown
         if current is None and task_list.shown:
             # Nothing chosen yet: the newest task.  (The list announces its
@@ -155,26 +147,26 @@ class TasksPane(Horizontal):
     @work(group="task-action")
     async def action_get(self) -> None:
         if self.current is not None:
-            await self._guard(self.inspector.client.tasks.get(self.current.task_id))
+            await self._guard(self.server.client.tasks.get(self.current.task_id))
 
     @work(group="task-action")
     async def action_cancel(self) -> None:
         if self.current is not None:
-            await self._guard(self.inspector.client.tasks.cancel(self.current.task_id))
+            await self._guard(self.server.client.tasks.cancel(self.current.task_id))
 
     @work(group="task-action")
     async def action_list(self) -> None:
-        await self._guard(self.inspector.client.tasks.list())
+        await self._guard(self.server.client.tasks.list())
 
     @work(group="task-action")
     async def action_answer(self) -> None:
         info = self.current
         if info is not None and info.flavour == "extension" and info.status == "input_required":
-            await self._guard(self.inspector.client.tasks.answer(info))
+            await self._guard(self.server.client.tasks.answer(info))
 
     async def _guard(self, action: object) -> None:
         try:
             await action  # type: ignore[misc]
         except InspectorError as exc:
-            self.inspector.notify_plain(str(exc), severity="error")
+            self.post_message(Notice(str(exc), severity="error"))
         self.refresh_tasks()

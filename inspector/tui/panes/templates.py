@@ -4,7 +4,7 @@ expanded URI shown live, and reading it."""
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.text import Text
 from textual import on, work
@@ -18,13 +18,11 @@ from inspector.core.protocol.items import Item, ListResult
 from inspector.tui import looks
 from inspector.tui.badges import uri_row
 from inspector.tui.keymap import key_hint
+from inspector.tui.panes.context import ServerContext
 from inspector.tui.panes.resources import contents_widgets
 from inspector.tui.safe import plain, plain_line
 from inspector.tui.widgets.completing_field import CompletingField, ask_completion, fill_form, focus_first_field
 from inspector.tui.widgets.item_list import ItemList
-
-if TYPE_CHECKING:
-    from inspector.tui.server_view import ServerView
 
 __all__ = ["TemplatesPane", "expand_template", "template_variables"]
 
@@ -63,16 +61,10 @@ class TemplatesPane(Horizontal):
     #template-contents { height: 1fr; border: round $primary-muted; padding: 0 1; }
     """
 
-    def __init__(self) -> None:
+    def __init__(self, server: ServerContext) -> None:
         super().__init__()
+        self.server = server
         self.current: Item | None = None
-
-    @property
-    def inspector(self) -> ServerView:
-        """The server view this pane belongs to."""
-        from inspector.tui.server_view import owner_of
-
-        return owner_of(self)
 
     def compose(self) -> ComposeResult:
         yield ItemList("Templates", uri_row, kind="templates", lines=2, id="template-list")
@@ -90,7 +82,7 @@ class TemplatesPane(Horizontal):
         if item is None:
             return [], None, False
         ref = {"type": "ref/resource", "uri": item.key}
-        return await ask_completion(self.inspector.client, ref, argument, value, self.values())
+        return await ask_completion(self.server.client, ref, argument, value, self.values())
 
     @on(ItemList.Highlighted, "#template-list")
     async def _show(self, event: ItemList.Highlighted) -> None:
@@ -120,7 +112,7 @@ class TemplatesPane(Horizontal):
             header.append_text(plain(item.description))
         variables = template_variables(item.key)
         lines = [] if variables else [Text("no variables (or the template is not valid RFC 6570)", style=looks.WARNING)]
-        completions = "completions" in self.inspector.client.server_capabilities
+        completions = "completions" in self.server.client.server_capabilities
         fields = []
         for name in variables:
             label = Text(name, style="bold")
@@ -174,7 +166,7 @@ class TemplatesPane(Horizontal):
         area.border_title = plain_line(uri, 120)
         started = time.perf_counter()
         try:
-            result = await self.inspector.client.read_resource(uri)
+            result = await self.server.client.read_resource(uri)
         except InspectorError as exc:
             await area.mount(Static(plain(f"✖ {exc}", style=looks.ERROR_STRONG)))
             return

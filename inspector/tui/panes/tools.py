@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -10,6 +11,8 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.reactive import var
 from textual.widget import Widget
 from textual.widgets import Checkbox, Static, TabbedContent, TabPane
 
@@ -22,6 +25,8 @@ from inspector.core.protocol.tasks import TaskInfo
 from inspector.core.record.recording_files import last_call
 from inspector.tui.badges import tool_row
 from inspector.tui.clipboard import copy_text
+from inspector.tui.panes.context import ServerContext
+from inspector.tui.panes.messages import Notice, ResourceRequested
 from inspector.tui.panes.tool_header import tool_header
 from inspector.tui.safe import json_syntax
 from inspector.tui.widgets.arguments import ArgumentsEditor
@@ -34,7 +39,6 @@ from inspector.tui.widgets.steady import set_text
 if TYPE_CHECKING:
     from inspector.core.extensions.app_bridge import AppBridge
     from inspector.core.extensions.app_host import AppHost
-    from inspector.tui.server_view import ServerView
 
 __all__ = ["ToolsPane"]
 
@@ -79,8 +83,38 @@ class ToolsPane(Horizontal):
     ToolsPane ResultView.-other-tool { height: 3; min-height: 3; }
     """
 
-    def __init__(self) -> None:
+    # Whether this connection attempt got as far as a negotiated revision (bound by the view).
+    negotiated: var[bool] = var(False)
+
+    class CallRequested(Message):
+        """The person asked to call *tool* with *arguments* (the view confirms, then calls `run_call`)."""
+
+        def __init__(self, tool: Item, arguments: dict[str, Any]) -> None:
+            super().__init__()
+            self.tool = tool
+            self.arguments = arguments
+
+    class AppCallAsked(Message):
+        """An MCP App asks to call *tool*: the view's confirmation sets *answer* (True: send it)."""
+
+        def __init__(self, tool: Item, arguments: dict[str, Any], origin: str, answer: asyncio.Future[bool]) -> None:
+            super().__init__()
+            self.tool = tool
+            self.arguments = arguments
+            self.origin = origin
+            self.answer = answer
+
+        def answered(self, send: bool) -> None:
+            """Give the app its answer (once)."""
+            if not self.answer.done():
+                self.answer.set_result(send)
+
+    class SteppingToggled(Message):
+        """The person turned manual multi round-trip stepping on or off."""
+
+    def __init__(self, server: ServerContext) -> None:
         super().__init__()
+        self.server = server
         self.tool: Item | None = None
         self.pending: Operation | None = None
         self.running_task: TaskInfo | None = None
@@ -99,13 +133,6 @@ class ToolsPane(Horizontal):
         # The tool each schema tab was drawn for: a tab is drawn when it is
         # shown, not for every tool the highlight passes.
         self._tab_drawn: dict[str, Item | None] = {}
-
-    @property
-    def inspector(self) -> ServerView:
-        """The server view this pane belongs to."""
-        from inspector.tui.server_view import owner_of
-
-        return owner_of(self)
 
     def compose(self) -> ComposeResult:
         yield ItemList("Tools", tool_row, kind="tools", lines=2, id="tool-list")
@@ -152,7 +179,7 @@ class ToolsPane(Horizontal):
         set_text(header, tool_header(item, self.app_url if self.app_tool == item.key else None))
         self._draw_tabs()
         self.query_one(ArgumentsEditor).load_schema(item.input_schema, key=item.key)
-        if self.inspector.recording is not None:
+        if self.server.recording:
             self._show_recorded_call(item)
 
     def _draw_tabs(self, every: bool = False) -> None:
@@ -204,7 +231,7 @@ class ToolsPane(Horizontal):
     async def _show_recorded_call(self, item: Item) -> None:
         """A recording: the last call of this tool it holds, its arguments in
         the form and its answer in the result view, as they were."""
-        found = last_call(self.inspector.traffic, item.key)
+        found = last_call(self.server.traffic, item.key)
         if found is None:
             return
         request, response = found
@@ -227,8 +254,8 @@ class ToolsPane(Horizontal):
     def refresh_task_option(self) -> None:
         """ "Run as a task" only where the connected server lets this tool be one."""
         checkbox = self.query_one("#as-task", Checkbox)
-        client = self.inspector.client
-        connected = client.state == "connected" and self.inspector.negotiated
+        client = self.server.client
+        connected = client.state == "connected" and self.negotiated
         support = client.task_support(self.tool.data) if self.tool is not None and connected else "forbidden"
         shown_for = (self.tool.key if self.tool is not None else None, support)
         if shown_for == self._task_option:
@@ -252,28 +279,26 @@ class ToolsPane(Horizontal):
             return
         excluded = [p for p in tool.problems if p.startswith("excluded:")]
         if excluded:
-            self.inspector.notify_plain(f"{tool.key} cannot be called: {excluded[0]}", severity="error")
+            self._notice(f"{tool.key} cannot be called: {excluded[0]}", severity="error")
             return
         editor = self.query_one(ArgumentsEditor)
         arguments, errors = await editor.checked_arguments()
         if tool is not self.tool:
             return  # the person moved to another tool while the check ran
         if arguments is None:
-            self.inspector.notify_plain("; ".join(errors) or "the arguments are not valid", severity="error")
+            self._notice("; ".join(errors) or "the arguments are not valid", severity="error")
             return
         if errors:
-            self.inspector.notify_plain(
-                "arguments do not match the input schema: " + "; ".join(errors[:3]), severity="warning"
-            )
-        self.inspector.calls.confirm_and_call(tool, arguments)
+            self._notice("arguments do not match the input schema: " + "; ".join(errors[:3]), severity="warning")
+        self.post_message(self.CallRequested(tool, arguments))
 
     def _as_task(self, tool: Item) -> bool:
-        support = self.inspector.client.task_support(tool.data)
+        support = self.server.client.task_support(tool.data)
         return support == "required" or (support == "optional" and self.query_one("#as-task", Checkbox).value)
 
     async def run_call(self, tool: Item, arguments: dict[str, Any]) -> None:
         """Called by the app after confirmation, inside a worker."""
-        client = self.inspector.client
+        client = self.server.client
         result_view = self.query_one(ResultView)
         await result_view.running(f"calling {tool.key}", owner=tool.key)
         self.started = time.perf_counter()
@@ -328,7 +353,7 @@ class ToolsPane(Horizontal):
     async def action_cancel(self) -> None:
         if self.running_task is not None and not self.running_task.terminal:
             # A task is cancelled by asking the server (tasks/cancel).
-            await self.inspector.client.tasks.cancel(self.running_task.task_id)
+            await self.server.client.tasks.cancel(self.running_task.task_id)
         elif self.pending is not None:
             await self.pending.cancel("cancelled by the user")
 
@@ -344,37 +369,40 @@ class ToolsPane(Horizontal):
         tool = self.tool
         ui = tool_ui(tool.data) if tool is not None else None
         if tool is None or ui is None or ui.resource_uri is None:
-            self.inspector.notify_plain("this tool declares no MCP App (_meta.ui.resourceUri)", severity="warning")
+            self._notice("this tool declares no MCP App (_meta.ui.resourceUri)", severity="warning")
             return
         if self.app_tool == tool.key and self.app_url is not None:
             # Its preview runs already: now, and only now, the browser is opened on it.
             await self._open_preview(self.app_url)
             return
         try:
-            result = await self.inspector.client.read_resource(ui.resource_uri)
+            result = await self.server.client.read_resource(ui.resource_uri)
             document = app_document(ui.resource_uri, result)
         except (InspectorError, ValueError) as exc:
-            self.inspector.notify_plain(f"{ui.resource_uri}: {exc}", severity="error")
+            self._notice(f"{ui.resource_uri}: {exc}", severity="error")
             return
         await self.stop_app_preview()
-        inspector = self.inspector
+        server = self.server
         origin = f"the MCP App of {tool.key}"
 
         def find_tool(name: str) -> Item | None:
-            listing = inspector.lists.get("tools")
+            listing = server.lists.get("tools")
             return listing.find(name) if listing is not None else None
 
         async def confirm(asked: Item, arguments: dict[str, Any]) -> bool:
-            return await inspector.calls.ask_to_call(asked, arguments, origin)
+            # The app's request waits for the person: the message carries the future the view's confirmation sets.
+            answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+            self.post_message(self.AppCallAsked(asked, arguments, origin, answer))
+            return await answer
 
         bridge = AppBridge(
-            inspector.client,
+            server.client,
             tool.data,
             host_version=__version__,
             find_tool=find_tool,
             confirm=confirm,
             ui_meta=document.ui_meta,
-            notify=lambda text: inspector.notify_plain(f"{origin}: {text}"),
+            notify=lambda text: self._notice(f"{origin}: {text}"),
         )
         host = AppHost(document, bridge)
         self.app_url = await host.start()
@@ -387,9 +415,7 @@ class ToolsPane(Horizontal):
                 await bridge.set_result(answer)
             elif failed is not None:
                 await bridge.set_cancelled(failed)
-        self.inspector.notify_plain(
-            f"MCP App preview of {document.uri}: {self.app_url} (alt+a again opens it in your browser)"
-        )
+        self._notice(f"MCP App preview of {document.uri}: {self.app_url} (alt+a again opens it in your browser)")
         self._redraw_header()
 
     async def _open_preview(self, url: str) -> None:
@@ -397,9 +423,9 @@ class ToolsPane(Horizontal):
 
         why_not = await open_in_browser(url)
         if why_not is None:
-            self.inspector.notify_plain(f"opening {url} in your browser")
+            self._notice(f"opening {url} in your browser")
         else:
-            self.inspector.notify_plain(why_not, severity="warning")
+            self._notice(why_not, severity="warning")
 
     def _redraw_header(self) -> None:
         tool = self.tool
@@ -429,14 +455,18 @@ class ToolsPane(Horizontal):
         from inspector.core.servers.copy_command import call_command
 
         arguments, _errors = self.query_one(ArgumentsEditor).arguments()
-        roots = [root["uri"] for root in self.inspector.handlers.roots if isinstance(root.get("uri"), str)]
-        line = call_command(self.inspector.spec, self.tool.key, arguments or {}, self.tool.input_schema, roots)
+        roots = [root["uri"] for root in self.server.roots if isinstance(root.get("uri"), str)]
+        line = call_command(self.server.spec, self.tool.key, arguments or {}, self.tool.input_schema, roots)
         how = copy_text(self.app, line)
-        self.inspector.notify_plain(f"copied ({how}): {line}")
+        self._notice(f"copied ({how}): {line}")
 
     def action_toggle_stepping(self) -> None:
-        self.inspector.calls.toggle_round_stepping()
+        self.post_message(self.SteppingToggled())
 
     @on(BlockView.ReadLink)
     def _read_link(self, event: BlockView.ReadLink) -> None:
-        self.inspector.open_resource(event.uri)
+        event.stop()
+        self.post_message(ResourceRequested(event.uri))
+
+    def _notice(self, text: str, *, severity: str = "information") -> None:
+        self.post_message(Notice(text, severity=severity))

@@ -5,12 +5,13 @@ request it retries, copy, edit and resend)."""
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.reactive import var
 from textual.widgets import Input
 
 from inspector.core.record.traffic import Frame, TrafficLog
@@ -19,9 +20,6 @@ from inspector.tui.clipboard import copy_text
 from inspector.tui.panes.frame_detail import FrameDetail, frame_detail, prepare_frame
 from inspector.tui.widgets.big_text import HIGHLIGHT_LIMIT
 from inspector.tui.widgets.traffic_table import TrafficTable, header_text
-
-if TYPE_CHECKING:
-    from inspector.tui.server_view import ServerView
 
 __all__ = ["TrafficFilter", "TrafficPane"]
 
@@ -82,12 +80,16 @@ class TrafficFilter:
 class TrafficPane(Horizontal):
     """The frames table and filter on the left, the selected frame's detail on the right."""
 
-    @property
-    def inspector(self) -> ServerView:
-        """The server view this pane belongs to."""
-        from inspector.tui.server_view import owner_of
+    # How many of the server's lists are arriving now (bound by the view, through the bottom panel).
+    lists_loading: var[int] = var(0)
 
-        return owner_of(self)
+    class ComposerRequested(Message):
+        """Open the raw composer: on *text* (a message to edit and send again, under *title*), else a template."""
+
+        def __init__(self, text: str | None = None, title: str | None = None) -> None:
+            super().__init__()
+            self.text = text
+            self.title = title
 
     BINDINGS = [
         Binding("slash", "focus_filter", "Filter traffic", key_display="/", id="traffic_filter"),
@@ -147,7 +149,7 @@ class TrafficPane(Horizontal):
             await asyncio.sleep(FOLLOW_DETAIL_AFTER)
             # A list still arriving brings more frames: the detail waits for
             # its last page rather than laying the screen out between pages.
-            while self.inspector.lists_loading:
+            while self.lists_loading:
                 tables = self.query(TrafficTable)
                 if not tables or not tables.first().following:
                     break
@@ -190,10 +192,10 @@ class TrafficPane(Horizontal):
         if frame is None or frame.direction != "out" or not isinstance(frame.message, dict):
             self.app.notify("select a message we sent to edit and resend it", severity="warning")
             return
-        self.inspector.calls.open_composer(safe_json(frame.message, indent=2), f"Edit and resend #{frame.seq}")
+        self.post_message(self.ComposerRequested(safe_json(frame.message, indent=2), f"Edit and resend #{frame.seq}"))
 
     def action_compose(self) -> None:
-        self.inspector.calls.open_composer()
+        self.post_message(self.ComposerRequested())
 
     def action_toggle_errors(self) -> None:
         field = self.query_one("#traffic-filter", Input)
