@@ -8,6 +8,15 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from textual.widgets import TextArea
+
+from inspector.core.servers.spec import demo_spec
+from inspector.tui.app import InspectorApp
+from inspector.tui.panes.traffic import TrafficPane
+from inspector.tui.screens.composer import TEMPLATE, ComposerScreen
+
+from .tui_helpers import burst, focus, select, wait_connected, wait_for
+
 PANES = Path(__file__).resolve().parents[1] / "inspector" / "tui" / "panes"
 
 # The modules above the panes: a pane that imports one of them can reach its owner.
@@ -150,3 +159,35 @@ def test_the_check_finds_each_way_of_reaching_up_and_passes_a_pane_that_is_hande
     # A relative import of the view is an import of the view.
     assert reaching_up("from ..server_view import ServerView") != []
     assert reaching_up("from .. import app") != []
+
+
+async def test_what_the_tools_and_traffic_panes_ask_for_reaches_their_view() -> None:
+    """Keys no other test presses: ctrl+e (the Tools pane asks its view to
+    step multi round-trip rounds) and r / n in the Traffic pane (it asks its
+    view for the raw composer, on a sent frame or on a template)."""
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=(160, 45)) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", "echo")
+        await burst(pilot, "ctrl+e")
+        await wait_for(pilot, lambda: app.client.mrtr_stepper is not None, "rounds stepped by hand")
+        await burst(pilot, "ctrl+e")
+        await wait_for(pilot, lambda: app.client.mrtr_stepper is None, "rounds answered automatically")
+
+        app.view.action_show_bottom("traffic")
+        table = app.view.query_one(TrafficPane).table
+        sent = next(frame for frame in app.traffic.frames if frame.direction == "out" and frame.method == "tools/list")
+        await wait_for(pilot, lambda: table.select_seq(sent.seq), "the tools/list request in the table")
+        await focus(pilot, table)
+        await burst(pilot, "r")
+        await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen), "the composer on the sent frame")
+        screen = app.screen
+        assert isinstance(screen, ComposerScreen)
+        assert screen.title_text == f"Edit and resend #{sent.seq}"
+        assert '"tools/list"' in screen.query_one(TextArea).text
+        await burst(pilot, "escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ComposerScreen), "the composer closed")
+        await focus(pilot, table)
+        await burst(pilot, "n")
+        await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen), "the composer on a template")
+        assert app.screen.query_one(TextArea).text == TEMPLATE
