@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +25,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.css.query import NoMatches
 from textual.reactive import var
+from textual.screen import Screen
 from textual.widgets import Select, TabbedContent, TabPane
 from textual.worker import Worker, WorkerState
 
@@ -173,22 +175,18 @@ class ServerView(Vertical):
         return not self.has_class("-inactive")
 
     def list_state(self) -> tuple[str, str]:
-        """The server list's word for this server: connecting, connected,
-        failed (never got connected) or exited (lost after connecting)."""
-        if self.recording is not None:
-            return "recording", self.recording[0]
-        state, reason = view_connection.connection_state(self)
-        if state in ("connecting", "connected"):
-            return state, reason
-        if state == "idle":
-            return "connecting", reason
-        return ("exited" if self.was_connected else "failed"), reason
+        """The server list's word for this server (see `view_connection.list_state`)."""
+        return view_connection.list_state(self)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         # Not bubbled by Textual: the view's workers (lists, calls, reads) are reported here.
         if event.state == WorkerState.ERROR:
             message = worker_failure(event.worker.error)
             self.notify_plain(message, title=event.worker.name or "request failed", severity="error")
+
+    def push_screen(self, screen: Screen[Any], callback: Callable[[Any], Any] | None = None) -> Any:
+        """Push *screen* on the app (a view has no screens of its own; its `TuiHandlers` push theirs here)."""
+        return self.app.push_screen(screen, callback=callback)
 
     def notify_plain(self, message: str, *, title: str = "", severity: str = "information") -> None:
         """A toast whose text may come from the server: never markup; named

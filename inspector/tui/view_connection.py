@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 __all__ = [
     "connection_facts",
     "connection_state",
+    "list_state",
     "open_connection",
     "restart_on_changes",
     "show_connect_error",
@@ -140,6 +141,19 @@ def connection_state(view: ServerView) -> tuple[str, str]:
     if view.preflight and state != "connecting":
         return "connecting", "authorization"
     return state, reason
+
+
+def list_state(view: ServerView) -> tuple[str, str]:
+    """The server list's word for *view*'s server: connecting, connected,
+    failed (never got connected) or exited (lost after connecting)."""
+    if view.recording is not None:
+        return "recording", view.recording[0]
+    state, reason = connection_state(view)
+    if state in ("connecting", "connected"):
+        return state, reason
+    if state == "idle":
+        return "connecting", reason
+    return ("exited" if view.was_connected else "failed"), reason
 
 
 def connection_facts(view: ServerView) -> ConnectionFacts:
