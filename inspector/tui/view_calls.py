@@ -99,7 +99,7 @@ class ServerCalls:
             if not answer.done():
                 answer.set_result(bool(send))
 
-        self._view.app.push_screen(RoundScreen(step), callback=decided)
+        self._view.push_screen(RoundScreen(step), callback=decided)
         return await answer
 
     def open_composer(self, text: str | None = None, title: str | None = None) -> None:
@@ -118,7 +118,7 @@ class ServerCalls:
             if typed is not None:
                 view.run_worker(self._send_raw(typed), group="raw", exit_on_error=False)
 
-        view.app.push_screen(screen, callback=send)
+        view.push_screen(screen, callback=send)
 
     async def _send_raw(self, text: str) -> None:
         view = self._view

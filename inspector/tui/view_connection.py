@@ -129,7 +129,7 @@ def show_connect_error(view: ServerView, exc: InspectorError) -> None:
             view.connect(reconnect=True)
 
     screen = ConnectErrorScreen(str(exc), tail, view.spec.label(), tail_source=client.stderr_tail)
-    view.app.push_screen(screen, callback=retry)
+    view.push_screen(screen, callback=retry)
 
 
 def connection_state(view: ServerView) -> tuple[str, str]:
