@@ -55,14 +55,11 @@ class Output:
         target.write("\n")
         target.flush()
 
-    def write_utf8(self, data: bytes, stream: IO[str] | None = None) -> None:
-        """One line of already-encoded JSON given as UTF-8 (a lone surrogate
-        as "surrogatepass" writes it), its control characters escaped."""
-        self.write_utf8_parts([data], stream)
-
     def write_utf8_parts(self, parts: Iterable[bytes], stream: IO[str] | None = None) -> None:
-        """`write_utf8` of the pieces' text, each piece whole characters,
-        written one after the other (never joined).
+        """One line of already-encoded JSON given as UTF-8 pieces (a lone
+        surrogate as "surrogatepass" writes it; each piece whole characters),
+        written one after the other (never joined), its control characters
+        escaped.
 
         A piece with nothing to escape (ASCII without DEL: the encoder escaped
         the C0 controls) goes to the stream's bytes as it is: 100,000 tools
