@@ -110,8 +110,12 @@ def _deeper_if_valid(raw: bytes, limit: int) -> bool:
     kept = raw.translate(_SQUARE, _NOT_BRACKETS_OR_QUOTES)
     if len(kept) <= limit:
         return False
-    kept = kept.replace(b'""', b"")
-    if b'"' in kept:
+    if kept.count(b'""') * 2 == kept.count(b'"'):
+        # Every quote is in a pair `""` (what dropping them would find): no
+        # string has a bracket, and deleting the quotes is many times quicker.
+        kept = kept.translate(None, b'"')
+    else:
+        kept = kept.replace(b'""', b"")
         kept = b"".join(kept.split(b'"')[::2])
     levels = 0
     # A few passes take the bulk away (most brackets are leaves or near them);
