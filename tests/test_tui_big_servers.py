@@ -6,6 +6,7 @@ measured in bench/tui_launch.py and bench/tui_lists.py, not here.)"""
 
 from __future__ import annotations
 
+import gc
 import sys
 from pathlib import Path
 
@@ -59,12 +60,16 @@ async def test_the_first_page_shows_before_later_pages_arrive(tmp_path: Path) ->
         assert "tools" not in app.lists  # the listing is not complete yet
         assert "loading" in str(listed.border_subtitle)
         assert any(f.method == "tools/list" and f.direction == "out" for f in app.traffic)
+        # The page taken in is out of the collector's sight while the list arrives.
+        assert gc.get_freeze_count() > 0
         release.touch()
         await wait_for(pilot, lambda: "tools" in app.lists, "the whole listing")
         await settle(pilot, "the list to draw the whole listing")
         names = [item.key for item in tool_list(app).items]
         assert len(names) == 41 and names[-1] == "big_json", names
         assert "loading" not in str(tool_list(app).border_subtitle)
+        # And handed back to it once the list is in.
+        assert gc.get_freeze_count() == 0
 
 
 async def test_the_wire_validation_catches_up_while_a_list_is_held_and_after_it(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from inspector.commands import exitcodes
 from inspector.commands.render import item_line
 from inspector.commands.runner import CommandContext
 from inspector.core.protocol.items import KIND_FIELDS, Item, ListResult
-from inspector.core.protocol.wire_json import dumps_utf8 as _dumps_utf8
+from inspector.core.protocol.wire_json import dumps_utf8_pieces as _dumps_utf8_pieces
 from inspector.core.safetext import visible
 
 __all__ = ["run_list"]
@@ -26,12 +26,12 @@ async def run_list(ctx: CommandContext) -> int:
 
 async def _run_list(ctx: CommandContext) -> int:
     kind = ctx.args.kind
-    # Every item as received (tools the client excludes too: they were sent).
-    received: list[Any] = []
+    # Every item as received, a list per page (tools the client excludes too: they were sent).
+    received: list[list[Any]] = []
 
     def on_page(items: list[Item]) -> None:
         if ctx.out.json:
-            received.extend([item.raw for item in items])
+            received.append([item.raw for item in items])
         # The list is held whole until it is printed, and it holds no
         # reference cycle: each page, once parsed, is put out of the cyclic
         # collector's sight, so the collections the next pages cause do not
@@ -46,9 +46,9 @@ async def _run_list(ctx: CommandContext) -> int:
         print(f"inspector: {visible(problem)}", file=sys.stderr)
     key = KIND_FIELDS[kind][0]
     if ctx.out.json:
-        # The items, and the page fields that still mean something for the whole.
-        document = {key: received, **dict(_page_fields(listing))}
-        ctx.out.write_utf8(_dumps_utf8(document))
+        # The items, and the page fields that still mean something for the whole,
+        # written a page at a time.
+        ctx.out.write_utf8_parts(_dumps_utf8_pieces(key, received, dict(_page_fields(listing))))
     else:
         pages = len(listing.pages)
         ctx.out.line(f"{len(listing.items)} {kind} ({pages} page{'s' if pages != 1 else ''})")

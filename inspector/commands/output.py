@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterable
 from typing import IO, Any
 
 from inspector.core.safetext import escape_json, visible
@@ -50,32 +51,30 @@ class Output:
         the other, never joined), its control characters escaped."""
         target = stream if stream is not None else self.stream
         for part in parts:
-            # Each control character is escaped on its own, so piece by piece
-            # is the same as all at once.
-            text = escape_json(part)
-            # A huge result is written in slices so no second full copy is made.
-            for start in range(0, len(text), _SLICE):
-                target.write(text[start : start + _SLICE])
+            _write_escaped(part, target)
         target.write("\n")
         target.flush()
 
-    def write_utf8(self, data: bytes, stream: IO[str] | None = None) -> None:
-        """One line of already-encoded JSON given as UTF-8 (a lone surrogate
-        as "surrogatepass" writes it), its control characters escaped.
+    def write_utf8_parts(self, parts: Iterable[bytes], stream: IO[str] | None = None) -> None:
+        """One line of already-encoded JSON given as UTF-8 pieces (a lone
+        surrogate as "surrogatepass" writes it; each piece whole characters),
+        written one after the other (never joined), its control characters
+        escaped.
 
-        Text with nothing to escape (ASCII without DEL: the encoder escaped
+        A piece with nothing to escape (ASCII without DEL: the encoder escaped
         the C0 controls) goes to the stream's bytes as it is: 100,000 tools
         are 40 MB, not decoded here to be encoded again on the way out.
         """
         target = stream if stream is not None else self.stream
         binary = getattr(target, "buffer", None)
-        if binary is None or not data.isascii() or b"\x7f" in data:
-            self.write_text(data.decode("utf-8", "surrogatepass"), target)
-            return
-        target.flush()  # what was written as text comes first
-        binary.write(data)
-        binary.write(b"\n")
-        binary.flush()
+        for part in parts:
+            if binary is None or not part.isascii() or b"\x7f" in part:
+                _write_escaped(part.decode("utf-8", "surrogatepass"), target)
+                continue
+            target.flush()  # what was written as text comes first
+            binary.write(part)
+        target.write("\n")
+        target.flush()
 
     def line(self, text: str = "") -> None:
         """Untrusted text made safe for the terminal, then printed."""
@@ -85,3 +84,12 @@ class Output:
         """Each text as its own `line`."""
         for text in texts:
             self.line(text)
+
+
+def _write_escaped(text: str, target: IO[str]) -> None:
+    # Each control character is escaped on its own, so piece by piece is
+    # the same as all at once.
+    escaped = escape_json(text)
+    # A huge result is written in slices so no second full copy is made.
+    for start in range(0, len(escaped), _SLICE):
+        target.write(escaped[start : start + _SLICE])

@@ -16,8 +16,8 @@ reported instead of silently doing nothing or stopping the inspector.
 
 from __future__ import annotations
 
-import functools
 import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -137,11 +137,38 @@ def keys_in_force(binding: Binding, keymap: Mapping[str, str]) -> Binding:
     return binding
 
 
-@functools.cache
-def _by_id() -> dict[str, Binding]:
-    from inspector.tui.screens.help import all_bindings
+# Bindings by id, found so far.  Ids are unique across the TUI's classes,
+# so a binding found in the modules already imported is the one a scan of
+# every module would find: that scan (it imports every screen and pane, the
+# web server's too) is left to an id no imported module declares.
+_FOUND: dict[str, Binding] = {}
+_SCANNED: set[str] = set()
 
-    return {binding.id: binding for _owner, binding in all_bindings() if binding.id}
+
+def _binding_of(binding_id: str) -> Binding | None:
+    """The binding declared with this id in a class of the TUI (None: none)."""
+    if binding_id not in _FOUND:
+        _scan_imported()
+    if binding_id not in _FOUND and "*" not in _SCANNED:
+        from inspector.tui.screens.help import all_bindings
+
+        _FOUND.update((binding.id, binding) for _owner, binding in all_bindings() if binding.id)
+        _SCANNED.add("*")
+    return _FOUND.get(binding_id)
+
+
+def _scan_imported() -> None:
+    """Take in the bindings of the TUI modules imported since the last scan."""
+    for name, module in list(sys.modules.items()):
+        if name in _SCANNED or not name.startswith("inspector.tui") or module is None:
+            continue
+        _SCANNED.add(name)
+        for owner in list(vars(module).values()):
+            if not isinstance(owner, type) or owner.__module__ != name:
+                continue
+            for binding in owner.__dict__.get("BINDINGS", []):
+                if isinstance(binding, Binding) and binding.id:
+                    _FOUND[binding.id] = binding
 
 
 def key_hint(app: Any, binding_id: str, joiner: str = " or ") -> str:
@@ -149,7 +176,7 @@ def key_hint(app: Any, binding_id: str, joiner: str = " or ") -> str:
     ("ctrl+enter or ctrl+j reads it"), so the hint follows the keymap."""
     from inspector.tui.screens.help import key_names
 
-    binding = _by_id().get(binding_id)
+    binding = _binding_of(binding_id)
     if binding is None:
         return binding_id
     return joiner.join(key_names(keys_in_force(binding, getattr(app, "keymap", {}))).split(" / "))

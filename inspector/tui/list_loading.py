@@ -3,6 +3,7 @@ as it arrives, and the list grows on screen while later pages come."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -13,6 +14,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 
 from inspector.core.protocol.items import Item, ListResult
+from inspector.tui.collector import lists_arriving, page_arrived
 from inspector.tui.panes.prompts import PromptsPane
 from inspector.tui.panes.resources import ResourcesPane
 from inspector.tui.panes.templates import TemplatesPane
@@ -56,6 +58,7 @@ class _PagePainter:
         """Take in a page: shown now if it is the first, else at the next redraw."""
         first = not self.arrived.items
         self.arrived.items.extend(items)
+        page_arrived()
         if first:
             self._show_so_far()
         elif self._timer is None:
@@ -65,6 +68,8 @@ class _PagePainter:
         """No redraw after this (the whole listing is in, or its load failed)."""
         if self._timer is not None:
             self._timer.stop()
+        with contextlib.suppress(NoMatches):
+            self._pane.query_one(ItemList).arriving = False
 
     def _show_so_far(self) -> None:
         self._timer = None
@@ -74,6 +79,7 @@ class _PagePainter:
         except NoMatches:
             return  # the pane is not composed yet: the whole listing will do
         arrived = self.arrived
+        item_list.arriving = True
         self._pane.set_listing(replace(arrived, items=list(arrived.items)))  # type: ignore[attr-defined]
         item_list.border_subtitle = Text(f"loading… {len(arrived.items)} so far")
         # However costly a redraw of the list is, the redraws while
@@ -88,7 +94,8 @@ async def load_list(view: ServerView, kind: str, refresh: bool = True) -> None:
     painter = _PagePainter(view, pane, kind)
     view.lists_loading += 1
     try:
-        listing = await view.client.list_all(kind, refresh=refresh, on_page=painter.on_page)
+        with lists_arriving():
+            listing = await view.client.list_all(kind, refresh=refresh, on_page=painter.on_page)
     finally:
         view.lists_loading -= 1
         painter.stop()

@@ -25,6 +25,7 @@ import gc
 import json
 import re
 from array import array
+from collections.abc import Iterator
 from itertools import accumulate
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -38,6 +39,7 @@ __all__ = [
     "TooDeep",
     "dumps",
     "dumps_utf8",
+    "dumps_utf8_pieces",
     "id_type",
     "loads",
     "nested_deeper_than",
@@ -108,8 +110,12 @@ def _deeper_if_valid(raw: bytes, limit: int) -> bool:
     kept = raw.translate(_SQUARE, _NOT_BRACKETS_OR_QUOTES)
     if len(kept) <= limit:
         return False
-    kept = kept.replace(b'""', b"")
-    if b'"' in kept:
+    if kept.count(b'""') * 2 == kept.count(b'"'):
+        # Every quote is in a pair `""` (what dropping them would find): no
+        # string has a bracket, and deleting the quotes is many times quicker.
+        kept = kept.translate(None, b'"')
+    else:
+        kept = kept.replace(b'""', b"")
         kept = b"".join(kept.split(b'"')[::2])
     levels = 0
     # A few passes take the bulk away (most brackets are leaves or near them);
@@ -298,6 +304,25 @@ def dumps_utf8(value: Any) -> bytes:
     "surrogatepass" error handler does (decoding with it gives `dumps(value)`)."""
     quick = _quick_dumps(value)
     return quick if quick is not None else _stdlib_dumps(value).encode("utf-8", "surrogatepass")
+
+
+def dumps_utf8_pieces(key: str, pieces: list[list[Any]], rest: dict[str, Any]) -> Iterator[bytes]:
+    """`dumps_utf8({key: [each item of each piece, in order], **rest})` in
+    pieces (joined, the same bytes), a piece of the list at a time: 100,000
+    tools are 40 MB, neither held whole nor copied once more to be spaced out.
+
+    The text has no line breaks, so a list's items are written alike wherever
+    they stand, and items are joined by `, ` in either encoder."""
+    head, tail = dumps_utf8({key: [], **rest}).split(b"[]", 1)
+    yield head + b"["
+    separator = b""
+    for piece in pieces:
+        inner = dumps_utf8(piece)[1:-1]
+        if inner:
+            yield separator
+            yield inner
+            separator = b", "
+    yield b"]" + tail
 
 
 def _quick_dumps(value: Any) -> bytes | None:

@@ -155,6 +155,10 @@ class FilterList(Vertical, Generic[T]):
         # listing is in (HAYSTACK_SLICE), the rest at the first filter key.
         self._haystacks: list[str] = []
         self._haystack_turns = 0
+        # While a listing's pages still arrive, no haystack is made: the
+        # whole list reaches the screen first (the first filter key makes
+        # what is missing).
+        self.arriving = False
         self._heights: list[int] | int = 1
         # The query the shown rows answer: a longer one searches only them.
         self._query = ""
@@ -232,8 +236,9 @@ class FilterList(Vertical, Generic[T]):
     def _make_haystacks_soon(self) -> None:
         """Make the haystacks still missing, a slice per turn of the loop."""
         self._haystack_turns += 1
-        if len(self._haystacks) < len(self.items):
-            self.call_later(self._make_haystacks, self._haystack_turns)
+        if not self.arriving and len(self._haystacks) < len(self.items):
+            # After the list is drawn: a person sees the rows before the filter is ready.
+            self.call_after_refresh(self._make_haystacks, self._haystack_turns)
 
     def _make_haystacks(self, turn: int | None = None) -> None:
         """The next slice of haystacks (all of them when *turn* is None)."""

@@ -9,7 +9,7 @@ from textual.content import Content
 from textual.message import Message
 
 from inspector.core.protocol.cache import duration_text
-from inspector.core.protocol.items import Item, ListResult
+from inspector.core.protocol.items import KIND_FIELDS, Item, ListResult
 from inspector.core.safetext import one_line
 from inspector.tui.widgets.filter_list import FilterList, RowLines, RowRenderer
 
@@ -17,9 +17,36 @@ __all__ = ["ItemList"]
 
 
 def _item_haystack(item: Item) -> str:
+    """An item's searchable text: its key, name (when not the key), title and description."""
+    quick = _plain_haystack(item)
+    if quick is not None:
+        return quick
     # A resource's or template's key is its URI: its name is searched too.
     name = item.name if item.name != item.key else ""
     return "\n".join((item.key, name, item.title or "", item.description))
+
+
+def _plain_haystack(item: Item) -> str | None:
+    """`_item_haystack` read straight from the item's JSON, twice as quick
+    (100,000 are made once a listing is in); None for an item with a field
+    of another type than JSON gives, left to `Item`'s properties."""
+    raw = item.raw
+    if type(raw) is not dict:
+        return None
+    get = raw.get
+    key, name, title, description = get(KIND_FIELDS[item.kind][1]), get("name"), get("title"), get("description")
+    if type(key) is not str or _not_text(name) or _not_text(title) or _not_text(description):
+        return None
+    if not title and item.kind == "tools":
+        annotations = get("annotations")
+        title = annotations.get("title") if type(annotations) is dict else None
+        if _not_text(title):
+            return None
+    return "\n".join((key, "" if name is None or name == key else name, title or "", description or ""))
+
+
+def _not_text(value: object) -> bool:
+    return value is not None and type(value) is not str
 
 
 class ItemList(FilterList[Item]):
