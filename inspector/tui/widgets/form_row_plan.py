@@ -16,6 +16,7 @@ __all__ = [
     "ROW_CHUNK",
     "RowSpec",
     "child_shape",
+    "chunk_to_mount",
     "match_rows",
     "row_specs",
     "rows_to_fill",
@@ -27,6 +28,8 @@ __all__ = [
 # chunk per painted frame.
 FIRST_LINES = 24
 ROW_CHUNK = 8
+# A sketched row (one widget) against a built one (five to ten).
+SKETCH_COST = 0.05
 
 # A row the model asks for: a node and its depth (None: the line saying there are no arguments).
 RowSpec = tuple[FormNode, int] | None
@@ -119,6 +122,17 @@ def match_rows(wanted: list[tuple[Any, ...] | None], have: list[tuple[Any, ...] 
         else:
             j += 1
     return plan
+
+
+def chunk_to_mount(rows: list[Widget]) -> int:
+    """How many of *rows* to mount in the next frame: ROW_CHUNK built rows,
+    a sketch (`FieldRow.sketch`) counting as a small part of one."""
+    cost = 0.0
+    for count, row in enumerate(rows, start=1):
+        cost += SKETCH_COST if isinstance(row, FieldRow) and row.sketched else 1.0
+        if cost >= ROW_CHUNK:
+            return count
+    return len(rows)
 
 
 def rows_to_fill(rows: list[Widget], lines: int) -> int:

@@ -3,8 +3,10 @@
 A rebuild folds every request made while one is scheduled or running into
 one pass; rows on screen of the same shape as the new ones take their nodes
 instead of being built anew; the screen is laid out once per rebuild; a big
-form's first screenful is mounted at once and the rest a chunk per painted
-frame, keys waiting until the last row is in.
+form's first screenful is mounted at once and the rest after it is painted,
+keys waiting until the last row is in.  Rows below the first screenful
+start as sketches (`form_sketch`), built once shown or focused: the rest
+of a big form is one cheap widget a row.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import asyncio
 from typing import Any
 
 from rich.text import Text
+from textual import on
 from textual.containers import VerticalScroll
 from textual.geometry import Size
 from textual.reactive import Reactive
@@ -27,6 +30,7 @@ from inspector.tui.widgets.form_row_plan import (
     ROW_CHUNK,
     RowSpec,
     child_shape,
+    chunk_to_mount,
     match_rows,
     row_specs,
     rows_to_fill,
@@ -52,6 +56,8 @@ class FormRows(VerticalScroll):
         self._mounting = 0
         self._focus_after_rebuild = False
         self._focus_to: FocusPlace | None = None
+        # Sketched rows shown on screen, to build in the next batch.
+        self._to_build: list[FieldRow] = []
 
     def _show_new_form(self) -> None:
         """The rows of a new schema.  Rows of the same shape as the ones on
@@ -166,8 +172,11 @@ class FormRows(VerticalScroll):
                         if focused is not None
                         else rows_to_fill(rows, max(0, (self.size.height or FIRST_LINES) - kept))
                     )
-                    await self.mount_all(rows[:first])
                     rest = rows[first:]
+                    for row in rest:
+                        if isinstance(row, FieldRow):
+                            row.sketch()
+                    await self.mount_all(rows[:first])
         finally:
             self._rebuild_scheduled = False
         if rest:
@@ -208,7 +217,8 @@ class FormRows(VerticalScroll):
     async def _mount_more(self, generation: int, rest: list[Widget], focused: FocusPlace | None) -> None:
         if generation != self._mounting or self._dirty or not self.is_attached:
             return  # a newer rebuild replaces these rows
-        chunk, rest = rest[:ROW_CHUNK], rest[ROW_CHUNK:]
+        count = chunk_to_mount(rest)
+        chunk, rest = rest[:count], rest[count:]
         await self.mount_all(chunk)
         if generation != self._mounting or self._dirty:
             return
@@ -216,6 +226,22 @@ class FormRows(VerticalScroll):
             self.call_after_refresh(self._mount_more, generation, rest, focused)
         else:
             self._built(focused)
+
+    @on(FieldRow.SketchShown)
+    def _sketch_shown(self, event: FieldRow.SketchShown) -> None:
+        event.stop()
+        if not self._to_build:
+            self.call_later(self._build_sketches)
+        self._to_build.append(event.row)
+
+    async def _build_sketches(self) -> None:
+        """Build the sketched rows shown since the last frame, in one batch (one layout)."""
+        rows, self._to_build = self._to_build, []
+        rows = [row for row in rows if row.sketched and row.parent is self]
+        if not rows:
+            return
+        with self.app.batch_update():
+            await asyncio.gather(*(row.build() for row in rows))
 
     def _built(self, focused: FocusPlace | None) -> None:
         """Every row is mounted: focus goes back where it was, keys flow again."""
