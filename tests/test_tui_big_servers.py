@@ -19,8 +19,8 @@ from inspector.tui.panes.bottom import BottomPanel
 from inspector.tui.panes.tools import ToolsPane
 from inspector.tui.panes.traffic import TrafficPane
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
-from inspector.tui.widgets.big_text import HIGHLIGHT_LIMIT, LazyBody, LazyText
 from inspector.tui.widgets.arguments import ArgumentsEditor
+from inspector.tui.widgets.big_text import HIGHLIGHT_LIMIT, LazyBody, LazyText
 from inspector.tui.widgets.content_view import BlockView
 from inspector.tui.widgets.form_row import FieldRow
 from inspector.tui.widgets.item_list import ItemList

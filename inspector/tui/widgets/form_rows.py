@@ -235,13 +235,9 @@ class FormRows(VerticalScroll):
         self._to_build.append(event.row)
 
     async def _build_sketches(self) -> None:
-        """Build the sketched rows shown since the last frame, in one batch (one layout)."""
+        """Build the sketched rows shown since the last frame, together (one layout)."""
         rows, self._to_build = self._to_build, []
-        rows = [row for row in rows if row.sketched and row.parent is self]
-        if not rows:
-            return
-        with self.app.batch_update():
-            await asyncio.gather(*(row.build() for row in rows))
+        await asyncio.gather(*(row.build() for row in rows if row.sketched and row.parent is self))
 
     def _built(self, focused: FocusPlace | None) -> None:
         """Every row is mounted: focus goes back where it was, keys flow again."""
