@@ -190,7 +190,9 @@ class FieldRow(Vertical):
             return
         self._sketched = False
         self._building = asyncio.Event()
-        self.can_focus = False
+        if self.app.focused is not self:
+            # (A focused sketch stays focusable until its editor has taken focus: `on_focus`.)
+            self.can_focus = False
         self.remove_class("-sketch", "-noted")
         try:
             await self.recompose()
@@ -208,12 +210,17 @@ class FieldRow(Vertical):
         try:
             await self.build()
             editor = next((w for w in self.query("Input, Select, TextArea") if w.focusable), None)
-            if editor is not None and self.app.focused is self:
+            if editor is not None and self.app.focused in (self, None):
                 editor.focus()
         finally:
-            if order is not None:
-                # After the focus move just scheduled: the next key goes to the editor.
-                self.app.call_later(order.done, self)
+            # After the focus move just scheduled: the row leaves the focus
+            # chain, and the next key goes to the editor.
+            self.app.call_later(self._handed_focus, order)
+
+    def _handed_focus(self, order: Any) -> None:
+        self.can_focus = False
+        if order is not None:
+            order.done(self)
 
     def compose(self) -> ComposeResult:
         if self._sketched:

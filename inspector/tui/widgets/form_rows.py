@@ -289,7 +289,8 @@ class FormRows(VerticalScroll):
             # The rows are about to be replaced: focus the new ones instead.
             self._focus_after_rebuild = True
             return
-        widgets = [w for w in self.query(FOCUSABLE) if w.focusable]
+        # A row still sketched is focusable itself (focused, it builds and hands focus to its editor).
+        widgets = [w for w in self.query(f"{FOCUSABLE}, FieldRow") if w.focusable]
         for widget in widgets:
             row = row_of(widget)
             if row is not None and not isinstance(widget, Button) and row.node.required and not row.node.is_set:
