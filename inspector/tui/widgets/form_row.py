@@ -29,6 +29,7 @@ from inspector.forms import (
     RawJsonNode,
     StringNode,
     UnionNode,
+    build_form,
 )
 from inspector.tui.widgets.form_editors import (
     block_editors,
@@ -88,6 +89,10 @@ def row_shape(node: FormNode, depth: int) -> tuple[Any, ...] | None:
     if isinstance(node, StringNode) and node.multiline:
         return ("text", depth, note)
     return ("input", depth, note)
+
+
+# The node of a vacant row (`FieldRow.vacate`): a form of its own, shown nowhere.
+_VACANT = build_form({"type": "string"})
 
 
 @runtime_checkable
@@ -152,6 +157,36 @@ class FieldRow(Vertical):
         self._sketched = False
         self._asked = False
         self._building: asyncio.Event | None = None
+        self._vacant = False
+
+    @property
+    def vacant(self) -> bool:
+        """Whether the row is blank, kept for a later form's node (`vacate`)."""
+        return self._vacant
+
+    @property
+    def can_vacate(self) -> bool:
+        """Whether the row can stay blank for a later node: one of a shape another node can take, built."""
+        return self.shape is not None and self._composed and not self._sketched
+
+    def vacate(self) -> None:
+        """Blank the row where it stands, for a later form to give a node of
+        its shape (moving between a tool of two fields and one of three):
+        drawn as nothing and out of reach (disabled: no focus, no click),
+        which, unlike hiding or removing it, asks for no layout of the screen."""
+        if not self._vacant:
+            self._vacant = True
+            # No node of any form: nothing finds a field here by its path.
+            self.node = _VACANT
+            self.disabled = True
+            self.styles.opacity = 0.0
+
+    def occupy(self) -> None:
+        """Show the row again (before `rebind`)."""
+        if self._vacant:
+            self._vacant = False
+            self.styles.opacity = 1.0
+            self.disabled = False
 
     def sketch(self) -> bool:
         """Start as a sketch (before mounting), if this row's kind can: its
@@ -304,6 +339,8 @@ class FieldRow(Vertical):
         """Draw the node's marks as they stand (none while the form does not show them yet)."""
         # A row mounted a moment ago may not have composed its children yet;
         # it draws the node's errors itself when it does.
+        if self._vacant:
+            return
         if self._sketched:
             if self._marks():
                 self.post_message(self.SketchShown(self))

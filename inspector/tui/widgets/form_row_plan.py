@@ -14,6 +14,7 @@ from inspector.tui.widgets.form_row import FieldRow, row_shape
 __all__ = [
     "FIRST_LINES",
     "ROW_CHUNK",
+    "SPARE_ROWS",
     "RowSpec",
     "child_shape",
     "chunk_to_mount",
@@ -28,6 +29,8 @@ __all__ = [
 # chunk per painted frame.
 FIRST_LINES = 24
 ROW_CHUNK = 8
+# Rows a form keeps blank at its end for a later form's nodes (`FieldRow.vacate`).
+SPARE_ROWS = 4
 # A sketched row (one widget) against a built one (five to ten).
 SKETCH_COST = 0.05
 

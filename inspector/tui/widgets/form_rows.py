@@ -28,6 +28,7 @@ from inspector.tui.widgets.form_row import FieldRow
 from inspector.tui.widgets.form_row_plan import (
     FIRST_LINES,
     ROW_CHUNK,
+    SPARE_ROWS,
     RowSpec,
     child_shape,
     chunk_to_mount,
@@ -73,13 +74,8 @@ class FormRows(VerticalScroll):
             built = sum(1 for row in plan if row is None)
             if built <= ROW_CHUNK:
                 self._rebind(specs, plan)
-                kept = {id(row) for row in plan if row is not None}
-                stale = [child for child in self.children if id(child) not in kept]
-                if not built and not stale:
-                    return
-                for child in stale:
-                    child.display = False
-                self.rebuild(soon=True)
+                if self._retire(plan) or built:
+                    self.rebuild(soon=True)
                 return
         for child in self.children:
             child.display = False
@@ -94,10 +90,32 @@ class FormRows(VerticalScroll):
         matches = match_rows([spec_shape(spec) for spec in specs], [child_shape(child) for child in children])
         return [children[j] if j is not None else None for j in matches]
 
+    def _retire(self, plan: list[Widget | None]) -> list[Widget]:
+        """The rows on screen *plan* leaves out: those after the last one it
+        keeps, of a shape another node can take, stay where they are, blank
+        (`FieldRow.vacate`, SPARE_ROWS at most: no layout now, nor when a
+        later form takes them); the others are hidden, and returned to be removed."""
+        kept = {id(row) for row in plan if row is not None}
+        children = list(self.children)
+        last = max((index for index, child in enumerate(children) if id(child) in kept), default=len(children))
+        stale: list[Widget] = []
+        spares = 0
+        for index, child in enumerate(children):
+            if id(child) in kept:
+                continue
+            if index > last and spares < SPARE_ROWS and isinstance(child, FieldRow) and child.can_vacate:
+                spares += 1
+                child.vacate()
+                continue
+            child.display = False
+            stale.append(child)
+        return stale
+
     @staticmethod
     def _rebind(specs: list[RowSpec], plan: list[Widget | None]) -> None:
         for spec, row in zip(specs, plan, strict=True):
             if spec is not None and isinstance(row, FieldRow):
+                row.occupy()
                 row.rebind(spec[0])
             if row is not None and not row.display:
                 row.display = True
@@ -113,6 +131,7 @@ class FormRows(VerticalScroll):
             kept += 1
         for spec, child in zip(specs[:kept], children, strict=False):
             if spec is not None and isinstance(child, FieldRow):
+                child.occupy()
                 child.rebind(spec[0])
         return kept
 
@@ -188,11 +207,8 @@ class FormRows(VerticalScroll):
         """The rows of *plan* take their nodes where they stand; the others
         go, and a row is built for each spec that has none, in its place."""
         self._rebind(specs, plan)
-        kept = {id(row) for row in plan if row is not None}
-        stale = [child for child in self.children if id(child) not in kept]
+        stale = self._retire(plan)
         if stale:
-            for child in stale:
-                child.display = False
             # Not awaited: awaiting the removal runs its layout request a
             # second time, after the batch (a second layout of the screen).
             self.remove_children(stale)
