@@ -10,14 +10,14 @@ from functools import partial
 
 from textual.widgets import Input, Select, Static
 
-from inspector.core.servers.spec import ServerSpec
+from inspector.core.servers.spec import ServerSpec, demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.arguments import ArgumentsEditor
 from inspector.tui.widgets.form_row import FieldRow
 from inspector.tui.widgets.item_list import ItemList
 
 from .test_tui_big_lists import RAW_SERVER, first_form, form_of
-from .tui_helpers import burst, field_row, focus, wait_for
+from .tui_helpers import burst, field_row, focus, settle, wait_connected, wait_for
 
 TOOLS = 30
 SIZE = (140, 40)
@@ -117,3 +117,45 @@ async def test_a_burst_of_arrows_shows_the_last_tools_description_in_reused_rows
             assert (("exact",) in rows) == (index % 2 == 0)
             assert last in str(app.query_one("#tool-header-text", Static).render())
             assert app.query_one(ArgumentsEditor).arguments() == ({}, [])
+
+
+async def test_a_row_left_out_at_the_end_is_kept_blank_and_taken_again() -> None:
+    """Moving to a form of fewer rows leaves the last ones blank where they
+    stand (no layout), a later form of that shape takes them back, and rows
+    a form adds at its end go before the blank ones, never after."""
+    q = {"type": "string", "description": "what to look for"}
+    flag = {"type": "boolean"}
+    forms = {
+        "three": {"type": "object", "properties": {"q": q, "n": {"type": "integer"}, "flag": flag}},
+        "two": {"type": "object", "properties": {"q": q, "n": {"type": "integer"}}},
+        "other": {"type": "object", "properties": {"q": q, "n": {"type": "integer"}, "extra": {"type": "string"}}},
+    }
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        editor = app.query_one(ArgumentsEditor)
+        form = editor.form
+
+        def rows() -> list[object]:
+            return [row.node.path if not row.vacant else "blank" for row in form.query(FieldRow)]
+
+        async def show_form(key: str) -> None:
+            editor.load_schema(forms[key], key=key)
+            await wait_for(pilot, lambda: not form._rebuild_pending, f"the form {key}")
+            await settle(pilot, f"the form {key} drawn")
+
+        # From no form at all: nothing is kept blank.
+        editor.clear()
+        await wait_for(pilot, lambda: not form._rebuild_pending and not form.query(FieldRow), "no form")
+        await show_form("three")
+        flag_row = field_row(app, ("flag",))
+        await show_form("two")
+        assert rows() == [("q",), ("n",), "blank"]
+        assert flag_row.vacant and flag_row.disabled and not flag_row.focusable
+        await show_form("three")
+        assert rows() == [("q",), ("n",), ("flag",)] and field_row(app, ("flag",)) is flag_row
+        assert not flag_row.disabled and flag_row.query_one(Select).focusable
+        await show_form("other")
+        assert rows() == [("q",), ("n",), ("extra",), "blank"]
+        await show_form("three")
+        assert rows() == [("q",), ("n",), ("flag",)]

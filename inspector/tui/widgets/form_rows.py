@@ -226,7 +226,9 @@ class FormRows(VerticalScroll):
                 waits.append(self.mount_all(pending, before=row))
                 pending = []
         if pending:
-            waits.append(self.mount_all(pending))
+            # Rows of the end go before the blank rows kept there (`_retire`).
+            spare = next((child for child in self.children if isinstance(child, FieldRow) and child.vacant), None)
+            waits.append(self.mount_all(pending, before=spare) if spare is not None else self.mount_all(pending))
         for wait in waits:
             await wait
 
@@ -277,6 +279,10 @@ class FormRows(VerticalScroll):
 
     def on_unmount(self) -> None:
         self._hold_keys(False)
+
+    def _rows_shown(self) -> int:
+        """How many rows the form shows (the blank ones kept at its end aside: `_retire`)."""
+        return sum(1 for child in self.children if not (isinstance(child, FieldRow) and child.vacant))
 
     def _specs(self) -> list[RowSpec]:
         """The rows the model asks for (`row_specs`)."""
