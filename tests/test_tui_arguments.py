@@ -157,7 +157,11 @@ async def test_raw_editor_select_all_then_paste_replaces_the_text() -> None:
 
 
 def shown_rows(app: InspectorApp) -> list[tuple[object, ...]]:
-    return [row.node.path for row in app.screen.query(FieldRow) if row.display and row.parent and row.parent.display]
+    return [
+        row.node.path
+        for row in app.screen.query(FieldRow)
+        if row.display and not row.vacant and row.parent and row.parent.display
+    ]
 
 
 async def test_a_filter_matching_no_tool_clears_the_form_and_result() -> None:
@@ -207,7 +211,11 @@ async def test_the_previous_tool_form_leaves_the_screen_at_once() -> None:
         editor.load_schema(echo.input_schema, key="echo")
         root = editor.form.root
         assert root is not None
-        shown = [row for row in app.screen.query(FieldRow) if row.display and row.parent and row.parent.display]
+        shown = [
+            row
+            for row in app.screen.query(FieldRow)
+            if row.display and not row.vacant and row.parent and row.parent.display
+        ]
         assert all(row.node.root is root for row in shown)
         assert set(shown_rows(app)) <= {("message",), ("repeat",)}
         await wait_for(pilot, lambda: shown_rows(app) == [("message",), ("repeat",)], "echo's form")

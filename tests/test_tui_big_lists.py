@@ -48,7 +48,7 @@ def form_of(app: InspectorApp, key: str) -> bool:
 
 
 def form_rows(app: InspectorApp) -> set[tuple[object, ...]]:
-    return {row.node.path for row in app.screen.query(FieldRow)}
+    return {row.node.path for row in app.screen.query(FieldRow) if not row.vacant}
 
 
 def in_form(app: InspectorApp) -> bool:

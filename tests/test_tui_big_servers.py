@@ -1,7 +1,8 @@
 """The TUI on big servers: the first page of a list is shown while later
 pages are still on their way, a very large frame's detail, result,
 resource and tool schema are drawn a screen at a time (prepared in a
-thread), and a 100-property form is built with all its fields.  (Speed is
+thread), and a 100-property form is built with all its fields (those below
+the first screenful as sketches, built when shown or tabbed to).  (Speed is
 measured in bench/tui_launch.py and bench/tui_lists.py, not here.)"""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import sys
 from pathlib import Path
 
 from rich.syntax import Syntax
-from textual.widgets import Static, TabbedContent
+from textual.widgets import Input, Static, TabbedContent
 
 from inspector.core.servers.spec import ServerSpec
 from inspector.tui.app import InspectorApp
@@ -19,13 +20,15 @@ from inspector.tui.panes.bottom import BottomPanel
 from inspector.tui.panes.tools import ToolsPane
 from inspector.tui.panes.traffic import TrafficPane
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
+from inspector.tui.widgets.arguments import ArgumentsEditor
 from inspector.tui.widgets.big_text import HIGHLIGHT_LIMIT, LazyBody, LazyText
 from inspector.tui.widgets.content_view import BlockView
 from inspector.tui.widgets.form_row import FieldRow
 from inspector.tui.widgets.item_list import ItemList
+from inspector.tui.widgets.schema_form import SchemaForm
 
 from .peers import SERVERS
-from .tui_helpers import focus, select, settle, wait_connected, wait_for
+from .tui_helpers import burst, focus, select, settle, wait_connected, wait_for
 
 SIZE = (150, 50)
 SLOW_PAGES = str(SERVERS / "slow_pages.py")
@@ -100,15 +103,52 @@ async def test_a_100_property_form_is_built_with_all_its_fields(tmp_path: Path) 
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot, app)
         await select(pilot, app, "tools", "wide_form")
-        rows = list(app.query(FieldRow))
+        rows = [row for row in app.query(FieldRow) if not row.vacant]
         assert [row.node.path for row in rows] == [(f"field_{i:03d}",) for i in range(100)]
-        # The last rows, mounted after the first screenful, are whole rows with their editors.
-        assert rows[-1].query("Input"), rows[-1]
+        # The first screenful is built; the rows below it are sketches (one
+        # widget each) until they are shown.
+        assert rows[0].query("Input") and not rows[0].sketched
+        assert rows[-1].sketched and not rows[-1].query("Input")
+        # Scrolled to the end, the last rows are built: whole rows with their editors.
+        form = app.query_one(ToolsPane).query_one(SchemaForm)
+        form.scroll_end(animate=False)
+        await wait_for(pilot, lambda: bool(rows[-1].query("Input")), "the last row built once shown")
+        assert not rows[-1].sketched
+        assert rows[-1].query_one(".field-label", Static).render().plain.startswith("field_099")
         # Another tool replaces the rows; coming back builds all 100 again.
         await select(pilot, app, "tools", "tool_0003")
-        assert not app.query(FieldRow)
+        assert not [row for row in app.query(FieldRow) if not row.vacant]
         await select(pilot, app, "tools", "wide_form")
-        assert len(app.query(FieldRow)) == 100
+        assert len([row for row in app.query(FieldRow) if not row.vacant]) == 100
+
+
+async def test_tab_into_the_sketched_rows_of_a_big_form_loses_no_key(tmp_path: Path) -> None:
+    """Typed at full speed from the first field down past the first
+    screenful: each row tabbed to is built under the keys and takes its own."""
+    release = tmp_path / "release"
+    release.touch()
+    app = InspectorApp(spec(release))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", "wide_form")
+        rows = [row for row in app.query(FieldRow) if not row.vacant]
+        sketched = [index for index, row in enumerate(rows) if row.sketched]
+        assert sketched, "a 30-line terminal shows only some of 100 rows"
+        first_input = rows[0].query_one(Input)
+        await focus(pilot, first_input)
+        # Text fields are every fifth row (0, 5, 10...); the others are a number,
+        # a boolean, a choice and a number: one tab stop each.
+        target = next(index for index in sketched if index % 5 == 0)
+        keys: list[str] = list("start")
+        for index in range(5, target + 1, 5):
+            keys += ["tab"] * 5 + list(f"t{index}")
+        await burst(pilot, *keys)
+        editor = app.query_one(ToolsPane).query_one(ArgumentsEditor)
+        value = editor.form.value()
+        assert value["field_000"] == "start"
+        for index in range(5, target + 1, 5):
+            assert value[f"field_{index:03d}"] == f"t{index}", (index, value)
+        assert app.focused is rows[target].query_one(Input)
 
 
 async def test_a_very_large_frame_and_result_are_shown(tmp_path: Path) -> None:

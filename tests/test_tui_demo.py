@@ -45,7 +45,7 @@ async def test_nested_form_call_through_confirmation() -> None:
         await wait_connected(pilot, app)
         assert app.client.era == "modern"
         await select(pilot, app, "tools", "plan_trip")
-        paths = [row.node.path for row in app.query(FieldRow)]
+        paths = [row.node.path for row in app.query(FieldRow) if not row.vacant]
         assert any(len(path) >= 2 for path in paths), paths  # nested objects are rows of their own
         editor = app.query_one(ArgumentsEditor)
         value, _errors = editor.arguments()

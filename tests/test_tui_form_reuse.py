@@ -10,14 +10,14 @@ from functools import partial
 
 from textual.widgets import Input, Select, Static
 
-from inspector.core.servers.spec import ServerSpec
+from inspector.core.servers.spec import ServerSpec, demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.widgets.arguments import ArgumentsEditor
 from inspector.tui.widgets.form_row import FieldRow
 from inspector.tui.widgets.item_list import ItemList
 
 from .test_tui_big_lists import RAW_SERVER, first_form, form_of
-from .tui_helpers import burst, field_row, focus, wait_for
+from .tui_helpers import burst, field_row, focus, settle, wait_connected, wait_for
 
 TOOLS = 30
 SIZE = (140, 40)
@@ -27,6 +27,11 @@ def raw_spec() -> ServerSpec:
     return ServerSpec(
         transport="stdio", command=sys.executable, args=[str(RAW_SERVER), "--tools", str(TOOLS)], timeout=60
     )
+
+
+def shown_paths(app: InspectorApp) -> set[tuple[object, ...]]:
+    """The paths of the form's rows (a vacant row, kept blank for a later tool, shows none)."""
+    return {row.node.path for row in app.screen.query(FieldRow) if not row.vacant}
 
 
 def note(row: FieldRow) -> str:
@@ -58,11 +63,11 @@ async def test_a_reused_row_shows_the_new_tools_field_and_none_of_the_old_value(
         await wait_for(
             pilot, lambda: editor.arguments()[0] == {"query": "abc", "limit": 42, "exact": True}, "the typed value"
         )
-        rows = {row.node.path: row for row in app.screen.query(FieldRow)}
+        rows = {row.node.path: row for row in app.screen.query(FieldRow) if not row.vacant}
         await focus(pilot, tools.options)
         # tool_00002 (ticket) has the same three rows: the same widgets show it.
         await show(pilot, app, tools, 2)
-        assert {row.node.path: row for row in app.screen.query(FieldRow)} == rows
+        assert {row.node.path: row for row in app.screen.query(FieldRow) if not row.vacant} == rows
         root = editor.form.root
         assert root is not None and all(row.node.root is root for row in rows.values())
         assert rows[("query",)].query_one(Input).value == ""
@@ -75,16 +80,19 @@ async def test_a_reused_row_shows_the_new_tools_field_and_none_of_the_old_value(
         await pilot.press(*"xy")
         await wait_for(pilot, lambda: editor.arguments()[0] == {"query": "xy"}, "the second tool's value")
         await focus(pilot, tools.options)
-        # tool_00001 (two rows): the first two rows are reused, `exact` goes.
+        # tool_00001 (two rows): the first two rows are reused; `exact`'s is
+        # left blank and out of reach where it stands (no layout), for the next tool.
+        exact = rows[("exact",)]
         await show(pilot, app, tools, 1)
-        shown = {row.node.path: row for row in app.screen.query(FieldRow)}
+        assert exact.vacant and exact.disabled and exact.styles.opacity == 0 and exact.node.path != ("exact",)
+        shown = {row.node.path: row for row in app.screen.query(FieldRow) if not row.vacant}
         assert set(shown) == {("query",), ("limit",)}
         assert shown[("query",)] is rows[("query",)] and shown[("query",)].query_one(Input).value == ""
         assert "invoice records" in note(shown[("query",)])
         assert "query" in label(shown[("query",)]) and "*" in label(shown[("query",)])
         # Back on the first tool: what was typed there is there (kept per tool), in whatever rows.
         await show(pilot, app, tools, 0)
-        await wait_for(pilot, lambda: ("exact",) in {row.node.path for row in app.screen.query(FieldRow)}, "3 rows")
+        await wait_for(pilot, lambda: ("exact",) in shown_paths(app), "3 rows")
         assert field_row(app, ("query",)).query_one(Input).value == "abc"
         assert field_row(app, ("limit",)).query_one(Input).value == "42"
         assert field_row(app, ("exact",)).query_one(Select).value == "true"
@@ -105,7 +113,49 @@ async def test_a_burst_of_arrows_shows_the_last_tools_description_in_reused_rows
             index = int(last[-5:])
             subject = ("customer", "invoice", "ticket", "shipment", "article", "sensor")[index % 6]
             assert f"{subject} records" in note(field_row(app, ("query",)))
-            rows = {row.node.path for row in app.screen.query(FieldRow)}
+            rows = shown_paths(app)
             assert (("exact",) in rows) == (index % 2 == 0)
             assert last in str(app.query_one("#tool-header-text", Static).render())
             assert app.query_one(ArgumentsEditor).arguments() == ({}, [])
+
+
+async def test_a_row_left_out_at_the_end_is_kept_blank_and_taken_again() -> None:
+    """Moving to a form of fewer rows leaves the last ones blank where they
+    stand (no layout), a later form of that shape takes them back, and rows
+    a form adds at its end go before the blank ones, never after."""
+    q = {"type": "string", "description": "what to look for"}
+    flag = {"type": "boolean"}
+    forms = {
+        "three": {"type": "object", "properties": {"q": q, "n": {"type": "integer"}, "flag": flag}},
+        "two": {"type": "object", "properties": {"q": q, "n": {"type": "integer"}}},
+        "other": {"type": "object", "properties": {"q": q, "n": {"type": "integer"}, "extra": {"type": "string"}}},
+    }
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        editor = app.query_one(ArgumentsEditor)
+        form = editor.form
+
+        def rows() -> list[object]:
+            return [row.node.path if not row.vacant else "blank" for row in form.query(FieldRow)]
+
+        async def show_form(key: str) -> None:
+            editor.load_schema(forms[key], key=key)
+            await wait_for(pilot, lambda: not form._rebuild_pending, f"the form {key}")
+            await settle(pilot, f"the form {key} drawn")
+
+        # From no form at all: nothing is kept blank.
+        editor.clear()
+        await wait_for(pilot, lambda: not form._rebuild_pending and not form.query(FieldRow), "no form")
+        await show_form("three")
+        flag_row = field_row(app, ("flag",))
+        await show_form("two")
+        assert rows() == [("q",), ("n",), "blank"]
+        assert flag_row.vacant and flag_row.disabled and not flag_row.focusable
+        await show_form("three")
+        assert rows() == [("q",), ("n",), ("flag",)] and field_row(app, ("flag",)) is flag_row
+        assert not flag_row.disabled and flag_row.query_one(Select).focusable
+        await show_form("other")
+        assert rows() == [("q",), ("n",), ("extra",), "blank"]
+        await show_form("three")
+        assert rows() == [("q",), ("n",), ("flag",)]

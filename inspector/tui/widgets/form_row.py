@@ -3,13 +3,16 @@ under it and its marks; and the shape by which a row can show another node."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Protocol, runtime_checkable
 
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import ComposeResult, RenderResult
 from textual.containers import Vertical
-from textual.geometry import Size
+from textual.geometry import Region, Size
+from textual.message import Message
 from textual.reactive import Reactive
+from textual.strip import Strip
 from textual.widgets import Input, Label, Select, Static, TextArea
 
 from inspector.core.safetext import has_controls, one_line, visible
@@ -26,6 +29,7 @@ from inspector.forms import (
     RawJsonNode,
     StringNode,
     UnionNode,
+    build_form,
 )
 from inspector.tui.widgets.form_editors import (
     block_editors,
@@ -37,6 +41,7 @@ from inspector.tui.widgets.form_editors import (
 )
 from inspector.tui.widgets.form_parts import FieldLabel, FieldLine, FieldNote, FormInput
 from inspector.tui.widgets.form_select import FormSelect
+from inspector.tui.widgets.form_sketch import can_sketch, sketch_height, sketch_text
 from inspector.tui.widgets.form_text import (
     array_count,
     errors_text,
@@ -86,6 +91,10 @@ def row_shape(node: FormNode, depth: int) -> tuple[Any, ...] | None:
     return ("input", depth, note)
 
 
+# The node of a vacant row (`FieldRow.vacate`): a form of its own, shown nowhere.
+_VACANT = build_form({"type": "string"})
+
+
 @runtime_checkable
 class ShowsMarks(Protocol):
     """What a row asks of the form it is in: whether a node's marks show yet."""
@@ -119,7 +128,16 @@ class FieldRow(Vertical):
     FieldRow Button:focus { text-style: bold reverse; }
     FieldRow Checkbox { width: auto; border: none; padding: 0; height: 1; }
     FieldRow SelectionList { height: auto; max-height: 8; }
+    FieldRow.-sketch { height: 1; }
+    FieldRow.-sketch.-noted { height: 2; }
     """
+
+    class SketchShown(Message):
+        """A sketched row was drawn on screen: it is to be built."""
+
+        def __init__(self, row: FieldRow) -> None:
+            super().__init__()
+            self.row = row
 
     # See FieldLine.
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
@@ -135,8 +153,113 @@ class FieldRow(Vertical):
         # An array's "N items, M empty" line: it changes as its items are typed into.
         self._count: Static | None = None
         self._composed = False
+        # Drawn as text until shown or focused (`sketch`, `build`).
+        self._sketched = False
+        self._asked = False
+        self._building: asyncio.Event | None = None
+        self._vacant = False
+
+    @property
+    def vacant(self) -> bool:
+        """Whether the row is blank, kept for a later form's node (`vacate`)."""
+        return self._vacant
+
+    @property
+    def can_vacate(self) -> bool:
+        """Whether the row can stay blank for a later node: one of a shape another node can take, built."""
+        return self.shape is not None and self._composed and not self._sketched
+
+    def vacate(self) -> None:
+        """Blank the row where it stands, for a later form to give a node of
+        its shape (moving between a tool of two fields and one of three):
+        drawn as nothing and out of reach (disabled: no focus, no click),
+        which, unlike hiding or removing it, asks for no layout of the screen."""
+        if not self._vacant:
+            self._vacant = True
+            # No node of any form: nothing finds a field here by its path.
+            self.node = _VACANT
+            self.disabled = True
+            self.styles.opacity = 0.0
+
+    def occupy(self) -> None:
+        """Show the row again (before `rebind`)."""
+        if self._vacant:
+            self._vacant = False
+            self.styles.opacity = 1.0
+            self.disabled = False
+
+    def sketch(self) -> bool:
+        """Start as a sketch (before mounting), if this row's kind can: its
+        widgets are built once it is shown or focused.  Whether it is one."""
+        if self._composed or not can_sketch(self.node, self.shape):
+            return False
+        self._sketched = True
+        self.can_focus = True
+        self.add_class("-sketch", update=False)
+        if sketch_height(self.node) > 1:
+            self.add_class("-noted", update=False)
+        return True
+
+    @property
+    def sketched(self) -> bool:
+        """Whether the row is still drawn as text (its widgets not built yet)."""
+        return self._sketched
+
+    def render(self) -> RenderResult:
+        if self._sketched:
+            return sketch_text(self.node)
+        return super().render()
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Only a row on screen is drawn: a sketch drawn is one the person can see.
+        if self._sketched and not self._asked:
+            self._asked = True
+            self.post_message(self.SketchShown(self))
+        return super().render_lines(crop)
+
+    async def build(self) -> None:
+        """Build the widgets of a sketched row (once; a second call waits for the first)."""
+        if not self._sketched:
+            if self._building is not None:
+                await self._building.wait()
+            return
+        self._sketched = False
+        self._building = asyncio.Event()
+        if self.app.focused is not self:
+            # (A focused sketch stays focusable until its editor has taken focus: `on_focus`.)
+            self.can_focus = False
+        self.remove_class("-sketch", "-noted")
+        try:
+            await self.recompose()
+        finally:
+            self._building.set()
+
+    async def on_focus(self) -> None:
+        """A sketch tabbed or clicked to: its widgets are built and its editor
+        takes focus; keys typed meanwhile wait for it (`KeyOrder`)."""
+        if not self._sketched:
+            return
+        order = getattr(self.app, "key_order", None)
+        if order is not None:
+            order.busy(self)
+        try:
+            await self.build()
+            editor = next((w for w in self.query("Input, Select, TextArea") if w.focusable), None)
+            if editor is not None and self.app.focused in (self, None):
+                editor.focus()
+        finally:
+            # After the focus move just scheduled: the row leaves the focus
+            # chain, and the next key goes to the editor.
+            self.app.call_later(self._handed_focus, order)
+
+    def _handed_focus(self, order: Any) -> None:
+        self.can_focus = False
+        if order is not None:
+            order.done(self)
 
     def compose(self) -> ComposeResult:
+        if self._sketched:
+            return
         self._composed = True
         node = self.node
         blocks = list(block_editors(node))
@@ -175,6 +298,10 @@ class FieldRow(Vertical):
         widgets: its label, note, value and marks, nothing of the node it
         showed before."""
         self.node = node
+        if self._sketched:
+            self.refresh()
+            self.show_errors()
+            return
         if not self._composed:
             return  # it composes from the new node when it mounts
         self.query_one(".field-label", Label).update(field_label(node), layout=False)
@@ -212,6 +339,12 @@ class FieldRow(Vertical):
         """Draw the node's marks as they stand (none while the form does not show them yet)."""
         # A row mounted a moment ago may not have composed its children yet;
         # it draws the node's errors itself when it does.
+        if self._vacant:
+            return
+        if self._sketched:
+            if self._marks():
+                self.post_message(self.SketchShown(self))
+            return
         if not self._composed:
             return
         marks = self._marks()

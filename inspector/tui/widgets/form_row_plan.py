@@ -14,8 +14,10 @@ from inspector.tui.widgets.form_row import FieldRow, row_shape
 __all__ = [
     "FIRST_LINES",
     "ROW_CHUNK",
+    "SPARE_ROWS",
     "RowSpec",
     "child_shape",
+    "chunk_to_mount",
     "match_rows",
     "row_specs",
     "rows_to_fill",
@@ -27,6 +29,10 @@ __all__ = [
 # chunk per painted frame.
 FIRST_LINES = 24
 ROW_CHUNK = 8
+# Rows a form keeps blank at its end for a later form's nodes (`FieldRow.vacate`).
+SPARE_ROWS = 4
+# A sketched row (one widget) against a built one (five to ten).
+SKETCH_COST = 0.05
 
 # A row the model asks for: a node and its depth (None: the line saying there are no arguments).
 RowSpec = tuple[FormNode, int] | None
@@ -119,6 +125,17 @@ def match_rows(wanted: list[tuple[Any, ...] | None], have: list[tuple[Any, ...] 
         else:
             j += 1
     return plan
+
+
+def chunk_to_mount(rows: list[Widget]) -> int:
+    """How many of *rows* to mount in the next frame: ROW_CHUNK built rows,
+    a sketch (`FieldRow.sketch`) counting as a small part of one."""
+    cost = 0.0
+    for count, row in enumerate(rows, start=1):
+        cost += SKETCH_COST if isinstance(row, FieldRow) and row.sketched else 1.0
+        if cost >= ROW_CHUNK:
+            return count
+    return len(rows)
 
 
 def rows_to_fill(rows: list[Widget], lines: int) -> int:

@@ -3,8 +3,10 @@
 A rebuild folds every request made while one is scheduled or running into
 one pass; rows on screen of the same shape as the new ones take their nodes
 instead of being built anew; the screen is laid out once per rebuild; a big
-form's first screenful is mounted at once and the rest a chunk per painted
-frame, keys waiting until the last row is in.
+form's first screenful is mounted at once and the rest after it is painted,
+keys waiting until the last row is in.  Rows below the first screenful
+start as sketches (`form_sketch`), built once shown or focused: the rest
+of a big form is one cheap widget a row.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import asyncio
 from typing import Any
 
 from rich.text import Text
+from textual import on
 from textual.containers import VerticalScroll
 from textual.geometry import Size
 from textual.reactive import Reactive
@@ -25,8 +28,10 @@ from inspector.tui.widgets.form_row import FieldRow
 from inspector.tui.widgets.form_row_plan import (
     FIRST_LINES,
     ROW_CHUNK,
+    SPARE_ROWS,
     RowSpec,
     child_shape,
+    chunk_to_mount,
     match_rows,
     row_specs,
     rows_to_fill,
@@ -52,6 +57,8 @@ class FormRows(VerticalScroll):
         self._mounting = 0
         self._focus_after_rebuild = False
         self._focus_to: FocusPlace | None = None
+        # Sketched rows shown on screen, to build in the next batch.
+        self._to_build: list[FieldRow] = []
 
     def _show_new_form(self) -> None:
         """The rows of a new schema.  Rows of the same shape as the ones on
@@ -67,13 +74,8 @@ class FormRows(VerticalScroll):
             built = sum(1 for row in plan if row is None)
             if built <= ROW_CHUNK:
                 self._rebind(specs, plan)
-                kept = {id(row) for row in plan if row is not None}
-                stale = [child for child in self.children if id(child) not in kept]
-                if not built and not stale:
-                    return
-                for child in stale:
-                    child.display = False
-                self.rebuild(soon=True)
+                if self._retire(plan) or built:
+                    self.rebuild(soon=True)
                 return
         for child in self.children:
             child.display = False
@@ -88,10 +90,32 @@ class FormRows(VerticalScroll):
         matches = match_rows([spec_shape(spec) for spec in specs], [child_shape(child) for child in children])
         return [children[j] if j is not None else None for j in matches]
 
+    def _retire(self, plan: list[Widget | None]) -> list[Widget]:
+        """The rows on screen *plan* leaves out: those after the last one it
+        keeps, of a shape another node can take, stay where they are, blank
+        (`FieldRow.vacate`, SPARE_ROWS at most: no layout now, nor when a
+        later form takes them); the others are hidden, and returned to be removed."""
+        kept = {id(row) for row in plan if row is not None}
+        children = list(self.children)
+        last = max((index for index, child in enumerate(children) if id(child) in kept), default=len(children))
+        stale: list[Widget] = []
+        spares = 0
+        for index, child in enumerate(children):
+            if id(child) in kept:
+                continue
+            if index > last and spares < SPARE_ROWS and isinstance(child, FieldRow) and child.can_vacate:
+                spares += 1
+                child.vacate()
+                continue
+            child.display = False
+            stale.append(child)
+        return stale
+
     @staticmethod
     def _rebind(specs: list[RowSpec], plan: list[Widget | None]) -> None:
         for spec, row in zip(specs, plan, strict=True):
             if spec is not None and isinstance(row, FieldRow):
+                row.occupy()
                 row.rebind(spec[0])
             if row is not None and not row.display:
                 row.display = True
@@ -107,6 +131,7 @@ class FormRows(VerticalScroll):
             kept += 1
         for spec, child in zip(specs[:kept], children, strict=False):
             if spec is not None and isinstance(child, FieldRow):
+                child.occupy()
                 child.rebind(spec[0])
         return kept
 
@@ -166,8 +191,11 @@ class FormRows(VerticalScroll):
                         if focused is not None
                         else rows_to_fill(rows, max(0, (self.size.height or FIRST_LINES) - kept))
                     )
-                    await self.mount_all(rows[:first])
                     rest = rows[first:]
+                    for row in rest:
+                        if isinstance(row, FieldRow):
+                            row.sketch()
+                    await self.mount_all(rows[:first])
         finally:
             self._rebuild_scheduled = False
         if rest:
@@ -179,11 +207,8 @@ class FormRows(VerticalScroll):
         """The rows of *plan* take their nodes where they stand; the others
         go, and a row is built for each spec that has none, in its place."""
         self._rebind(specs, plan)
-        kept = {id(row) for row in plan if row is not None}
-        stale = [child for child in self.children if id(child) not in kept]
+        stale = self._retire(plan)
         if stale:
-            for child in stale:
-                child.display = False
             # Not awaited: awaiting the removal runs its layout request a
             # second time, after the batch (a second layout of the screen).
             self.remove_children(stale)
@@ -201,14 +226,17 @@ class FormRows(VerticalScroll):
                 waits.append(self.mount_all(pending, before=row))
                 pending = []
         if pending:
-            waits.append(self.mount_all(pending))
+            # Rows of the end go before the blank rows kept there (`_retire`).
+            spare = next((child for child in self.children if isinstance(child, FieldRow) and child.vacant), None)
+            waits.append(self.mount_all(pending, before=spare) if spare is not None else self.mount_all(pending))
         for wait in waits:
             await wait
 
     async def _mount_more(self, generation: int, rest: list[Widget], focused: FocusPlace | None) -> None:
         if generation != self._mounting or self._dirty or not self.is_attached:
             return  # a newer rebuild replaces these rows
-        chunk, rest = rest[:ROW_CHUNK], rest[ROW_CHUNK:]
+        count = chunk_to_mount(rest)
+        chunk, rest = rest[:count], rest[count:]
         await self.mount_all(chunk)
         if generation != self._mounting or self._dirty:
             return
@@ -216,6 +244,18 @@ class FormRows(VerticalScroll):
             self.call_after_refresh(self._mount_more, generation, rest, focused)
         else:
             self._built(focused)
+
+    @on(FieldRow.SketchShown)
+    def _sketch_shown(self, event: FieldRow.SketchShown) -> None:
+        event.stop()
+        if not self._to_build:
+            self.call_later(self._build_sketches)
+        self._to_build.append(event.row)
+
+    async def _build_sketches(self) -> None:
+        """Build the sketched rows shown since the last frame, together (one layout)."""
+        rows, self._to_build = self._to_build, []
+        await asyncio.gather(*(row.build() for row in rows if row.sketched and row.parent is self))
 
     def _built(self, focused: FocusPlace | None) -> None:
         """Every row is mounted: focus goes back where it was, keys flow again."""
@@ -239,6 +279,10 @@ class FormRows(VerticalScroll):
 
     def on_unmount(self) -> None:
         self._hold_keys(False)
+
+    def _rows_shown(self) -> int:
+        """How many rows the form shows (the blank ones kept at its end aside: `_retire`)."""
+        return sum(1 for child in self.children if not (isinstance(child, FieldRow) and child.vacant))
 
     def _specs(self) -> list[RowSpec]:
         """The rows the model asks for (`row_specs`)."""
@@ -267,7 +311,8 @@ class FormRows(VerticalScroll):
             # The rows are about to be replaced: focus the new ones instead.
             self._focus_after_rebuild = True
             return
-        widgets = [w for w in self.query(FOCUSABLE) if w.focusable]
+        # A row still sketched is focusable itself (focused, it builds and hands focus to its editor).
+        widgets = [w for w in self.query(f"{FOCUSABLE}, FieldRow") if w.focusable]
         for widget in widgets:
             row = row_of(widget)
             if row is not None and not isinstance(widget, Button) and row.node.required and not row.node.is_set:

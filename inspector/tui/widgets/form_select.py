@@ -7,12 +7,35 @@ from typing import Any
 
 from textual.app import ComposeResult
 from textual.css.query import NoMatches
+from textual.geometry import Size
+from textual.reactive import Reactive
 from textual.widget import Widget
 from textual.widgets import OptionList, Select
+from textual.widgets._select import NonSelectableStatic, SelectCurrent
 
 __all__ = ["BLANK", "FormSelect"]
 
 BLANK = Select.NULL
+
+
+class _SteadyPart(NonSelectableStatic):
+    """A part of the select's line (its label, an arrow): one line whatever
+    it shows, so a change of its content's size asks for no second layout."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
+
+
+class _FormSelectCurrent(SelectCurrent):
+    """The select's line (the value and the arrow), of steady parts: a select
+    newly mounted lays the screen out once, not a second time as its label
+    and arrows take their sizes."""
+
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
+
+    def compose(self) -> ComposeResult:
+        yield _SteadyPart(self.placeholder, id="label")
+        yield _SteadyPart("▼", classes="arrow down-arrow")
+        yield _SteadyPart("▲", classes="arrow up-arrow")
 
 
 class FormSelect(Select[Any]):
@@ -25,12 +48,16 @@ class FormSelect(Select[Any]):
 
     # The option list while it waits to be mounted (set in compose).
     _unmounted_options: Widget | None = None
+    # One line in a form's row, whatever it shows (see `_FormSelectCurrent`).
+    virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False, repaint=False)
 
     def compose(self) -> ComposeResult:
         for part in super().compose():
             if isinstance(part, OptionList):
                 self._unmounted_options = part
                 continue
+            if type(part) is SelectCurrent:
+                part = _FormSelectCurrent(self.prompt)
             yield part
 
     def _mount_options(self) -> None:

@@ -127,7 +127,7 @@ class SchemaForm(FormRows):
             if not self._rebuild_scheduled and self._focused_place() is None:
                 # The same rows (a tool's saved value on its new form): they take it at once.
                 specs = self._specs()
-                if len(specs) == len(self.children) and self._reuse(specs) == len(specs):
+                if len(specs) == self._rows_shown() and self._reuse(specs) == len(specs):
                     return
             self.rebuild()
 
