@@ -9,18 +9,21 @@ theme changes and asks what was already drawn to draw again: a `Static`
 keeps its `Text` with the role names, so updating it with the same `Text`
 resolves them against the new theme.
 
-JSON is highlighted with a Pygments theme picked by the theme's `dark` flag.
+JSON is highlighted with a Pygments theme picked by the theme's `dark` flag,
+on the surface it is drawn on (the Pygments theme's background is left out).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 from weakref import WeakKeyDictionary
 
 from rich.color import Color as RichColor
 from rich.console import Console, ConsoleOptions, RenderResult
+from rich.segment import Segment
 from rich.style import Style
 from rich.syntax import Syntax
 from rich.text import Text
@@ -266,7 +269,27 @@ class ThemedSyntax(Syntax):
         dark = True if looks is None else looks.dark
         ansi = looks is not None and looks.background.ansi is not None
         code, lexer, made = self._made
-        yield Syntax(code, lexer, theme=json_syntax_theme(dark, ansi), **made)
+        syntax = Syntax(code, lexer, theme=json_syntax_theme(dark, ansi), **made)
+        # The Pygments theme's own background (white for "vs") would show as a
+        # slab over a cream or grey pane: the text goes on the pane's surface.
+        for segment in console.render(syntax, options):
+            style = segment.style
+            if style is not None and style.bgcolor is not None:
+                segment = Segment(segment.text, _without_background(style), segment.control)
+            yield segment
+
+
+@lru_cache(maxsize=256)
+def _without_background(style: Style) -> Style:
+    return Style(
+        color=style.color,
+        bold=style.bold,
+        dim=style.dim,
+        italic=style.italic,
+        underline=style.underline,
+        strike=style.strike,
+        reverse=style.reverse,
+    )
 
 
 def _apply(app: App[Any]) -> Looks:

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 
 from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -124,11 +125,12 @@ def _method_width(width: int) -> int:
 
 def header_text(width: int = DEFAULT_WIDTH) -> Text:
     """The column header, laid out like `row_text` at the same width."""
-    text = Text(no_wrap=True, overflow="crop", style="bold")
+    text = Text(no_wrap=True, overflow="crop")
     clock = f"{'time':<{TIME_W}} " if _shows_time(width) else ""
     text.append(
         f"{'#':<{SEQ_W}} {clock}↔ {'kind':<{KIND_W}} {_fit('method', _method_width(width))}"
-        f" {'id':>{ID_W}} {'latency':>{LATENCY_W}} {'size':>{SIZE_W}} {'!':<{FLAGS_W}}"
+        f" {'id':>{ID_W}} {'latency':>{LATENCY_W}} {'size':>{SIZE_W}} {'!':<{FLAGS_W}}",
+        style="bold",
     )
     return text
 
@@ -182,10 +184,11 @@ class TrafficTable(ScrollView, can_focus=True):
     is kept on screen whatever happens to the size or the visibility."""
 
     # The cursor row's look comes from the theme, focused or not.
-    COMPONENT_CLASSES = {"traffic-table--cursor", "traffic-table--cursor-blurred"}
+    COMPONENT_CLASSES = {"traffic-table--cursor", "traffic-table--cursor-blurred", "traffic-table--header"}
 
     DEFAULT_CSS = """
     TrafficTable { height: 1fr; overflow-x: hidden; }
+    TrafficTable > .traffic-table--header { background: $panel; color: $foreground; }
     TrafficTable > .traffic-table--cursor { background: $block-cursor-background; }
     TrafficTable > .traffic-table--cursor-blurred { background: $primary-muted; }
     """
@@ -411,7 +414,7 @@ class TrafficTable(ScrollView, can_focus=True):
             self._cache.clear()
             self._cache_width = width
         if y < self._head and self.header is not None:
-            return self._strip(self.header(width), width, base)
+            return self._strip(self.header(width), width, self.get_component_rich_style("traffic-table--header"))
         row = int(self.scroll_y) + y - self._head
         if not (0 <= row < len(self.rows)):
             return Strip.blank(width, base)
@@ -434,7 +437,8 @@ class TrafficTable(ScrollView, can_focus=True):
         # The widget's style under the row's own; rows are one line (server
         # text went through one_line), so the segments need no clean-up.
         text.style = base
-        segments = list(text.render(self.app.console, end=""))
+        # (Text.render leaves the text's own style to a text with spans.)
+        segments = list(text.render(self.app.console, end="")) if text.spans else [Segment(text.plain, base)]
         if text.cell_len == width:
             return Strip(segments, width)  # the usual case: no second strip to crop into
         return Strip(segments).crop_extend(0, width, base)
