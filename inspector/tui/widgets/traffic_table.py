@@ -32,6 +32,7 @@ from inspector.core.record.traffic import Frame
 from inspector.core.safetext import one_line
 from inspector.tui import looks
 from inspector.tui.gaps import hold_gaps
+from inspector.tui.legible import legible
 
 __all__ = ["TrafficTable", "frame_summary", "header_text", "row_text"]
 
@@ -428,8 +429,12 @@ class TrafficTable(ScrollView, can_focus=True):
                 if text.cell_len < width:
                     text.append(" " * (width - text.cell_len))
                 component = "traffic-table--cursor" if self.has_focus else "traffic-table--cursor-blurred"
-                text.stylize(self.get_component_rich_style(component, partial=True))
-            strip = self._strip(text, width, base)
+                cursor = self.get_component_rich_style(component, partial=True)
+                text.stylize(cursor)
+                # Its own background: the roles' colours may not read on it.
+                strip = legible(self._strip(text, width, base), (base + cursor).color)
+            else:
+                strip = self._strip(text, width, base)
             self._cache[key] = strip
         return strip
 
