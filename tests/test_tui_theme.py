@@ -223,14 +223,29 @@ async def test_the_highlighted_rows_read_on_every_builtin_theme() -> None:
         assert not faint, f"text under {MIN_CONTRAST}:1 on its row: {faint}"
 
 
-async def test_json_and_the_traffic_header_are_drawn_on_the_panes_own_colours() -> None:
+def _box_titles(app: InspectorApp, box: Widget) -> list[Segment]:
+    """The segments of a box's title and subtitle (the words on its top and bottom border lines)."""
+    strips = app.screen._compositor.render_strips()
+    region = box.region
+    return [
+        segment
+        for y in (region.y, region.bottom - 1)
+        for segment in strips[y].crop(region.x, region.right)
+        if any(char.isalnum() for char in segment.text)
+    ]
+
+
+async def test_json_the_traffic_header_and_box_titles_are_drawn_on_the_panes_own_colours() -> None:
     """Pretty JSON takes the pane's surface, not the Pygments theme's white or
-    grey; the traffic header takes the theme's panel colour, not the terminal's."""
+    grey; the traffic header takes the theme's panel colour, not the terminal's;
+    a box's title and subtitle ("Tools (16)", "ttl 30 s public")
+    read at 3:1, focused or not (in the border's $primary-muted they did not)."""
     app = InspectorApp(demo_spec())
     async with app.run_test(size=(150, 50)) as pilot:
         await wait_connected(pilot, app)
         table = app.query_one(TrafficPane).table
         detail = app.query_one("#traffic-detail")
+        boxes = [app.query_one("#tool-list", ItemList)]
         for name in sorted(MEASURED):
             app.theme = name
             await settle(pilot)
@@ -244,6 +259,13 @@ async def test_json_and_the_traffic_header_are_drawn_on_the_panes_own_colours() 
             header = [s for s in table.render_line(0) if s.text.strip()]
             assert header and all(s.style and s.style.bgcolor == panel and s.style.bold for s in header), (name, header)
             assert not _faint(header), (name, _faint(header))
+            for focused in (boxes[0].query_one(RowList), table):
+                focused.focus()
+                await settle(pilot)
+                for box in boxes:
+                    titles = _box_titles(app, box)
+                    assert titles, (name, box)
+                    assert not _faint(titles), (name, box, focused, _faint(titles))
 
 
 Cell = tuple[str, str | None, str | None]
