@@ -11,6 +11,7 @@ from rich.color import Color as RichColor
 from rich.segment import Segment
 from rich.syntax import Syntax
 from textual.color import Color
+from textual.geometry import Region
 from textual.theme import BUILTIN_THEMES
 from textual.widget import Widget
 from textual.widgets import Static
@@ -19,12 +20,14 @@ from inspector.core.servers.spec import demo_spec
 from inspector.tui import looks
 from inspector.tui.app import InspectorApp
 from inspector.tui.panes.traffic import TrafficPane
+from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.widgets.arguments import ArgumentsEditor
 from inspector.tui.widgets.item_list import ItemList
+from inspector.tui.widgets.json_tree import JsonTree
 from inspector.tui.widgets.row_list import RowList
 from inspector.tui.widgets.traffic_table import TrafficTable
 
-from .tui_helpers import select, settle, wait_connected, wait_for
+from .tui_helpers import burst, field_row, fill, focus, on_tool, select, settle, wait_connected, wait_for
 
 # WCAG 2's contrast ratio for large text and for the parts of an interface
 # that must be seen (1.4.3 large text, 1.4.11): 3:1.  Textual's own
@@ -309,3 +312,27 @@ async def test_a_theme_change_redraws_the_form_as_a_start_in_that_theme_does() -
     error = looks.looks_for(BUILTIN_THEMES["catppuccin-latte"])[looks.ERROR_STRONG].color
     assert error is not None and error.triplet is not None
     assert any(char == "*" and colour == error.triplet.hex for line in switched for char, colour, _ in line)
+
+
+async def test_the_json_trees_cursor_reads_on_every_builtin_theme() -> None:
+    """The structured content's tree: its cursor's line (the key, and the
+    muted "{…} 5 keys") reads at 3:1 on the cursor's background, focused or not."""
+    async with on_tool(demo_spec(), "weather_report", (150, 50)) as (app, pilot):
+        await fill(pilot, field_row(app, ("city",)), "Kyoto")
+        await burst(pilot, "ctrl+j")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "the confirmation")
+        await burst(pilot, "y")
+        await wait_for(pilot, lambda: bool(app.query("#structured-tree")), "the structured content's tree")
+        tree = app.query_one("#structured-tree", JsonTree)
+        faint: dict[str, dict[str, float]] = {}
+        for focused in (False, True):
+            if focused:
+                await focus(pilot, tree)
+            for name in sorted(MEASURED):
+                app.theme = name
+                await settle(pilot)
+                line = tree.cursor_line - int(tree.scroll_y)
+                low = _faint(list(tree.render_lines(Region(0, line, tree.size.width, 1))[0]))
+                if low:
+                    faint[f"{name} ({'focused' if focused else 'blurred'})"] = low
+        assert not faint, f"text under {MIN_CONTRAST}:1 on the tree's cursor: {faint}"
