@@ -336,3 +336,27 @@ async def test_the_json_trees_cursor_reads_on_every_builtin_theme() -> None:
                 if low:
                     faint[f"{name} ({'focused' if focused else 'blurred'})"] = low
         assert not faint, f"text under {MIN_CONTRAST}:1 on the tree's cursor: {faint}"
+
+
+async def test_the_lists_second_lines_read_on_their_surface() -> None:
+    """A tool's name under its title and a resource's URI under its name read
+    at 3:1 on the list's surface on every theme (drawn dim, half way to the
+    background, they fell to 1.9:1 on solarized-light)."""
+    app = InspectorApp(demo_spec())
+    async with app.run_test(size=(150, 50)) as pilot:
+        await wait_connected(pilot, app)
+        tools = app.query_one("#tool-list", ItemList).query_one(RowList)
+        resources = app.query_one("#resource-list", ItemList).query_one(RowList)
+        keys = ("plan_trip", "weather_report", "demo://notes", "demo://config.json")
+        faint: dict[str, dict[str, float]] = {}
+        for tab, rows in (("tools", tools), ("resources", resources)):
+            app.action_show_tab(tab)
+            for name in sorted(MEASURED):
+                app.theme = name
+                await settle(pilot)
+                drawn = [s for s in _drawn(rows) if s.text.strip() in keys]
+                assert len({s.text.strip() for s in drawn}) == 2, (name, tab, drawn)
+                low = _faint(drawn)
+                if low:
+                    faint[name] = {**faint.get(name, {}), **low}
+        assert not faint, f"list text under {MIN_CONTRAST}:1 on the list's surface: {faint}"
