@@ -69,6 +69,13 @@ def test_every_role_reads_on_every_builtin_theme(name: str) -> None:
         if contrast(_rgb(style.color), shown.grounds[role]) < MIN_CONTRAST
     }
     assert not low, f"{name}: roles under {MIN_CONTRAST}:1 against their background: {low}"
+    # The lists are drawn on $surface (darker than the background on a light theme).
+    on_surface = {
+        role: round(contrast(_rgb(style.color), shown.surface), 2)
+        for role, style in shown.styles.items()
+        if looks.ROLES[role].on is None and contrast(_rgb(style.color), shown.surface) < MIN_CONTRAST
+    }
+    assert not on_surface, f"{name}: roles under {MIN_CONTRAST}:1 on the surface: {on_surface}"
 
 
 @pytest.mark.parametrize("name", sorted(MEASURED))
@@ -201,7 +208,8 @@ async def test_the_highlighted_rows_read_on_every_builtin_theme() -> None:
     """Every tool's badges on the list's highlighted row, and the traffic
     cursor's row, focused or not, read at 3:1 on the row's own background on
     every theme (textual-light's cursor is dark blue: its dark green and dark
-    red roles all but vanish there)."""
+    red roles all but vanish there), and so does every other row (the
+    traffic table's times and sizes were dim: 2.0:1 on solarized-light)."""
     app = InspectorApp(demo_spec())
     async with app.run_test(size=(150, 50)) as pilot:
         await wait_connected(pilot, app)
@@ -223,6 +231,11 @@ async def test_the_highlighted_rows_read_on_every_builtin_theme() -> None:
                 low = _faint(_cursor_row(table))
                 if low:
                     faint[f"{name} traffic cursor ({'blurred' if state == 'focused' else 'focused'})"] = low
+                # And every other row, on the list's surface (tinted while focused) and the table's background.
+                for what, rows in (("tool list", tools), ("traffic", table)):
+                    low = _faint(_drawn(rows))
+                    if low:
+                        faint[f"{name} {what}, other rows ({state})"] = low
         assert not faint, f"text under {MIN_CONTRAST}:1 on its row: {faint}"
 
 

@@ -48,7 +48,7 @@ _KIND_STYLE = {
     "notification": looks.NOTIFICATION,
     "invalid": looks.ALARM,
     "batch": looks.TRANSPORT,
-    "stderr": "dim",
+    "stderr": looks.MUTED,
     "http": looks.TRANSPORT,
     "sse": looks.TRANSPORT,
     "process": looks.WARNING,
@@ -156,7 +156,7 @@ def row_text(frame: Frame, width: int = DEFAULT_WIDTH) -> Text:
     text = Text(no_wrap=True, overflow="crop")
     text.append(f"{'#' + str(frame.seq):<{SEQ_W}} ", style="bold")
     if _shows_time(width):
-        text.append(clock + " ", style="dim")
+        text.append(clock + " ", style=looks.MUTED)
     text.append(arrow + " ", style=arrow_style)
     text.append(f"{frame.kind:<{KIND_W}.{KIND_W}} ", style=_KIND_STYLE.get(frame.kind, ""))
     # Server text: one_line makes every control character visible first.
@@ -167,7 +167,7 @@ def row_text(frame: Frame, width: int = DEFAULT_WIDTH) -> Text:
     latency = _latency(frame.latency) if frame.latency is not None else ""
     text.append(f" {latency:>{LATENCY_W}.{LATENCY_W}}", style=looks.LATENCY)
     size = _size(frame.size) if frame.raw is not None else ""
-    text.append(f" {size:>{SIZE_W}}", style="dim")
+    text.append(f" {size:>{SIZE_W}}", style=looks.MUTED)
     text.append(" ")
     used = 0
     for flag, style in _flags(frame):
