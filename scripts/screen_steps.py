@@ -499,7 +499,8 @@ async def traffic(pilot: Pilot[Any]) -> None:
     app = await select_tool(pilot, "echo")
     await fill(pilot, ("message",), "hello, inspector")
     await call_and_wait(pilot)
-    app.screen_stack[0].query_one(BottomPanel).set_class(False, "hidden")
+    # Open: a short terminal starts with the panel collapsed to its tab row.
+    app.screen_stack[0].query_one(BottomPanel).open()
     app.query_one(BottomPanel).styles.height = 20
     steady_traffic(app)
     pane = app.query_one(TrafficPane)

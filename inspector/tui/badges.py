@@ -54,7 +54,7 @@ def hint_badges(hints: list[Hint], *, long: bool = False) -> Text:
                 text.append(" ")
             text.append(label, style=_style(hint))
     if long and any(not h.explicit for h in hints if h.applies):
-        text.append("(? = assumed)", style="dim italic")
+        text.append("(? = assumed)", style=looks.HINT_ABSENT)
     return text
 
 
@@ -73,8 +73,10 @@ def tool_row(item: Item) -> Text:
     text.append("\n")
     if item.title and item.title != item.name:
         # The gap in the name's style: a run of bare spaces reads as nothing in a screenshot's text.
-        text.append_text(plain_line(item.name, 60, style="dim"))
-        text.append("  ", style="dim")
+        # Muted, not dim: a terminal's dim (half way to the background) reads
+        # under 3:1 on the list's surface on most built-in themes.
+        text.append_text(plain_line(item.name, 60, style=looks.MUTED))
+        text.append("  ", style=looks.MUTED)
     text.append_text(hint_badges(item.hints()))
     return hold_gaps(text)
 
@@ -88,5 +90,5 @@ def uri_row(item: Item, marker: tuple[str, str] | None = None) -> Text:
         text.append(*marker)
     text.append_text(plain_line(item.display_name, 50, style="bold"))
     text.append("\n")
-    text.append_text(plain_line(item.key, 80, style="dim"))
+    text.append_text(plain_line(item.key, 80, style=looks.MUTED))
     return hold_gaps(text)

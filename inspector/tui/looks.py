@@ -9,18 +9,21 @@ theme changes and asks what was already drawn to draw again: a `Static`
 keeps its `Text` with the role names, so updating it with the same `Text`
 resolves them against the new theme.
 
-JSON is highlighted with a Pygments theme picked by the theme's `dark` flag.
+JSON is highlighted with a Pygments theme picked by the theme's `dark` flag,
+on the surface it is drawn on (the Pygments theme's background is left out).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 from weakref import WeakKeyDictionary
 
 from rich.color import Color as RichColor
 from rich.console import Console, ConsoleOptions, RenderResult
+from rich.segment import Segment
 from rich.style import Style
 from rich.syntax import Syntax
 from rich.text import Text
@@ -29,6 +32,8 @@ from textual.app import App
 from textual.color import Color
 from textual.theme import Theme
 from textual.widgets import Static
+
+from inspector.tui.legible import MIN_CONTRAST, contrast
 
 __all__ = [
     "ACCENT",
@@ -204,6 +209,7 @@ class Looks:
     theme: str
     dark: bool
     background: Color
+    surface: Color
     styles: dict[str, Style]
     # The colour each role's text is drawn on (the theme's background unless the role has its own).
     grounds: dict[str, Color]
@@ -216,16 +222,38 @@ class Looks:
         return RichTheme({_PREFIX + name: style for name, style in self.styles.items()}, inherit=True)
 
 
+def _reads_on(color: Color, grounds: tuple[Color, ...], dark: bool) -> Color:
+    """*color*, lightened on a dark theme or darkened on a light one, a step at a time,
+    until it reads at `MIN_CONTRAST`:1 on each of *grounds* (most theme colours already do;
+    textual-light's $text-warning on its surface, 2.7:1, does not)."""
+    if color.ansi is not None or any(ground.ansi is not None for ground in grounds):
+        return color  # the terminal's own palette: nothing to measure
+    for _ in range(_STEPS):
+        if all(contrast(color, ground) >= MIN_CONTRAST for ground in grounds):
+            break
+        color = color.lighten(_STEP) if dark else color.darken(_STEP)
+    return color
+
+
+_STEP = 0.02
+_STEPS = 25
+
+
 def looks_for(theme: Theme) -> Looks:
     """The roles' styles for `theme`."""
     variables = _variables(theme)
     background = Color.parse(variables["background"])
     styles: dict[str, Style] = {}
     grounds: dict[str, Color] = {}
+    # Lists are drawn on $surface, tinted 5% towards the text while focused
+    # (RowList's CSS): a role must read there too.
+    surface = _solid(variables["surface"], background)
+    focused_list = surface.blend(_solid(variables["foreground"], surface), 0.05)
+    under = (background, surface, focused_list)
     for name, look in ROLES.items():
         ground = background if look.on is None else _solid(variables[look.on], background)
         if look.on is None:
-            color = _solid(variables[look.color], ground)
+            color = _reads_on(_solid(variables[look.color], ground), under, theme.dark)
         else:
             color = ground.get_contrast_text(1.0) if ground.ansi is None else Color.parse("ansi_bright_white")
         styles[name] = Style(
@@ -235,7 +263,7 @@ def looks_for(theme: Theme) -> Looks:
             italic=look.italic or None,
         )
         grounds[name] = ground
-    return Looks(theme.name, theme.dark, background, styles, grounds)
+    return Looks(theme.name, theme.dark, background, surface, styles, grounds)
 
 
 def json_syntax_theme(dark: bool, ansi: bool = False) -> str:
@@ -266,7 +294,27 @@ class ThemedSyntax(Syntax):
         dark = True if looks is None else looks.dark
         ansi = looks is not None and looks.background.ansi is not None
         code, lexer, made = self._made
-        yield Syntax(code, lexer, theme=json_syntax_theme(dark, ansi), **made)
+        syntax = Syntax(code, lexer, theme=json_syntax_theme(dark, ansi), **made)
+        # The Pygments theme's own background (white for "vs") would show as a
+        # slab over a cream or grey pane: the text goes on the pane's surface.
+        for segment in console.render(syntax, options):
+            style = segment.style
+            if style is not None and style.bgcolor is not None:
+                segment = Segment(segment.text, _without_background(style), segment.control)
+            yield segment
+
+
+@lru_cache(maxsize=256)
+def _without_background(style: Style) -> Style:
+    return Style(
+        color=style.color,
+        bold=style.bold,
+        dim=style.dim,
+        italic=style.italic,
+        underline=style.underline,
+        strike=style.strike,
+        reverse=style.reverse,
+    )
 
 
 def _apply(app: App[Any]) -> Looks:

@@ -13,11 +13,13 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rich.text import Text
+from textual.strip import Strip
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from inspector.core.safetext import one_line
 from inspector.tui import looks
+from inspector.tui.legible import legible
 
 __all__ = ["JsonTree"]
 
@@ -115,6 +117,13 @@ class JsonTree(Tree[Path]):
             node.add_leaf(
                 Text(f"… {len(children) - MAX_CHILDREN} more (the traffic view has the whole value)", style="dim")
             )
+
+    def render_line(self, y: int) -> Strip:
+        """The line at *y*; on the cursor's, text too faint for its background takes the cursor's text colour."""
+        strip = super().render_line(y)
+        if y + int(self.scroll_y) != self.cursor_line:
+            return strip
+        return legible(strip, self.get_component_rich_style("tree--cursor").color)
 
     def node_at(self, path: Path) -> TreeNode[Path] | None:
         """The node of a path (for tests and for jumping to a problem)."""

@@ -28,6 +28,8 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.visual import Visual, visualize
 
+from inspector.tui.legible import legible
+
 __all__ = ["RowList"]
 
 # Rows kept rendered: a few screens' worth at any width.
@@ -312,6 +314,9 @@ class RowList(ScrollView, can_focus=True):
                 strip.extend_cell_length(width, rich_style)
                 for strip in Visual.to_strips(self, visual, width, None, style)
             ]
+            if row == self.highlighted or row == self._hover:
+                # Its own background: the roles' colours may not read on it.
+                strips = [legible(strip, rich_style.color) for strip in strips]
             self._strips[key] = strips
         if offset < len(strips):
             return strips[offset]

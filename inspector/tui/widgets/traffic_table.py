@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 
 from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -31,6 +32,7 @@ from inspector.core.record.traffic import Frame
 from inspector.core.safetext import one_line
 from inspector.tui import looks
 from inspector.tui.gaps import hold_gaps
+from inspector.tui.legible import legible
 
 __all__ = ["TrafficTable", "frame_summary", "header_text", "row_text"]
 
@@ -46,7 +48,7 @@ _KIND_STYLE = {
     "notification": looks.NOTIFICATION,
     "invalid": looks.ALARM,
     "batch": looks.TRANSPORT,
-    "stderr": "dim",
+    "stderr": looks.MUTED,
     "http": looks.TRANSPORT,
     "sse": looks.TRANSPORT,
     "process": looks.WARNING,
@@ -124,11 +126,12 @@ def _method_width(width: int) -> int:
 
 def header_text(width: int = DEFAULT_WIDTH) -> Text:
     """The column header, laid out like `row_text` at the same width."""
-    text = Text(no_wrap=True, overflow="crop", style="bold")
+    text = Text(no_wrap=True, overflow="crop")
     clock = f"{'time':<{TIME_W}} " if _shows_time(width) else ""
     text.append(
         f"{'#':<{SEQ_W}} {clock}↔ {'kind':<{KIND_W}} {_fit('method', _method_width(width))}"
-        f" {'id':>{ID_W}} {'latency':>{LATENCY_W}} {'size':>{SIZE_W}} {'!':<{FLAGS_W}}"
+        f" {'id':>{ID_W}} {'latency':>{LATENCY_W}} {'size':>{SIZE_W}} {'!':<{FLAGS_W}}",
+        style="bold",
     )
     return text
 
@@ -153,7 +156,7 @@ def row_text(frame: Frame, width: int = DEFAULT_WIDTH) -> Text:
     text = Text(no_wrap=True, overflow="crop")
     text.append(f"{'#' + str(frame.seq):<{SEQ_W}} ", style="bold")
     if _shows_time(width):
-        text.append(clock + " ", style="dim")
+        text.append(clock + " ", style=looks.MUTED)
     text.append(arrow + " ", style=arrow_style)
     text.append(f"{frame.kind:<{KIND_W}.{KIND_W}} ", style=_KIND_STYLE.get(frame.kind, ""))
     # Server text: one_line makes every control character visible first.
@@ -164,7 +167,7 @@ def row_text(frame: Frame, width: int = DEFAULT_WIDTH) -> Text:
     latency = _latency(frame.latency) if frame.latency is not None else ""
     text.append(f" {latency:>{LATENCY_W}.{LATENCY_W}}", style=looks.LATENCY)
     size = _size(frame.size) if frame.raw is not None else ""
-    text.append(f" {size:>{SIZE_W}}", style="dim")
+    text.append(f" {size:>{SIZE_W}}", style=looks.MUTED)
     text.append(" ")
     used = 0
     for flag, style in _flags(frame):
@@ -182,10 +185,11 @@ class TrafficTable(ScrollView, can_focus=True):
     is kept on screen whatever happens to the size or the visibility."""
 
     # The cursor row's look comes from the theme, focused or not.
-    COMPONENT_CLASSES = {"traffic-table--cursor", "traffic-table--cursor-blurred"}
+    COMPONENT_CLASSES = {"traffic-table--cursor", "traffic-table--cursor-blurred", "traffic-table--header"}
 
     DEFAULT_CSS = """
     TrafficTable { height: 1fr; overflow-x: hidden; }
+    TrafficTable > .traffic-table--header { background: $panel; color: $foreground; }
     TrafficTable > .traffic-table--cursor { background: $block-cursor-background; }
     TrafficTable > .traffic-table--cursor-blurred { background: $primary-muted; }
     """
@@ -411,7 +415,7 @@ class TrafficTable(ScrollView, can_focus=True):
             self._cache.clear()
             self._cache_width = width
         if y < self._head and self.header is not None:
-            return self._strip(self.header(width), width, base)
+            return self._strip(self.header(width), width, self.get_component_rich_style("traffic-table--header"))
         row = int(self.scroll_y) + y - self._head
         if not (0 <= row < len(self.rows)):
             return Strip.blank(width, base)
@@ -425,8 +429,12 @@ class TrafficTable(ScrollView, can_focus=True):
                 if text.cell_len < width:
                     text.append(" " * (width - text.cell_len))
                 component = "traffic-table--cursor" if self.has_focus else "traffic-table--cursor-blurred"
-                text.stylize(self.get_component_rich_style(component, partial=True))
-            strip = self._strip(text, width, base)
+                cursor = self.get_component_rich_style(component, partial=True)
+                text.stylize(cursor)
+                # Its own background: the roles' colours may not read on it.
+                strip = legible(self._strip(text, width, base), (base + cursor).color)
+            else:
+                strip = self._strip(text, width, base)
             self._cache[key] = strip
         return strip
 
@@ -434,7 +442,8 @@ class TrafficTable(ScrollView, can_focus=True):
         # The widget's style under the row's own; rows are one line (server
         # text went through one_line), so the segments need no clean-up.
         text.style = base
-        segments = list(text.render(self.app.console, end=""))
+        # (Text.render leaves the text's own style to a text with spans.)
+        segments = list(text.render(self.app.console, end="")) if text.spans else [Segment(text.plain, base)]
         if text.cell_len == width:
             return Strip(segments, width)  # the usual case: no second strip to crop into
         return Strip(segments).crop_extend(0, width, base)
