@@ -287,14 +287,15 @@ async def fill(pilot: Pilot[Any], path: tuple[object, ...], text: str) -> None:
 
 def form_ready(app: InspectorApp, name: str) -> bool:
     """The Tools pane shows `name` and its form is built: a row for every
-    property, each row composed (calling sooner trips over a half-built row)."""
+    property, each row composed or drawn as a sketch (calling sooner trips
+    over a half-built row)."""
     tool = app.query_one(ToolsPane).tool
     if tool is None or tool.key != name:
         return False
     properties = tool.input_schema.get("properties")
     expected = {(key,) for key in properties} if isinstance(properties, dict) else set()
     rows = list(app.screen.query(FieldRow))
-    return expected <= {row.node.path for row in rows} and all(row.children for row in rows)
+    return expected <= {row.node.path for row in rows} and all(row.children or row.sketched for row in rows)
 
 
 async def select_tool(pilot: Pilot[Any], name: str) -> InspectorApp:
