@@ -19,6 +19,7 @@ from textual.widgets import Static
 from inspector.core.servers.spec import demo_spec
 from inspector.tui import looks
 from inspector.tui.app import InspectorApp
+from inspector.tui.legible import contrast
 from inspector.tui.panes.traffic import TrafficPane
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.widgets.arguments import ArgumentsEditor
@@ -40,18 +41,11 @@ MIN_CONTRAST = 3.0
 MEASURED = {name: theme for name, theme in BUILTIN_THEMES.items() if not theme.ansi}
 
 
-def _luminance(color: Color) -> float:
-    def channel(value: int) -> float:
-        v = value / 255
-        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
-
-    return 0.2126 * channel(color.r) + 0.7152 * channel(color.g) + 0.0722 * channel(color.b)
-
-
-def contrast(one: Color, other: Color) -> float:
-    """WCAG 2 contrast ratio, 1 to 21."""
-    high, low = sorted((_luminance(one), _luminance(other)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
+def test_the_contrast_ratio_is_wcags() -> None:
+    # The end points and one published pair (#767676 on white is the lightest grey that reads at 4.5:1).
+    assert contrast(Color(0, 0, 0), Color(255, 255, 255)) == pytest.approx(21.0)
+    assert contrast(Color(40, 90, 200), Color(40, 90, 200)) == pytest.approx(1.0)
+    assert contrast(Color(0x76, 0x76, 0x76), Color(255, 255, 255)) == pytest.approx(4.54, abs=0.01)
 
 
 def _rgb(color: RichColor | None) -> Color:
