@@ -233,6 +233,10 @@ def test_a_login_times_out_cleanly(auth_server: str, config_dir: Path) -> None:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+        # communicate closed them, unless it ran out of time (then the collector would report them later).
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
     assert process.returncode == exitcodes.TIMEOUT, stdout + stderr
     assert "Open this URL to authorize" in stderr and "/auth/authorize?" in stderr
     # Timed out waiting for the person (discovery and registration were done).
