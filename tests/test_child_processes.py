@@ -21,14 +21,13 @@ DEAF = (
     "while True:\n"
     "    time.sleep(60)\n"
 )
-# One that ends on SIGINT as Python does by default (KeyboardInterrupt, caught: exit 130).
+# One that ends on SIGINT with exit code 130 (its handler in place before it says so).
 LISTENING = (
-    "import sys, time\n"
+    "import os, signal, time\n"
+    "signal.signal(signal.SIGINT, lambda *_: os._exit(130))\n"
     "print('ready', flush=True)\n"
-    "try:\n"
-    "    time.sleep(3600)\n"
-    "except KeyboardInterrupt:\n"
-    "    sys.exit(130)\n"
+    "while True:\n"
+    "    time.sleep(60)\n"
 )
 
 
