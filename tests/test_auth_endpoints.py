@@ -7,7 +7,8 @@ naming it and the metadata that named it), endpoints on another origin than
 the issuer (refused without a person, confirmed on a terminal, allowed with
 --allow-cross-origin-auth), and a person who takes longer at the browser than
 the request's --timeout (the login has its own deadline; the request's clock
-starts when it is sent with the token).
+starts when it is sent with the token), and a login whose deadline runs out
+while a server keeps it waiting (the error names that server and its URL).
 """
 
 from __future__ import annotations
