@@ -21,6 +21,14 @@ from .peers import PYTHON, SERVERS, free_port, serving
 from .test_auth_pane import PaneApp, _text
 from .tui_helpers import console_for, settle
 
+# The login's own deadline (--oauth-timeout) in a test whose login is meant to run out in one
+# step: waiting for a person who never comes, or for a server that never answers.  It counts
+# from the first step, so the steps before that one (discovery, registration: tenths of a
+# second) come out of it too.  Far above what they take on a loaded machine, so the deadline
+# passes in the step the test means; every second of it is spent waiting, so it is not the
+# hang bound.
+LOGIN_DEADLINE = 10.0
+
 
 @contextlib.contextmanager
 def protected_server(script: str, *args: str) -> Iterator[str]:

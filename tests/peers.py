@@ -5,11 +5,13 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from .waiting import HANG, eventually_sync
 
@@ -71,6 +73,28 @@ def serving(argv: list[str], port: int, env: dict[str, str] | None = None) -> It
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(5)
+
+
+def ended(process: subprocess.Popen[Any], sig: int = signal.SIGINT, grace: float = HANG) -> int:
+    """Send `sig` and wait up to `grace` for the exit; its code.
+
+    However that goes (a process deaf to the signal raises TimeoutExpired, for the test to
+    fail on), the process is killed and reaped and its pipes closed before this returns: a
+    process or pipe left open is reported by the garbage collector in whatever test happens
+    to run next on the worker, failing that one instead."""
+    try:
+        if process.poll() is None:
+            process.send_signal(sig)
+        return process.wait(grace)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        for stream in (process.stdin, process.stdout, process.stderr):
+            if stream is not None:
+                # Closing stdin flushes what is still buffered, to a reader that may be gone.
+                with contextlib.suppress(OSError):
+                    stream.close()
 
 
 @contextlib.contextmanager

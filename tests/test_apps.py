@@ -29,7 +29,7 @@ from inspector.core.protocol.client import Client
 from inspector.core.servers.spec import ServerSpec
 
 from .app_view import ViewClient
-from .peers import PYTHON, SERVERS, run_inspector
+from .peers import PYTHON, SERVERS, ended, run_inspector
 from .servers.apps_server import LEGACY_HTML, WEATHER_HTML
 from .terminal import read_pty
 from .waiting import HANG, eventually
@@ -463,11 +463,8 @@ def start_preview(tool: str, *options: str, env: dict[str, str]) -> subprocess.P
 
 
 def stop(process: subprocess.Popen[str]) -> None:
-    process.send_signal(signal.SIGINT)
-    process.wait(timeout=60)
-    for stream in (process.stdout, process.stderr):
-        if stream is not None:
-            stream.close()
+    """Ctrl-C, as a person ends the preview; killed (and its pipes closed) if it does not end."""
+    ended(process, signal.SIGINT)
 
 
 def test_the_browser_opens_only_with_open_and_never_a_console_one(tmp_path: Path) -> None:

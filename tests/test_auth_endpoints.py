@@ -7,7 +7,8 @@ naming it and the metadata that named it), endpoints on another origin than
 the issuer (refused without a person, confirmed on a terminal, allowed with
 --allow-cross-origin-auth), and a person who takes longer at the browser than
 the request's --timeout (the login has its own deadline; the request's clock
-starts when it is sent with the token).
+starts when it is sent with the token), and a login whose deadline runs out
+while a server keeps it waiting (the error names that server and its URL).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from inspector.core.protocol.client import Client
 from inspector.core.protocol.session import SENDING
 from inspector.core.servers.spec import ServerSpec
 
-from .auth_helpers import control, protected_server, stats
+from .auth_helpers import LOGIN_DEADLINE, control, protected_server, stats
 from .peers import SERVERS, free_port, run_inspector
 from .terminal import answer_on_terminal
 from .waiting import eventually
@@ -291,6 +292,8 @@ def test_a_person_slower_than_the_timeout_still_logs_in(
 
 
 def test_a_login_nobody_finishes_blames_the_login(servers: tuple[str, str], config_dir: Path) -> None:
+    """The login runs inside the first request (no terminal) and nobody opens its URL: the
+    login's deadline ends it while it waits for the person, and neither server is blamed."""
     base, _second = servers
     control(base)
     result = no_terminal(
@@ -304,11 +307,13 @@ def test_a_login_nobody_finishes_blames_the_login(servers: tuple[str, str], conf
         "--timeout",
         "30",
         "--oauth-timeout",
-        "0.5",
+        f"{LOGIN_DEADLINE:g}",
         "--json",
     )
     assert result.returncode == exitcodes.TIMEOUT, result.stdout + result.stderr
-    assert "login timed out" in result.stderr and "--oauth-timeout" in result.stderr
+    assert "Open this URL to authorize" in result.stderr  # discovery and registration were done
+    assert f"login timed out after {LOGIN_DEADLINE:g} s (--oauth-timeout)" in result.stderr
+    assert "no redirect came back to http://127.0.0.1:" in result.stderr
     assert "did not answer" not in result.stderr
 
 
@@ -316,7 +321,8 @@ async def test_a_silent_authorization_server_is_bounded_by_the_login_deadline(
     servers: tuple[str, str], config_dir: Path
 ) -> None:
     """An authorization server that accepts the connection and never answers: the login's
-    deadline ends it, and the error names the URL that did not answer."""
+    deadline ends it, and the error names the server and the URL that did not answer (the MCP
+    server's resource metadata, before it, is answered well within the deadline)."""
     base, _second = servers
     # The connections it accepted, kept to be closed at the end (it never answers on them).
     accepted: list[asyncio.StreamWriter] = []
@@ -324,8 +330,10 @@ async def test_a_silent_authorization_server_is_bounded_by_the_login_deadline(
     port = silent.sockets[0].getsockname()[1]
     control(base, prm_server=f"http://127.0.0.1:{port}/auth")
     try:
-        message = await refused(headless(base, config_dir, login_timeout=0.5, timeout=30.0), LoginTimedOut)
-        assert f"http://127.0.0.1:{port}/.well-known/" in message and "--oauth-timeout" in message
+        spec = headless(base, config_dir, login_timeout=LOGIN_DEADLINE, timeout=30.0)
+        message = await refused(spec, LoginTimedOut)
+        assert f"after {LOGIN_DEADLINE:g} s (--oauth-timeout)" in message
+        assert f"the authorization server did not answer GET http://127.0.0.1:{port}/.well-known/" in message
         assert "did not answer server/discover" not in message and "did not answer initialize" not in message
     finally:
         silent.close()
@@ -334,6 +342,25 @@ async def test_a_silent_authorization_server_is_bounded_by_the_login_deadline(
             with contextlib.suppress(ConnectionError):  # the inspector may have reset it first
                 await writer.wait_closed()
         control(base)
+
+
+async def test_resource_metadata_the_mcp_server_keeps_waiting_for_blames_the_mcp_server(
+    servers: tuple[str, str], config_dir: Path
+) -> None:
+    """The MCP server challenges at once and then never answers for its own protected resource
+    metadata, the login's first step: the deadline ends it there whatever the machine's speed,
+    and the error names the MCP server, not an authorization server it has not named yet."""
+    base, _second = servers
+    control(base, silent_prm=True)
+    try:
+        message = await refused(headless(base, config_dir, login_timeout=0.5, timeout=30.0), LoginTimedOut)
+    finally:
+        control(base)
+    prm = f"{base}/.well-known/oauth-protected-resource/mcp"
+    assert message.startswith("login timed out after 0.5 s (--oauth-timeout): "), message
+    assert f"the MCP server did not answer GET {prm} within the " in message
+    assert "s the login had left" in message
+    assert "authorization server" not in message
 
 
 @pytest.mark.parametrize("answer", ["y", "n"])

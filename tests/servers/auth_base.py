@@ -82,13 +82,19 @@ def authorization_server_metadata(
 
 
 def add_discovery(
-    server: MCPServer, resource_metadata: Callable[[], dict[str, Any]], metadata: Callable[[], dict[str, Any]]
+    server: MCPServer,
+    resource_metadata: Callable[[], dict[str, Any]],
+    metadata: Callable[[], dict[str, Any]],
+    before_prm: Callable[[], Awaitable[None]] | None = None,
 ) -> None:
     """Serve the protected resource metadata and the authorization server metadata, made afresh per
-    request (so a test's /_mode change shows in the next one)."""
+    request (so a test's /_mode change shows in the next one); `before_prm` is awaited before the
+    resource metadata is answered (a server that keeps a client waiting for it)."""
 
     @route(server, PRM_PATH, ["GET"])
     async def prm(request: Request) -> Response:
+        if before_prm is not None:
+            await before_prm()
         return JSONResponse(resource_metadata())
 
     @route(server, METADATA_PATH, ["GET"])

@@ -19,7 +19,8 @@ every authorization request at once (a headless user agent completes the
 flow by following the redirect), checks PKCE S256, the redirect URI and the
 client secret, issues short-lived tokens when asked, rotates refresh tokens,
 and can name the wrong issuer in its redirect or in its metadata, or deny the
-request.
+request.  The MCP server can keep its protected resource metadata to itself
+(`silent_prm`): such a request is answered only when the mode changes.
 
     python tests/servers/auth_server.py --port PORT [--second-port PORT] [--token-ttl S] [--wrong-iss] [--deny]
 
@@ -31,6 +32,7 @@ to its default).
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -64,6 +66,9 @@ class State(auth_base.Site):
     # Where the metadata puts the authorization, token and registration endpoints
     # (another origin than the issuer: the second port), when not under the issuer.
     endpoint_base: str | None = None
+    # The protected resource metadata is not answered until the mode changes (`released` is set).
+    silent_prm: bool = False
+    released: asyncio.Event = field(default_factory=asyncio.Event)
     carousel: int = 0
     redirect_uris: list[str] = field(default_factory=list)
     clients: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -80,6 +85,11 @@ class State(auth_base.Site):
     def __post_init__(self) -> None:
         self.clients[MACHINE_CLIENT] = {"client_id": MACHINE_CLIENT, "client_secret": MACHINE_SECRET}
         self.issued.append(MACHINE_SECRET)
+
+    async def hold_prm(self) -> None:
+        """Keep a request for the protected resource metadata waiting while `silent_prm` holds."""
+        if self.silent_prm:
+            await self.released.wait()
 
     @property
     def endpoints(self) -> str:
@@ -115,7 +125,7 @@ def build(state: State) -> Any:
             authorization_response_iss_parameter_supported=True,
         )
 
-    auth_base.add_discovery(server, resource_metadata, metadata)
+    auth_base.add_discovery(server, resource_metadata, metadata, state.hold_prm)
 
     @auth_base.route(server, "/auth/register", ["POST"])
     async def register(request: Request) -> Response:
@@ -137,7 +147,8 @@ def build(state: State) -> Any:
     def set_mode(body: dict[str, Any]) -> str | None:
         """Switch misbehaviours for the next flows: token_ttl, wrong_iss, deny, metadata_issuer, step_up,
         prm_server (the authorization server the resource metadata names), endpoint_base (the origin
-        of the endpoints in the authorization server metadata)."""
+        of the endpoints in the authorization server metadata), silent_prm (the resource metadata
+        kept waiting for until the next change)."""
         return apply_mode(state, body)
 
     auth_base.add_controls(server, stats, set_mode)
@@ -156,6 +167,10 @@ def apply_mode(state: State, body: dict[str, Any]) -> str | None:
     state.prm_server = body.get("prm_server") or None
     state.endpoint_base = body.get("endpoint_base") or None
     state.step_up = step_up
+    # The requests held so far are answered now (their clients have long given up).
+    state.released.set()
+    state.released = asyncio.Event()
+    state.silent_prm = bool(body.get("silent_prm", False))
     return None
 
 

@@ -142,7 +142,7 @@ class AuthConfig:
         Client ID Metadata Documents.
     callback_port: the loopback redirect listener's port (0: any free port).
     timeout: the login's own deadline (`--oauth-timeout`), in seconds: from
-        the first request to the authorization server to the token.  The
+        the flow's first request (discovery's first) to the token.  The
         MCP request that needed the login starts its clock (`--timeout`)
         only when it is sent with the token.
     browser: one of BROWSER_MODES.

@@ -31,7 +31,7 @@ class FlowState:
     # answer that starts the next one.
     step_ups: int = 0
     again: httpx2.Response | None = None
-    # The login's own deadline (time.monotonic), from its first request to the authorization server.
+    # The login's own deadline (time.monotonic), from the flow's first request of its own (discovery's first).
     deadline: float | None = None
     # The MCP request (session, id) whose clock is held while the flow runs.
     held: tuple[Any, Any] | None = None

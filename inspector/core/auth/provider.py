@@ -91,6 +91,13 @@ _ENDPOINT_OF = {
     "authorization": "authorization endpoint",
 }
 
+# Who answers a step of the flow that is not the authorization server's: the protected
+# resource's metadata is the MCP server's own (RFC 9728), the token exchange an identity provider's.
+_PARTY_OF = {
+    "resource-metadata": "the MCP server",
+    "token-exchange": "the identity provider",
+}
+
 
 class ObservedProvider(OAuthClientProvider):
     """The observation and the inspector's additions, over any of the SDK's providers."""
@@ -365,11 +372,15 @@ class ObservedProvider(OAuthClientProvider):
         if flow.http is None:
             flow.http = httpx2.AsyncClient(timeout=httpx2.Timeout(30.0), follow_redirects=False)
         where = f"{outgoing.method} {self._shown_url(outgoing)}"
+        left = self._remaining(flow)
         try:
-            async with asyncio.timeout(self._remaining(flow)):
+            async with asyncio.timeout(left):
                 return await flow.http.send(outgoing)
         except TimeoutError as exc:
-            raise LoginTimeout(f"the authorization server did not answer {where}") from exc
+            # Who was asked, and how long it had: the login's earlier steps may have used most of it.
+            party = _PARTY_OF.get(flow.step, "the authorization server")
+            had = f"within the {_seconds(left)} s the login had left"
+            raise LoginTimeout(f"{party} did not answer {where} {had}") from exc
         except httpx2.HTTPError as exc:
             exchange = HttpExchange.capture(outgoing, None, self.log.secrets)
             exchange.error = f"{exc.__class__.__name__}: {exc}"
@@ -486,6 +497,11 @@ class ObservedProvider(OAuthClientProvider):
         if flow is not None:
             flow.step = "callback"
         return checked_redirect(params, flow, self.context.oauth_metadata, self.session)
+
+
+def _seconds(seconds: float) -> str:
+    """A duration as a person reads it: whole seconds from ten up, two figures below."""
+    return f"{seconds:.0f}" if seconds >= 10 else f"{seconds:.2g}"
 
 
 def _relative(expires_at: float) -> str:
