@@ -31,7 +31,7 @@ from inspector.core.servers.spec import ServerSpec
 from .app_view import ViewClient
 from .peers import PYTHON, SERVERS, run_inspector
 from .servers.apps_server import LEGACY_HTML, WEATHER_HTML
-from .terminal import read_pty
+from .terminal import interruptible, read_pty
 from .waiting import HANG, eventually
 
 SERVER = str(SERVERS / "apps_server.py")
@@ -165,9 +165,11 @@ class Preview:
 async def previewing(
     *argv: str, log: Path, stdin: Any = asyncio.subprocess.DEVNULL, stderr: Any = asyncio.subprocess.PIPE
 ) -> AsyncIterator[Preview]:
+    # Ended with SIGINT, as ctrl+c ends it in a shell's foreground job: a test
+    # runner's worker may ignore SIGINT, and the command would inherit that.
     process = await asyncio.create_subprocess_exec(
         PYTHON, "-m", "inspector", "app", *argv, "--json", "--", PYTHON, SERVER, str(log),
-        stdin=stdin, stdout=asyncio.subprocess.PIPE, stderr=stderr,
+        stdin=stdin, stdout=asyncio.subprocess.PIPE, stderr=stderr, preexec_fn=interruptible,
     )  # fmt: skip
     assert process.stdout is not None
     line = await asyncio.wait_for(process.stdout.readline(), HANG)
@@ -459,6 +461,8 @@ def start_preview(tool: str, *options: str, env: dict[str, str]) -> subprocess.P
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, **env},
+        # Ended with SIGINT (`stop`), which a test runner's worker may ignore and pass on.
+        preexec_fn=interruptible,
     )
 
 
