@@ -11,11 +11,13 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import select
 import signal
 import subprocess
+import time
 import urllib.error
 import urllib.request
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -32,7 +34,7 @@ from .app_view import ViewClient
 from .peers import PYTHON, SERVERS, run_inspector
 from .servers.apps_server import LEGACY_HTML, WEATHER_HTML
 from .terminal import interruptible, read_pty
-from .waiting import HANG, eventually
+from .waiting import HANG, eventually, eventually_sync
 
 SERVER = str(SERVERS / "apps_server.py")
 
@@ -475,8 +477,6 @@ def stop(process: subprocess.Popen[str]) -> None:
 
 
 def test_the_browser_opens_only_with_open_and_never_a_console_one(tmp_path: Path) -> None:
-    from .waiting import eventually_sync
-
     browser = tmp_path / "fake-browser"
     browser.write_text(f'#!/bin/sh\nexec "{PYTHON}" "{SERVERS / "fake_browser.py"}" "$@"\n')
     browser.chmod(0o755)
@@ -509,3 +509,79 @@ def test_the_browser_opens_only_with_open_and_never_a_console_one(tmp_path: Path
         assert "console one (lynx)" in console.stderr.readline()
     finally:
         stop(console)
+
+
+def servers_running(log: Path, besides: int) -> list[int]:
+    """The processes, other than `besides`, whose command line names `log`
+    (unique to the test): the preview's server while it runs."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == besides:
+            continue
+        try:
+            words = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue  # ended meanwhile
+        if str(log).encode() in words:
+            found.append(int(entry.name))
+    return found
+
+
+# Each moment: the preview's arguments, and what shows it has been reached.
+CTRL_C_MOMENTS: dict[str, tuple[tuple[str, ...], Callable[[str, Path], bool]]] = {
+    # Before the URL: the server never answers the UI resource's read.
+    "start-up": (("slow_ui", "--no-call"), lambda seen, log: "ui://apps/never" in str(asked(log))),
+    # The preview's own call, asked before anything is served.
+    "own call's question": (("weather", "city=Oslo"), lambda seen, log: "Proceed? [y/N]" in seen),
+    "serving": (("weather", "--no-call"), lambda seen, log: "Ctrl-C stops it" in seen),
+}
+
+
+@pytest.mark.parametrize("moment", CTRL_C_MOMENTS)
+def test_ctrl_c_ends_the_preview_at_once_and_its_server_with_it(moment: str, log: Path) -> None:
+    """Ctrl-C typed on the terminal, as a person does, at each moment that
+    waits: the command ends with the INTERRUPTED code, and the server it
+    started has ended before it (nothing left running)."""
+    import pty
+
+    from .terminal import _take_terminal
+
+    argv, reached = CTRL_C_MOMENTS[moment]
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        [PYTHON, "-m", "inspector", "app", *argv, "--", PYTHON, SERVER, str(log)],
+        stdin=follower, stdout=follower, stderr=follower, preexec_fn=_take_terminal,
+    )  # fmt: skip
+    os.close(follower)
+    seen = b""
+
+    def read_on() -> bytes:
+        nonlocal seen
+        ready = select.select([leader], [], [], 0.1)[0]
+        seen += read_pty(leader) if ready else b""
+        return seen
+
+    try:
+
+        def waiting() -> bool:
+            assert process.poll() is None, read_on().decode(errors="replace")
+            return bool(reached(read_on().decode(errors="replace"), log))
+
+        eventually_sync(waiting, f"the preview's {moment}")
+        assert servers_running(log, process.pid), "the server runs while the preview waits"
+        os.write(leader, b"\x03")  # Ctrl-C, as typed: the terminal sends SIGINT to the foreground group
+        deadline = time.monotonic() + HANG  # only a hang reaches it
+        while process.poll() is None and time.monotonic() < deadline:
+            read_on()
+        code = process.wait(max(0.0, deadline - time.monotonic()))
+        # Once the command has ended, not a moment later: it waits for its server's end.
+        left = servers_running(log, process.pid)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(10)
+        os.close(leader)
+    text = seen.decode(errors="replace")
+    assert code == exitcodes.INTERRUPTED, text
+    assert "inspector: interrupted" in text
+    assert left == []
