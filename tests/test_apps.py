@@ -576,6 +576,9 @@ def test_ctrl_c_ends_the_preview_at_once_and_its_server_with_it(moment: str, log
         code = process.wait(max(0.0, deadline - time.monotonic()))
         # Once the command has ended, not a moment later: it waits for its server's end.
         left = servers_running(log, process.pid)
+        # What it wrote last is still in the terminal: read up to its end (EOF, or EIO).
+        while select.select([leader], [], [], HANG)[0] and (chunk := read_pty(leader)):
+            seen += chunk
     finally:
         if process.poll() is None:
             process.kill()
@@ -585,3 +588,42 @@ def test_ctrl_c_ends_the_preview_at_once_and_its_server_with_it(moment: str, log
     assert code == exitcodes.INTERRUPTED, text
     assert "inspector: interrupted" in text
     assert left == []
+
+
+async def test_ctrl_c_while_the_apps_call_is_asked_ends_the_preview(log: Path) -> None:
+    """Ctrl-C while the person is asked about the app's own tools/call: the
+    question is not left waiting for an answer, the preview ends with the
+    INTERRUPTED code and its server ended before it."""
+    import pty
+    import threading
+
+    master, slave = pty.openpty()
+    seen: list[bytes] = []
+
+    def read_terminal() -> None:
+        while chunk := read_pty(master):
+            seen.append(chunk)
+
+    threading.Thread(target=read_terminal, daemon=True).start()
+
+    def terminal() -> str:
+        return b"".join(seen).decode(errors="replace")
+
+    try:
+        async with (
+            previewing("weather", "--no-call", log=log, stdin=slave, stderr=slave) as preview,
+            ViewClient.open(preview.url) as view,
+        ):
+            await view.handshake()
+            await view.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "refresh"}})
+            await eventually(lambda: "Proceed? [y/N]" in terminal(), "the question for the app's call")
+            assert servers_running(log, preview.process.pid), "the server runs while the question waits"
+            preview.process.send_signal(signal.SIGINT)
+            code = await asyncio.wait_for(preview.process.wait(), HANG)
+            # Once the command has ended, not a moment later: it waits for its server's end.
+            assert servers_running(log, preview.process.pid) == []
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert code == exitcodes.INTERRUPTED, terminal()
+    assert tool_calls(log) == []
