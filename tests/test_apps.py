@@ -11,11 +11,13 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import select
 import signal
 import subprocess
+import time
 import urllib.error
 import urllib.request
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -31,8 +33,8 @@ from inspector.core.servers.spec import ServerSpec
 from .app_view import ViewClient
 from .peers import PYTHON, SERVERS, ended, run_inspector
 from .servers.apps_server import LEGACY_HTML, WEATHER_HTML
-from .terminal import read_pty
-from .waiting import HANG, eventually
+from .terminal import interruptible, read_pty
+from .waiting import HANG, eventually, eventually_sync
 
 SERVER = str(SERVERS / "apps_server.py")
 
@@ -165,9 +167,11 @@ class Preview:
 async def previewing(
     *argv: str, log: Path, stdin: Any = asyncio.subprocess.DEVNULL, stderr: Any = asyncio.subprocess.PIPE
 ) -> AsyncIterator[Preview]:
+    # Ended with SIGINT, as ctrl+c ends it in a shell's foreground job: a test
+    # runner's worker may ignore SIGINT, and the command would inherit that.
     process = await asyncio.create_subprocess_exec(
         PYTHON, "-m", "inspector", "app", *argv, "--json", "--", PYTHON, SERVER, str(log),
-        stdin=stdin, stdout=asyncio.subprocess.PIPE, stderr=stderr,
+        stdin=stdin, stdout=asyncio.subprocess.PIPE, stderr=stderr, preexec_fn=interruptible,
     )  # fmt: skip
     assert process.stdout is not None
     line = await asyncio.wait_for(process.stdout.readline(), HANG)
@@ -459,6 +463,8 @@ def start_preview(tool: str, *options: str, env: dict[str, str]) -> subprocess.P
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, **env},
+        # Ended with SIGINT (`stop`), which a test runner's worker may ignore and pass on.
+        preexec_fn=interruptible,
     )
 
 
@@ -468,8 +474,6 @@ def stop(process: subprocess.Popen[str]) -> None:
 
 
 def test_the_browser_opens_only_with_open_and_never_a_console_one(tmp_path: Path) -> None:
-    from .waiting import eventually_sync
-
     browser = tmp_path / "fake-browser"
     browser.write_text(f'#!/bin/sh\nexec "{PYTHON}" "{SERVERS / "fake_browser.py"}" "$@"\n')
     browser.chmod(0o755)
@@ -502,3 +506,121 @@ def test_the_browser_opens_only_with_open_and_never_a_console_one(tmp_path: Path
         assert "console one (lynx)" in console.stderr.readline()
     finally:
         stop(console)
+
+
+def servers_running(log: Path, besides: int) -> list[int]:
+    """The processes, other than `besides`, whose command line names `log`
+    (unique to the test): the preview's server while it runs."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == besides:
+            continue
+        try:
+            words = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue  # ended meanwhile
+        if str(log).encode() in words:
+            found.append(int(entry.name))
+    return found
+
+
+# Each moment: the preview's arguments, and what shows it has been reached.
+CTRL_C_MOMENTS: dict[str, tuple[tuple[str, ...], Callable[[str, Path], bool]]] = {
+    # Before the URL: the server never answers the UI resource's read.
+    "start-up": (("slow_ui", "--no-call"), lambda seen, log: "ui://apps/never" in str(asked(log))),
+    # The preview's own call, asked before anything is served.
+    "own call's question": (("weather", "city=Oslo"), lambda seen, log: "Proceed? [y/N]" in seen),
+    "serving": (("weather", "--no-call"), lambda seen, log: "Ctrl-C stops it" in seen),
+}
+
+
+@pytest.mark.parametrize("moment", CTRL_C_MOMENTS)
+def test_ctrl_c_ends_the_preview_at_once_and_its_server_with_it(moment: str, log: Path) -> None:
+    """Ctrl-C typed on the terminal, as a person does, at each moment that
+    waits: the command ends with the INTERRUPTED code, and the server it
+    started has ended before it (nothing left running)."""
+    import pty
+
+    from .terminal import _take_terminal
+
+    argv, reached = CTRL_C_MOMENTS[moment]
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        [PYTHON, "-m", "inspector", "app", *argv, "--", PYTHON, SERVER, str(log)],
+        stdin=follower, stdout=follower, stderr=follower, preexec_fn=_take_terminal,
+    )  # fmt: skip
+    os.close(follower)
+    seen = b""
+
+    def read_on() -> bytes:
+        nonlocal seen
+        ready = select.select([leader], [], [], 0.1)[0]
+        seen += read_pty(leader) if ready else b""
+        return seen
+
+    try:
+
+        def waiting() -> bool:
+            assert process.poll() is None, read_on().decode(errors="replace")
+            return bool(reached(read_on().decode(errors="replace"), log))
+
+        eventually_sync(waiting, f"the preview's {moment}")
+        assert servers_running(log, process.pid), "the server runs while the preview waits"
+        os.write(leader, b"\x03")  # Ctrl-C, as typed: the terminal sends SIGINT to the foreground group
+        deadline = time.monotonic() + HANG  # only a hang reaches it
+        while process.poll() is None and time.monotonic() < deadline:
+            read_on()
+        code = process.wait(max(0.0, deadline - time.monotonic()))
+        # Once the command has ended, not a moment later: it waits for its server's end.
+        left = servers_running(log, process.pid)
+        # What it wrote last is still in the terminal: read up to its end (EOF, or EIO).
+        while select.select([leader], [], [], HANG)[0] and (chunk := read_pty(leader)):
+            seen += chunk
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(10)
+        os.close(leader)
+    text = seen.decode(errors="replace")
+    assert code == exitcodes.INTERRUPTED, text
+    assert "inspector: interrupted" in text
+    assert left == []
+
+
+async def test_ctrl_c_while_the_apps_call_is_asked_ends_the_preview(log: Path) -> None:
+    """Ctrl-C while the person is asked about the app's own tools/call: the
+    question is not left waiting for an answer, the preview ends with the
+    INTERRUPTED code and its server ended before it."""
+    import pty
+    import threading
+
+    master, slave = pty.openpty()
+    seen: list[bytes] = []
+
+    def read_terminal() -> None:
+        while chunk := read_pty(master):
+            seen.append(chunk)
+
+    threading.Thread(target=read_terminal, daemon=True).start()
+
+    def terminal() -> str:
+        return b"".join(seen).decode(errors="replace")
+
+    try:
+        async with (
+            previewing("weather", "--no-call", log=log, stdin=slave, stderr=slave) as preview,
+            ViewClient.open(preview.url) as view,
+        ):
+            await view.handshake()
+            await view.send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "refresh"}})
+            await eventually(lambda: "Proceed? [y/N]" in terminal(), "the question for the app's call")
+            assert servers_running(log, preview.process.pid), "the server runs while the question waits"
+            preview.process.send_signal(signal.SIGINT)
+            code = await asyncio.wait_for(preview.process.wait(), HANG)
+            # Once the command has ended, not a moment later: it waits for its server's end.
+            assert servers_running(log, preview.process.pid) == []
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert code == exitcodes.INTERRUPTED, terminal()
+    assert tool_calls(log) == []

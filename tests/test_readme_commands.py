@@ -46,6 +46,7 @@ from inspector.commands import exitcodes
 
 from .peers import EVERYTHING, NODE, PEERS, PYTHON, ROOT, SERVERS, free_port, require, serving, wait_for_port
 from .readme_demo import run_walkthrough
+from .terminal import interruptible
 from .test_readme_servers import readme_servers_json
 from .tmux_session import tmux_running
 from .waiting import eventually_sync
@@ -307,7 +308,11 @@ def serving_until_ctrl_c(
     """A command that serves until ctrl+c, started in the workspace, once it has printed its URL
     (`url` found in its output, in `log`); killed at the end if it is still running."""
     with log.open("wb") as out:
-        process = subprocess.Popen(argv, cwd=ws.path, env=env, stdout=out, stderr=subprocess.STDOUT)
+        # Ended with SIGINT, as ctrl+c ends it in a shell's foreground job: a test
+        # runner's worker may ignore SIGINT, and the command would inherit that.
+        process = subprocess.Popen(
+            argv, cwd=ws.path, env=env, stdout=out, stderr=subprocess.STDOUT, preexec_fn=interruptible
+        )
     try:
 
         def announced() -> re.Match[str] | None:

@@ -52,7 +52,7 @@ async def run_app(ctx: CommandContext) -> int:
     for problem in ui.problems + document.problems:
         print(f"inspector: app: {visible(problem)}", file=sys.stderr)
     if arguments is not None and not args.yes:
-        _confirm(tool, arguments)
+        await _confirm(tool, arguments)
     # The web server is imported only by a preview, never by other commands.
     from inspector.core.extensions.app_host import AppHost
 
@@ -95,14 +95,14 @@ def _arguments(ctx: CommandContext, tool: Item) -> dict[str, Any] | None:
     return given_arguments(tool, args)
 
 
-def _confirm(tool: Item, arguments: dict[str, Any]) -> None:
+async def _confirm(tool: Item, arguments: dict[str, Any]) -> None:
     """The preview's own call, asked on the terminal; CommandFailed when nobody can answer, or the answer is no."""
     if not _at_terminal():
         raise CommandFailed(
             exitcodes.CONFIRMATION_REFUSED,
             "refusing to call a tool without confirmation: no terminal to ask on (pass --yes, or --no-call)",
         )
-    if not ask_confirmation(tool, arguments):
+    if not await ask_confirmation(tool, arguments):
         raise CommandFailed(exitcodes.CONFIRMATION_REFUSED, "call not confirmed")
 
 

@@ -215,7 +215,7 @@ async def run_call(ctx: CommandContext) -> int:
         return exitcodes.OK
     arguments = given_arguments(tool, args)
     if not args.yes:
-        _confirm(tool, arguments)
+        await _confirm(tool, arguments)
     interactive = sys.stderr.isatty()
     started = time.perf_counter()
     operation, result = await _call(ctx, tool, arguments, interactive)
@@ -264,14 +264,14 @@ def given_arguments(tool: Item, args: argparse.Namespace) -> dict[str, Any]:
     return arguments
 
 
-def _confirm(tool: Item, arguments: dict[str, Any]) -> None:
+async def _confirm(tool: Item, arguments: dict[str, Any]) -> None:
     """Asked on the terminal; CommandFailed when there is none to ask on, or the answer is no."""
     if not (sys.stdin.isatty() and sys.stderr.isatty()):
         raise CommandFailed(
             exitcodes.CONFIRMATION_REFUSED,
             "refusing to call a tool without confirmation: no terminal to ask on (pass --yes)",
         )
-    if not ask_confirmation(tool, arguments):
+    if not await ask_confirmation(tool, arguments):
         raise CommandFailed(exitcodes.CONFIRMATION_REFUSED, "call not confirmed")
 
 

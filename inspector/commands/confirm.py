@@ -23,20 +23,19 @@ def confirmation_text(tool: Item, arguments: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def ask_confirmation(tool: Item, arguments: dict[str, Any]) -> bool:
-    """Ask on the terminal; anything but y/yes is a no."""
-    sys.stderr.write(confirmation_text(tool, arguments) + "\nProceed? [y/N] ")
-    sys.stderr.flush()
-    try:
-        answer = sys.stdin.readline()
-    except (KeyboardInterrupt, EOFError):
-        return False
-    return answer.strip().lower() in ("y", "yes")
+async def ask_confirmation(tool: Item, arguments: dict[str, Any]) -> bool:
+    """Ask on the terminal before a call; anything but y/yes is a no."""
+    return await ask_confirmation_async(confirmation_text(tool, arguments))
 
 
 async def ask_confirmation_async(text: str) -> bool:
-    """Ask on the terminal without holding up the event loop (a preview keeps
-    serving meanwhile); anything but y/yes is a no."""
+    """Ask on the terminal; anything but y/yes is a no.
+
+    The answer is read when the event loop sees the terminal readable, never
+    by a read that blocks the loop: Ctrl-C (asyncio.run cancels the command's
+    task) ends the command at once, mid-question, and a preview keeps serving
+    meanwhile.  A blocking read would be resumed after the signal and the
+    command would wait for Enter."""
     from inspector.core.auth.handoff import read_stdin_line
 
     sys.stderr.write(text + "\nProceed? [y/N] ")

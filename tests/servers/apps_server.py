@@ -11,6 +11,7 @@ was read, and when.
 - `failing`: same resource; every call is answered with a JSON-RPC error.
 
 `resources/read` of ui://apps/never is never answered.
+- `slow_ui`: its resource is ui://apps/never (a preview that never gets its HTML).
 - `legacy_ui`: the deprecated flat `_meta["ui/resourceUri"]`, served as a blob.
 - `plain`: no UI.
 - `hostile_ui`: terminal escapes in its resourceUri and visibility.
@@ -84,6 +85,12 @@ TOOLS: list[dict[str, Any]] = [
         "description": "Escapes in its UI metadata",
         "inputSchema": {"type": "object"},
         "_meta": {"ui": {"resourceUri": "ui://apps/\x1b]0;pwned\x07x", "visibility": ["\x1b[31mred"]}},
+    },
+    {
+        "name": "slow_ui",
+        "description": "Its UI resource is never served",
+        "inputSchema": {"type": "object"},
+        "_meta": {"ui": {"resourceUri": "ui://apps/never"}},
     },
 ]
 
