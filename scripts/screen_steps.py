@@ -27,7 +27,6 @@ in the middle of a tool call (see there).
 from __future__ import annotations
 
 import contextlib
-import inspect
 import os
 import shutil
 import sys
@@ -35,7 +34,6 @@ import time
 import types
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
@@ -589,9 +587,6 @@ class ShotApp(InspectorApp):
     tool call still waiting for the person (the sampling and elicitation
     screens are taken mid-call), while its widgets are still mounted.
     Quitting mid-call otherwise ends in NoScreen from the call worker."""
-
-    # Textual reads a relative CSS_PATH beside the subclass's own module.
-    CSS_PATH = str(Path(inspect.getfile(InspectorApp)).with_name(InspectorApp.CSS_PATH))
 
     def exit(self, result: Any = None, return_code: int = 0, message: Any = None) -> None:
         self.workers.cancel_group(self, "call")

@@ -11,8 +11,8 @@ MAP = (ROOT / "ARCHITECTURE.md").read_text()
 
 
 def named_paths() -> list[str]:
-    """Every `…py` file and `…/` folder the map names in backticks."""
-    return sorted({name for name in re.findall(r"`([\w./]+)`", MAP) if name.endswith((".py", "/"))})
+    """Every `…py` or `…tcss` file and `…/` folder the map names in backticks."""
+    return sorted({name for name in re.findall(r"`([\w./]+)`", MAP) if name.endswith((".py", ".tcss", "/"))})
 
 
 def test_every_file_the_map_names_exists() -> None:

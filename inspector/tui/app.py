@@ -8,6 +8,7 @@ import contextlib
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
 from textual import events
@@ -54,12 +55,20 @@ WIDE = 140
 # What the help says of a key Textual reads from a terminal's ESC + digit.
 ESC_ALT = "alt+{0} where the terminal sends it as ESC {0}"
 
+# The looks of the app's own panes, screens and layout (widgets under
+# widgets/ keep theirs in DEFAULT_CSS, so they also look right on their own).
+STYLE_SHEETS: list[str | PurePath] = [
+    Path(__file__).with_name(name) for name in ("panes.tcss", "screens.tcss", "app.tcss")
+]
+
 
 class InspectorApp(App[int]):
     """The inspector's window: the header, the key bar, one server view per server (with a list of them when there
     are several), the keys and the palette."""
 
-    CSS_PATH = "app.tcss"
+    # Absolute, so that subclasses elsewhere (the demo, the screenshot app) load
+    # the same sheets; app.tcss comes last and so wins a tie of specificity.
+    CSS_PATH = STYLE_SHEETS
     TITLE = "MCP inspector"
     COMMANDS = App.COMMANDS | {ActionCommands, ServerCommands}
     # A short terminal gets a smaller bottom panel and tool header (app.tcss),

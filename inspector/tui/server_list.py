@@ -42,11 +42,6 @@ def server_entry(number: int, view: ServerView, shown: bool) -> Text:
 class ServerList(OptionList):
     """The servers in one window, listed beside the panes: choosing one shows it."""
 
-    DEFAULT_CSS = """
-    ServerList { width: 28; height: 1fr; border: round $primary-muted; }
-    ServerList:focus { border: round $primary; }
-    """
-
     def __init__(self, views: list[ServerView]) -> None:
         super().__init__(*(self._option(number, view) for number, view in enumerate(views, start=1)))
         self.views = views

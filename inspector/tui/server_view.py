@@ -84,11 +84,6 @@ class ServerView(Vertical):
         Binding("ctrl+n", "app.next_server", "Next server", id="next_server", show=False, priority=True),
     ]
 
-    DEFAULT_CSS = """
-    ServerView { height: 1fr; }
-    ServerView.-inactive { display: none; }
-    """
-
     # What the connection attempt has reached: the Tools pane's "run as a task" follows it (bound at compose).
     negotiated: var[bool] = var(False)
     # Lists being fetched now (their pages arriving): views sync less often (the Traffic pane's detail waits).

@@ -79,11 +79,6 @@ class DiffScreen(ReportScreen):
 
     BINDINGS = [Binding("escape", "close_diff", "Close", id="close_diff")]
 
-    DEFAULT_CSS = """
-    DiffScreen #diff-status { height: auto; }
-    DiffScreen #diff-scroll { height: 1fr; }
-    """
-
     def __init__(self, before: tuple[str, ServerSpec], after: tuple[str, ServerSpec]) -> None:
         super().__init__()
         self.before = before

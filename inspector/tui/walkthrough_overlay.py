@@ -15,22 +15,6 @@ __all__ = ["CaptionOverlay"]
 class CaptionOverlay(Static):
     """Drawn on the screen's overlay layer, so the panes keep their rows."""
 
-    DEFAULT_CSS = """
-    CaptionOverlay {
-        overlay: screen;
-        position: absolute;
-        width: 100%;
-        height: auto;
-        max-height: 8;
-        padding: 0 2;
-        background: $panel;
-        border: tall $accent;
-        color: $text;
-    }
-    CaptionOverlay.-paused { border: tall $warning; }
-    CaptionOverlay.-hidden { display: none; }
-    """
-
     def __init__(self, keys: str = "", end_keys: str = "") -> None:
         super().__init__(id="walkthrough-caption")
         self.keys = keys

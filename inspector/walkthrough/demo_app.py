@@ -6,10 +6,8 @@ presenter keys; the walkthrough drives the ordinary panes (see `player`).
 
 from __future__ import annotations
 
-import inspect
 import os
 import re
-from pathlib import Path
 from typing import Any, ClassVar
 
 from textual.app import ComposeResult
@@ -49,8 +47,6 @@ def svg_name(index: int, step: WalkStep) -> str:
 class DemoApp(InspectorApp):
     """The inspector's app with a walkthrough playing in it: a caption overlay and the presenter's keys."""
 
-    # Textual reads a relative CSS_PATH from the subclass's folder: the app's own sheet.
-    CSS_PATH = str(Path(inspect.getfile(InspectorApp)).with_name("app.tcss"))
     BINDINGS: ClassVar[list[BindingType]] = [*PRESENTER_KEYS]
 
     def __init__(

@@ -150,17 +150,6 @@ class AuthPane(Horizontal):
         Binding("C", "copy_url", "Copy authorization URL", id="auth_copy_url"),
     ]
 
-    DEFAULT_CSS = """
-    AuthPane > #auth-left { width: 45%; }
-    AuthPane > #auth-left > #auth-summary { height: auto; max-height: 8; border: round $primary-muted; padding: 0 1; }
-    AuthPane > #auth-left > #auth-steps { height: 1fr; border: round $primary-muted; }
-    AuthPane > #auth-detail { width: 1fr; border: round $primary-muted; padding: 0 1; }
-    AuthPane > #auth-left > #auth-paste { display: none; }
-    AuthPane > #auth-left > #auth-paste-note { height: auto; display: none; padding: 0 1; }
-    AuthPane.-handoff > #auth-left > #auth-paste { display: block; }
-    AuthPane.-handoff > #auth-left > #auth-paste-note { display: block; }
-    """
-
     class LoginRequested(Message):
         """The person asked for a (new) login."""
 
@@ -413,16 +402,6 @@ class CrossOriginScreen(ModalScreen[bool]):
         Binding("y", "answer(True)", "Continue", id="cross_origin_yes"),
         Binding("n,escape", "answer(False)", "Refuse", id="cross_origin_no"),
     ]
-
-    DEFAULT_CSS = """
-    CrossOriginScreen { align: center middle; }
-    CrossOriginScreen > Vertical {
-        width: 90%; max-width: 110; height: auto; max-height: 90%;
-        border: thick $warning; background: $surface; padding: 1 2;
-    }
-    CrossOriginScreen Horizontal { height: auto; margin-top: 1; }
-    CrossOriginScreen Button { margin-right: 1; }
-    """
 
     def __init__(self, text: str) -> None:
         super().__init__()

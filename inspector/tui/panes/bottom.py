@@ -47,12 +47,6 @@ def latency_renderable(frames: list[Frame]) -> Text:
 class BottomPanel(Vertical):
     """The tabs under the panes; hidden, collapsed to its tab row, or resized by the person."""
 
-    DEFAULT_CSS = """
-    BottomPanel { height: 12; border-top: heavy $primary-muted; }
-    BottomPanel.hidden { display: none; }
-    BottomPanel TabbedContent, BottomPanel ContentSwitcher, BottomPanel TabPane { height: 1fr; }
-    """
-
     # How many of the server's lists are arriving now (bound by the view; the Traffic pane's is bound to this).
     lists_loading: var[int] = var(0)
 

@@ -49,14 +49,6 @@ class CollectionsPane(Vertical):
         Binding("a", "run_all", "Run all", id="collection_run_all"),
     ]
 
-    DEFAULT_CSS = """
-    CollectionsPane { padding: 0 1; }
-    CollectionsPane > Horizontal { height: auto; }
-    CollectionsPane #collection-path { width: 1fr; }
-    CollectionsPane #collection-steps { height: 1fr; min-height: 5; }
-    CollectionsPane #collection-checks-scroll { height: 1fr; min-height: 5; border: round $primary-muted; }
-    """
-
     def __init__(self, server: ServerContext) -> None:
         super().__init__()
         self.server = server

@@ -56,12 +56,6 @@ def _is_log(frame: Frame) -> bool:
 class LogsPane(Vertical):
     """The server's log messages, and the level it is asked to send."""
 
-    DEFAULT_CSS = """
-    LogsPane > Horizontal { height: 3; }
-    LogsPane Select { width: 24; }
-    LogsPane #logs-hint { width: 1fr; padding: 1 1; color: $text-muted; }
-    """
-
     def __init__(self, server: ServerContext) -> None:
         super().__init__()
         self.server = server

@@ -48,11 +48,6 @@ class ProblemsPane(Horizontal):
 
     BINDINGS = [Binding("enter", "show_frame", "Show the frame", id="problem_frame", show=False)]
 
-    DEFAULT_CSS = """
-    ProblemsPane > #problem-list { width: 55%; }
-    ProblemsPane > #problem-detail { width: 1fr; border-left: solid $primary-muted; padding: 0 1; }
-    """
-
     class ShowFrame(Message):
         """Asks for the Traffic pane to show frame *seq*."""
 

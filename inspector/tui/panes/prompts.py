@@ -69,15 +69,6 @@ class PromptsPane(Horizontal):
         Binding("escape", "to_list", "Back to the list", id="prompt_form_to_list", show=False),
     ]
 
-    DEFAULT_CSS = """
-    PromptsPane > ItemList { width: 36%; min-width: 28; }
-    PromptsPane > #prompt-detail { width: 1fr; }
-    #prompt-form { height: auto; max-height: 60%; border: round $primary-muted; padding: 0 1; }
-    #prompt-messages { height: 1fr; border: round $primary-muted; padding: 0 1; }
-    /* The argument's label wraps at the form's edge (its description can be long). */
-    #prompt-form CompletingField > Label { width: 1fr; }
-    """
-
     def __init__(self, server: ServerContext) -> None:
         super().__init__()
         self.server = server

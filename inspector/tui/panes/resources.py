@@ -53,10 +53,6 @@ class DirectoryListing(OptionList):
     """A directory resource's children; enter reads a file or lists a subdirectory
     (`↑ ..` first, when the URI has a parent, lists that)."""
 
-    DEFAULT_CSS = """
-    DirectoryListing { height: auto; max-height: 100%; text-wrap: nowrap; text-overflow: ellipsis; }
-    """
-
     def __init__(self, uri: str, children: list[Item], came_from: str | None = None) -> None:
         self.uri = uri
         self.entries = children
@@ -89,10 +85,6 @@ class DirectoryListing(OptionList):
 
 class BackToDirectory(OptionList):
     """Above a file read from a directory listing: enter lists that directory again."""
-
-    DEFAULT_CSS = """
-    BackToDirectory, BackToDirectory:focus { height: auto; border: none; text-wrap: nowrap; text-overflow: ellipsis; }
-    """
 
     def __init__(self, directory: str, file: str) -> None:
         self.directory = directory
@@ -144,13 +136,6 @@ class ResourcesPane(Horizontal):
         Binding("ctrl+s", "toggle_subscription", "Subscribe", id="toggle_subscription"),
         Binding("ctrl+g", "reread", "Read again (no cache)", id="reread_resource", show=False),
     ]
-
-    DEFAULT_CSS = """
-    ResourcesPane > ItemList { width: 40%; min-width: 28; }
-    ResourcesPane > #resource-detail { width: 1fr; }
-    #resource-info { height: auto; max-height: 10; border: round $primary-muted; padding: 0 1; }
-    #resource-contents { height: 1fr; border: round $primary-muted; padding: 0 1; }
-    """
 
     def __init__(self, server: ServerContext) -> None:
         super().__init__()

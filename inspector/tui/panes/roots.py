@@ -38,13 +38,6 @@ class RootsPane(Vertical):
 
     BINDINGS = [Binding("delete", "remove_root", "Remove root", id="remove_root")]
 
-    DEFAULT_CSS = """
-    RootsPane { padding: 0 1; }
-    RootsPane > #roots-list { height: 1fr; }
-    RootsPane > Horizontal { height: auto; }
-    RootsPane Input { width: 1fr; }
-    """
-
     def __init__(self, server: ServerContext) -> None:
         super().__init__()
         self.server = server

@@ -22,11 +22,6 @@ def json_syntax_text(value: object) -> Text:
 class ServerPane(VerticalScroll):
     """The Server tab: identity, negotiated revision, transport, capabilities, instructions and the opening result."""
 
-    DEFAULT_CSS = """
-    ServerPane { padding: 0 1; }
-    ServerPane > Static { margin: 0 0 1 0; }
-    """
-
     def compose(self) -> ComposeResult:
         yield Static("not connected", id="server-identity")
         yield Static("", id="server-capabilities")

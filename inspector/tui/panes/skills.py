@@ -127,14 +127,6 @@ class SkillsPane(Horizontal):
         Binding("g", "get_skill", "skills/get", id="get_skill"),
     ]
 
-    DEFAULT_CSS = """
-    SkillsPane > #skill-list { width: 36%; min-width: 28; }
-    SkillsPane > #skill-detail { width: 1fr; }
-    #skill-entry { height: auto; max-height: 45%; border: round $primary-muted; padding: 0 1; }
-    #skill-files { height: auto; max-height: 25%; }
-    #skill-read { height: 1fr; border: round $primary-muted; padding: 0 1; }
-    """
-
     def __init__(self, server: ServerContext) -> None:
         super().__init__()
         self.server = server

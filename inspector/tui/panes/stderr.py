@@ -61,10 +61,6 @@ class StderrPane(Vertical):
 
     BINDINGS = [Binding("slash", "focus_filter", "Filter stderr", key_display="/", id="stderr_filter")]
 
-    DEFAULT_CSS = """
-    StderrPane #stderr-filter { height: 1; border: none; padding: 0 1; }
-    """
-
     def __init__(self, traffic: TrafficLog) -> None:
         super().__init__()
         self.traffic = traffic

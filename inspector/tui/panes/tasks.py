@@ -56,11 +56,6 @@ class TasksPane(Horizontal):
         Binding("a", "answer", "Answer input", id="task_answer"),
     ]
 
-    DEFAULT_CSS = """
-    TasksPane > #task-list { width: 40%; }
-    TasksPane > #task-detail { width: 1fr; border: round $primary-muted; padding: 0 1; }
-    """
-
     def __init__(self, server: ServerContext) -> None:
         super().__init__()
         self.server = server

@@ -53,14 +53,6 @@ class TemplatesPane(Horizontal):
         Binding("escape", "to_list", "Back to the list", id="template_form_to_list", show=False),
     ]
 
-    DEFAULT_CSS = """
-    TemplatesPane > ItemList { width: 40%; min-width: 28; }
-    TemplatesPane > #template-detail { width: 1fr; }
-    #template-form { height: auto; max-height: 60%; border: round $primary-muted; padding: 0 1; }
-    #template-uri { height: auto; padding: 0 1; }
-    #template-contents { height: 1fr; border: round $primary-muted; padding: 0 1; }
-    """
-
     def __init__(self, server: ServerContext) -> None:
         super().__init__()
         self.server = server

@@ -63,26 +63,6 @@ class ToolsPane(Horizontal):
         Binding("alt+a", "preview_app", "Preview the tool's MCP App", id="preview_app", show=False, priority=True),
     ]
 
-    # The right column: the form has it all until there is a result; then
-    # form and result share it, each keeping enough rows to be used (short
-    # terminals also shrink the header and the bottom panel: app.tcss), until
-    # another tool is selected.
-    DEFAULT_CSS = """
-    ToolsPane > ItemList { width: 36%; min-width: 28; }
-    ToolsPane > #tool-detail { width: 1fr; }
-    #tool-header { height: auto; max-height: 7; border: round $primary-muted; padding: 0 1; }
-    /* Tab from the list stops here (a long description scrolls): show it. */
-    #tool-header:focus { border: round $primary; }
-    #tool-tabs { height: 1fr; min-height: 6; }
-    #as-task { height: auto; border: none; padding: 0; display: none; }
-    #tool-tabs ContentSwitcher { height: 1fr; }
-    ToolsPane ResultView { height: 1fr; min-height: 6; }
-    ToolsPane ResultView.-empty { display: none; }
-    /* Another tool's result keeps its title and status line; the form of
-       the tool now selected gets the rows (at 100x30 it had five). */
-    ToolsPane ResultView.-other-tool { height: 3; min-height: 3; }
-    """
-
     # Whether this connection attempt got as far as a negotiated revision (bound by the view).
     negotiated: var[bool] = var(False)
 

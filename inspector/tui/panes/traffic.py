@@ -101,16 +101,6 @@ class TrafficPane(Horizontal):
         Binding("n", "compose", "Raw message", id="traffic_compose"),
     ]
 
-    DEFAULT_CSS = """
-    TrafficPane > #traffic-left { width: 60%; }
-    TrafficPane #traffic-filter { height: 1; border: none; padding: 0 1; }
-    TrafficPane > #traffic-detail { width: 1fr; border-left: solid $primary-muted; padding: 0 1; }
-    /* Where the arrows go: the focused side has the accent edge. */
-    TrafficPane > #traffic-detail:focus { border-left: thick $accent; }
-    TrafficPane > #traffic-left { border-left: blank; }
-    TrafficPane > #traffic-left:focus-within { border-left: thick $accent; }
-    """
-
     def __init__(self, traffic: TrafficLog) -> None:
         super().__init__()
         self.traffic = traffic

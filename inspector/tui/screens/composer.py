@@ -31,15 +31,6 @@ class ComposerScreen(ModalScreen[str | None]):
         Binding("escape", "close", "Close", id="composer_close"),
     ]
 
-    DEFAULT_CSS = """
-    ComposerScreen { align: center middle; }
-    ComposerScreen > Vertical {
-        width: 90%; max-width: 120; height: 80%; border: thick $accent; background: $surface; padding: 0 1;
-    }
-    ComposerScreen TextArea { height: 1fr; }
-    ComposerScreen #composer-error { color: $error; height: auto; }
-    """
-
     def __init__(self, text: str = TEMPLATE, title: str = "Send a raw JSON-RPC message") -> None:
         super().__init__()
         self.text = text

@@ -40,17 +40,6 @@ class ConfirmCallScreen(ModalScreen[bool | str]):
         Binding("a", "answer('trust')", "Don't ask again (read-only)", id="confirm_trust", show=False),
     ]
 
-    DEFAULT_CSS = """
-    ConfirmCallScreen { align: center middle; }
-    ConfirmCallScreen > Vertical {
-        width: 90%; max-width: 110; height: auto; max-height: 90%;
-        border: thick $warning; background: $surface; padding: 1 2;
-    }
-    ConfirmCallScreen #confirm-args { height: auto; max-height: 24; border: round $primary-muted; }
-    ConfirmCallScreen Horizontal { height: auto; margin-top: 1; }
-    ConfirmCallScreen Button { margin-right: 1; }
-    """
-
     def __init__(
         self, tool: Item, arguments: dict[str, Any], origin: str | None = None, server: str | None = None
     ) -> None:

@@ -26,17 +26,6 @@ class ConnectErrorScreen(ModalScreen[bool]):
         Binding("q", "quit_app", "Quit", id="quit_from_error"),
     ]
 
-    DEFAULT_CSS = """
-    ConnectErrorScreen { align: center middle; }
-    ConnectErrorScreen > Vertical {
-        width: 90%; max-width: 120; height: auto; max-height: 90%;
-        border: thick $error; background: $surface; padding: 1 2;
-    }
-    ConnectErrorScreen #error-title { text-style: bold; color: $error; }
-    ConnectErrorScreen #stderr-tail { height: auto; max-height: 20; border: round $primary-muted; margin: 1 0; }
-    ConnectErrorScreen Button { margin: 0 1 0 0; }
-    """
-
     def __init__(
         self, message: str, stderr_tail: list[str], server: str, tail_source: Callable[[], list[str]] | None = None
     ) -> None:

@@ -33,16 +33,6 @@ class ElicitationScreen(RequestScreen):
         Binding("ctrl+y", "copy_url", "Copy URL", id="elicit_copy", show=False),
     ]
 
-    DEFAULT_CSS = """
-    ElicitationScreen { align: center middle; }
-    ElicitationScreen > Vertical {
-        width: 95%; max-width: 120; height: 90%; border: thick $accent; background: $surface; padding: 0 1;
-    }
-    ElicitationScreen #elicit-body { height: 1fr; }
-    ElicitationScreen Horizontal { height: auto; }
-    ElicitationScreen Button { margin-right: 1; }
-    """
-
     def __init__(self, params: dict[str, Any], handlers: TuiHandlers | None = None) -> None:
         super().__init__()
         self.params = params

@@ -35,14 +35,6 @@ def jump_targets(screen: Screen[object]) -> list[Widget]:
 class JumpScreen(ModalScreen[Widget | None]):
     """A letter over each target: answers with the widget whose letter is typed, None for any other key."""
 
-    DEFAULT_CSS = """
-    JumpScreen { background: $background 20%; }
-    JumpScreen > .jump-label {
-        position: absolute; width: auto; height: 1; padding: 0 1;
-        background: $accent; color: $text; text-style: bold;
-    }
-    """
-
     def __init__(self, targets: list[Widget]) -> None:
         super().__init__()
         self.targets = dict(zip(LETTERS, targets, strict=False))

@@ -27,12 +27,6 @@ class MatrixScreen(ReportScreen):
 
     BINDINGS = [Binding("escape", "close_matrix", "Close", id="close_matrix")]
 
-    DEFAULT_CSS = """
-    MatrixScreen #matrix-status { height: auto; }
-    MatrixScreen #matrix-columns { height: auto; max-height: 14; }
-    MatrixScreen #matrix-rows { height: 1fr; }
-    """
-
     def __init__(self, spec: ServerSpec) -> None:
         super().__init__()
         self.spec = spec

@@ -24,14 +24,6 @@ class RoundScreen(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", "Stop here", id="round_stop"),
     ]
 
-    DEFAULT_CSS = """
-    RoundScreen { align: center middle; }
-    RoundScreen > Vertical {
-        width: 90%; max-width: 120; height: 85%; border: thick $accent; background: $surface; padding: 0 1;
-    }
-    RoundScreen VerticalScroll { height: 1fr; }
-    """
-
     def __init__(self, step: Round) -> None:
         super().__init__()
         self.step = step

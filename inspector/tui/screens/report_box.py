@@ -9,12 +9,7 @@ __all__ = ["ReportScreen"]
 
 
 class ReportScreen(ModalScreen[None]):
-    """A report's box over the panes, centred and most of the screen wide."""
+    """A report's box over the panes, centred and most of the screen wide (screens.tcss).
 
-    # Each report binds escape under its own binding id (a keymap names it).
-    DEFAULT_CSS = """
-    ReportScreen { align: center middle; }
-    ReportScreen > Vertical {
-        width: 95%; height: 90%; border: thick $primary; background: $surface; padding: 0 1;
-    }
+    Each report binds escape under its own binding id (a keymap names it).
     """

@@ -24,14 +24,6 @@ class RunStepsScreen(ModalScreen[bool]):
         Binding("n,escape", "answer(False)", "Don't run", id="run_steps_no"),
     ]
 
-    DEFAULT_CSS = """
-    RunStepsScreen { align: center middle; }
-    RunStepsScreen > Vertical {
-        width: 80%; max-width: 100; height: auto; max-height: 90%;
-        border: thick $warning; background: $surface; padding: 1 2;
-    }
-    """
-
     def __init__(self, count: int, tools: list[str]) -> None:
         super().__init__()
         self.count = count

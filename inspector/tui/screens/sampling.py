@@ -41,18 +41,6 @@ class SamplingScreen(RequestScreen):
         Binding("escape", "reject", "Reject", id="sampling_reject"),
     ]
 
-    DEFAULT_CSS = """
-    SamplingScreen { align: center middle; }
-    SamplingScreen > Vertical {
-        width: 95%; max-width: 130; height: 92%; border: thick $accent; background: $surface; padding: 0 1;
-    }
-    SamplingScreen #sampling-request { height: 1fr; border: round $primary-muted; }
-    SamplingScreen #sampling-reply { height: 8; }
-    SamplingScreen Horizontal { height: auto; }
-    SamplingScreen Input { width: 1fr; }
-    SamplingScreen Select { width: 24; }
-    """
-
     def __init__(self, params: dict[str, Any]) -> None:
         super().__init__()
         self.params = params

@@ -35,16 +35,6 @@ class SaveStepScreen(ModalScreen[tuple[str, str] | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Don't save", id="save_step_cancel")]
 
-    DEFAULT_CSS = """
-    SaveStepScreen { align: center middle; }
-    SaveStepScreen > Vertical {
-        width: 90%; max-width: 110; height: auto; max-height: 90%;
-        border: thick $primary; background: $surface; padding: 1 2;
-    }
-    SaveStepScreen #save-step-preview { height: auto; max-height: 20; border: round $primary-muted; }
-    SaveStepScreen Input { margin-bottom: 1; }
-    """
-
     def __init__(self, path: str, step: dict[str, Any]) -> None:
         super().__init__()
         self.path = path
