@@ -10,12 +10,16 @@ from textual.widgets import OptionList, Static
 from inspector.core.auth.log import AuthLog, HttpExchange
 from inspector.core.record.traffic import TrafficLog
 from inspector.tui import looks
+from inspector.tui.app import STYLE_SHEETS
 from inspector.tui.panes.auth import AuthPane
 
 from .tui_helpers import settle
 
 
 class PaneApp(App[None]):
+    # The pane's looks live in the inspector's style sheets (panes.tcss), not on the pane.
+    CSS_PATH = STYLE_SHEETS
+
     def __init__(self) -> None:
         super().__init__()
         # The pane draws in the colour roles the inspector's app installs.
