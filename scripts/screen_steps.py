@@ -181,15 +181,21 @@ async def settle(pilot: Pilot[Any]) -> None:
     await until_still(pilot)
 
 
+def _rows_settled(app: Any) -> bool:
+    """No form row, on any screen of the stack (a modal's too), is waiting for its widgets or being built."""
+    return all(row.settled for screen in app.screen_stack for row in screen.query(FieldRow))
+
+
 async def until_still(pilot: Pilot[Any], quiet: int = 3) -> None:
     """Wait until the screen has looked the same `quiet` times in a row, a
     tenth of a second apart (forms rebuild and scroll after a change, a
-    little later on a busy machine)."""
+    little later on a busy machine), and no form row is waiting for its
+    widgets or being built (a sketch shown is built a moment later)."""
     app = pilot.app
     deadline = time.monotonic() + TIMEOUT
     previous = app.export_screenshot()
     same = 0
-    while same < quiet:
+    while same < quiet or not _rows_settled(app):
         if time.monotonic() > deadline:
             raise TimeoutError(f"the screen kept changing\n{_diagnosis(app)}")
         await pilot.pause(0.1)

@@ -205,6 +205,14 @@ class FieldRow(Vertical):
         """Whether the row is still drawn as text (its widgets not built yet)."""
         return self._sketched
 
+    @property
+    def settled(self) -> bool:
+        """Whether the row draws what it will go on drawing: a sketch not yet
+        shown, or a row whose widgets are built (none waiting or being built)."""
+        if self._sketched:
+            return not self._asked
+        return self._building is None or self._building.is_set()
+
     def render(self) -> RenderResult:
         if self._sketched:
             return sketch_text(self.node)
