@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -73,3 +74,28 @@ async def test_the_views_sync_after_a_stall(monkeypatch: pytest.MonkeyPatch) -> 
         app.view.schedule_sync()
         assert app._sync_scheduled
         await wait_for(pilot, lambda: not app._sync_scheduled, "the view sync")
+
+
+async def test_textuals_own_one_shot_timer_still_loses_its_tick(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Why `tui/timers.py` exists: once Textual fires a late one-shot timer
+    itself, this fails, and `call_later` can go back to `set_timer`."""
+    app: App[Any] = App()
+    async with app.run_test() as pilot:
+        called: list[bool] = []
+        stall_the_timers(monkeypatch)
+        timer = app.set_timer(0.005, lambda: called.append(True))
+        task = timer._task
+        assert task is not None
+        await wait_for(pilot, task.done, "the timer's task to end")
+        await pilot.pause()
+        assert not called
+
+
+def test_the_tui_sets_its_one_shot_timers_through_call_later() -> None:
+    package = Path(__file__).parent.parent / "inspector"
+    callers = [
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        if ".set_timer(" in path.read_text(encoding="utf-8") and path.name != "timers.py"
+    ]
+    assert not callers, f"set_timer loses its tick on a stalled machine; use tui.timers.call_later in {callers}"
