@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from textual.css.query import NoMatches
 from textual.widgets import Button, Input, Static, TabbedContent
 
 from inspector.core.servers.spec import ServerSpec, demo_spec
@@ -186,7 +187,11 @@ async def test_the_confirmations_buttons_stay_on_a_short_screen(tmp_path: Path) 
         screen = app.screen
 
         def on_screen(button_id: str) -> bool:
-            button = screen.query_one(f"#{button_id}", Button)
+            # The screen is current before its widgets are mounted; on a busy machine the wait can see it first.
+            try:
+                button = screen.query_one(f"#{button_id}", Button)
+            except NoMatches:
+                return False
             x, y = button.region.center
             return button.region.bottom <= screen.size.height and screen.get_widget_at(int(x), int(y))[0] is button
 

@@ -35,6 +35,8 @@ from textual import events
 from textual.app import ScreenStackError
 from textual.message_pump import MessagePump
 
+from inspector.tui.timers import call_later
+
 if TYPE_CHECKING:
     from textual.app import App
     from textual.timer import Timer
@@ -172,7 +174,7 @@ class KeyOrder:
 
     def _schedule(self) -> None:
         if self._timer is None and self._held:
-            self._timer = self.app.set_timer(POLL, self._release)
+            self._timer = call_later(self.app, POLL, self._release)
 
     async def _release(self) -> None:
         self._timer = None

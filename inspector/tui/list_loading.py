@@ -19,6 +19,7 @@ from inspector.tui.panes.prompts import PromptsPane
 from inspector.tui.panes.resources import ResourcesPane
 from inspector.tui.panes.templates import TemplatesPane
 from inspector.tui.panes.tools import ToolsPane
+from inspector.tui.timers import call_later
 from inspector.tui.widgets.item_list import ItemList
 
 if TYPE_CHECKING:
@@ -62,7 +63,7 @@ class _PagePainter:
         if first:
             self._show_so_far()
         elif self._timer is None:
-            self._timer = self._view.set_timer(self._interval, self._show_so_far)
+            self._timer = call_later(self._view, self._interval, self._show_so_far)
 
     def stop(self) -> None:
         """No redraw after this (the whole listing is in, or its load failed)."""

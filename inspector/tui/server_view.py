@@ -55,6 +55,7 @@ from inspector.tui.panes.templates import TemplatesPane
 from inspector.tui.panes.tools import ToolsPane
 from inspector.tui.panes.traffic import TrafficPane
 from inspector.tui.session_recorder import SessionRecorder
+from inspector.tui.timers import call_later
 from inspector.tui.view_auth import auth_session_for, log_in, log_out, paste_redirect
 from inspector.tui.view_calls import ServerCalls
 from inspector.tui.widgets.item_list import ItemList
@@ -311,7 +312,7 @@ class ServerView(Vertical):
         # instead of redrawing per frame.
         if not self._sync_scheduled:
             self._sync_scheduled = True
-            self.set_timer(LOADING_SYNC_INTERVAL if self.lists_loading else SYNC_INTERVAL, self._sync_views)
+            call_later(self, LOADING_SYNC_INTERVAL if self.lists_loading else SYNC_INTERVAL, self._sync_views)
 
     def _on_task(self, info: object) -> None:
         self._tasks_dirty = True

@@ -19,6 +19,7 @@ from textual.css.query import NoMatches
 
 from inspector.core.record.traffic import Frame
 from inspector.tui.panes.bottom import BottomPanel
+from inspector.tui.timers import call_later
 from inspector.tui.widgets.traffic_table import TrafficTable
 
 if TYPE_CHECKING:
@@ -135,7 +136,7 @@ class WireValidation:
             return False
         if not self._retry_scheduled:
             self._retry_scheduled = True
-            view.set_timer(VALIDATION_HOLD, self._retry)
+            call_later(view, VALIDATION_HOLD, self._retry)
         return True
 
     def _retry(self) -> None:

@@ -21,6 +21,7 @@ from textual.reactive import Reactive
 from textual.widgets import Input
 
 from inspector.core.protocol.items import Item
+from inspector.tui.timers import call_later
 from inspector.tui.widgets.row_list import RowList
 
 __all__ = ["FilterList", "Shown"]
@@ -353,14 +354,14 @@ class FilterList(Vertical, Generic[T]):
         order = getattr(self.app, "key_order", None)
         if order is not None:
             order.defer(self, self._announce_now)
-        self.set_timer(ANNOUNCE_AFTER, partial(self._when_due, self._pending))
+        call_later(self, ANNOUNCE_AFTER, partial(self._when_due, self._pending))
 
     def _when_due(self, generation: int, drawn: bool = False) -> None:
         if self._pending != generation:
             return  # announced already
         wait = self._due - time.monotonic()
         if wait > 0.002:
-            self.set_timer(wait, partial(self._when_due, generation))
+            call_later(self, wait, partial(self._when_due, generation))
         elif not drawn:
             # The list's last move reaches the screen before the detail is built.
             self.call_after_refresh(self._when_due, generation, True)
