@@ -41,3 +41,14 @@ def test_the_layer_diagram_is_the_contract() -> None:
     assert diagram is not None
     drawn = [line.split()[0] for line in diagram.group(1).splitlines() if line.strip()]
     assert drawn == layers
+
+
+def test_no_module_of_the_package_is_over_500_lines() -> None:
+    # Issue 15's bound: a module over it holds more than one idea and is split along its seams.
+    package = Path(__file__).resolve().parent.parent / "inspector"
+    long = {
+        str(path.relative_to(package)): lines
+        for path in package.rglob("*.py")
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > 500
+    }
+    assert not long, long

@@ -148,7 +148,7 @@ class ObservedProvider(OAuthClientProvider):
         tokens = self.context.current_tokens
         if tokens is not None:
             expiry = self.storage.expires_at
-            when = "no expiry known" if expiry is None else _relative(expiry)
+            when = "no expiry known" if expiry is None else clock.expiry_text(expiry)
             self.log.emit(
                 "stored",
                 "info",
@@ -379,7 +379,7 @@ class ObservedProvider(OAuthClientProvider):
         except TimeoutError as exc:
             # Who was asked, and how long it had: the login's earlier steps may have used most of it.
             party = _PARTY_OF.get(flow.step, "the authorization server")
-            had = f"within the {_seconds(left)} s the login had left"
+            had = f"within the {clock.seconds_text(left)} s the login had left"
             raise LoginTimeout(f"{party} did not answer {where} {had}") from exc
         except httpx2.HTTPError as exc:
             exchange = HttpExchange.capture(outgoing, None, self.log.secrets)
@@ -497,15 +497,3 @@ class ObservedProvider(OAuthClientProvider):
         if flow is not None:
             flow.step = "callback"
         return checked_redirect(params, flow, self.context.oauth_metadata, self.session)
-
-
-def _seconds(seconds: float) -> str:
-    """A duration as a person reads it: whole seconds from ten up, two figures below."""
-    return f"{seconds:.0f}" if seconds >= 10 else f"{seconds:.2g}"
-
-
-def _relative(expires_at: float) -> str:
-    left = expires_at - clock.now()
-    if left <= 0:
-        return f"expired {int(-left)} s ago"
-    return f"expires in {int(left)} s"
