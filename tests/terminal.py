@@ -29,6 +29,35 @@ def read_pty(fd: int) -> bytes:
         return b""
 
 
+class Transcript:
+    """A pseudo-terminal for a child's stdin and stderr, whose output a thread
+    keeps as it comes (the child can write freely while the test waits on it).
+    A context manager: both sides are closed at its end."""
+
+    def __init__(self) -> None:
+        import pty
+        import threading
+
+        self.master, self.slave = pty.openpty()
+        self._seen: list[bytes] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        while chunk := read_pty(self.master):
+            self._seen.append(chunk)
+
+    def text(self) -> str:
+        """Everything written to the terminal so far."""
+        return b"".join(self._seen).decode(errors="replace")
+
+    def __enter__(self) -> Transcript:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        os.close(self.slave)
+        os.close(self.master)
+
+
 def _take_terminal() -> None:
     # A session of its own with the pty as its controlling terminal, so that
     # what reads /dev/tty (getpass) reads the pty too.

@@ -33,7 +33,7 @@ from inspector.core.servers.spec import ServerSpec
 from .app_view import ViewClient
 from .peers import PYTHON, SERVERS, ended, run_inspector
 from .servers.apps_server import LEGACY_HTML, WEATHER_HTML
-from .terminal import interruptible, read_pty
+from .terminal import Transcript, interruptible, read_pty
 from .waiting import HANG, eventually, eventually_sync
 
 SERVER = str(SERVERS / "apps_server.py")
@@ -316,22 +316,8 @@ async def test_under_yes_the_apps_own_call_is_refused_and_never_reaches_the_serv
 
 
 async def test_on_a_terminal_the_apps_call_waits_for_the_persons_answer(log: Path) -> None:
-    import pty
-    import threading
-
-    master, slave = pty.openpty()
-    seen: list[bytes] = []
-
-    def read_terminal() -> None:
-        while chunk := read_pty(master):
-            seen.append(chunk)
-
-    threading.Thread(target=read_terminal, daemon=True).start()
-
-    def terminal() -> str:
-        return b"".join(seen).decode(errors="replace")
-
-    try:
+    with Transcript() as shown:
+        master, slave, terminal = shown.master, shown.slave, shown.text
         running = previewing("weather", "city=Oslo", log=log, stdin=slave, stderr=slave)
         starting = asyncio.create_task(running.__aenter__())
         # The preview's own call is asked first, before anything is served.
@@ -359,9 +345,6 @@ async def test_on_a_terminal_the_apps_call_waits_for_the_persons_answer(log: Pat
                 assert refused["error"]["code"] == -32000 and "refused" in refused["error"]["message"]
         finally:
             await running.__aexit__(None, None, None)
-    finally:
-        os.close(slave)
-        os.close(master)
     assert tool_calls(log) == ["weather", "refresh"]
 
 
@@ -591,22 +574,8 @@ async def test_ctrl_c_while_the_apps_call_is_asked_ends_the_preview(log: Path) -
     """Ctrl-C while the person is asked about the app's own tools/call: the
     question is not left waiting for an answer, the preview ends with the
     INTERRUPTED code and its server ended before it."""
-    import pty
-    import threading
-
-    master, slave = pty.openpty()
-    seen: list[bytes] = []
-
-    def read_terminal() -> None:
-        while chunk := read_pty(master):
-            seen.append(chunk)
-
-    threading.Thread(target=read_terminal, daemon=True).start()
-
-    def terminal() -> str:
-        return b"".join(seen).decode(errors="replace")
-
-    try:
+    with Transcript() as shown:
+        slave, terminal = shown.slave, shown.text
         async with (
             previewing("weather", "--no-call", log=log, stdin=slave, stderr=slave) as preview,
             ViewClient.open(preview.url) as view,
@@ -619,8 +588,5 @@ async def test_ctrl_c_while_the_apps_call_is_asked_ends_the_preview(log: Path) -
             code = await asyncio.wait_for(preview.process.wait(), HANG)
             # Once the command has ended, not a moment later: it waits for its server's end.
             assert servers_running(log, preview.process.pid) == []
-    finally:
-        os.close(slave)
-        os.close(master)
     assert code == exitcodes.INTERRUPTED, terminal()
     assert tool_calls(log) == []
