@@ -14,7 +14,8 @@ Two drivers, both printed:
   key costs more in the inspector (hundreds of widgets) than in the empty
   app; a key bound to nothing in the inspector is printed as a second
   baseline, and the down arrow's figure includes the detail the pane builds
-  once the arrow keys stop (`ANNOUNCE_AFTER` later).
+  once the move is drawn (a lone key; keys closer than `ANNOUNCE_AFTER`
+  make a burst, whose detail waits for the keys to stop).
 - Key to frame (no Pilot): the key handed to the app as the terminal's
   driver hands it, to the frame that shows its effect: what a person sees.
   The down arrow is timed to the highlight drawn and, separately, to the
@@ -61,7 +62,6 @@ from inspector.tui.panes.tools import ToolsPane  # noqa: E402
 from inspector.tui.server_view import ServerView  # noqa: E402
 from inspector.tui.widgets.arguments import ArgumentsEditor  # noqa: E402
 from inspector.tui.widgets.completing_field import CompletingField  # noqa: E402
-from inspector.tui.widgets.filter_list import ANNOUNCE_AFTER  # noqa: E402
 from inspector.tui.widgets.item_list import ItemList  # noqa: E402
 
 RAW_SERVER = ROOT / "bench" / "servers" / "raw_server.py"
@@ -338,7 +338,7 @@ def summary(
     print(
         f"  Pilot, over this app's key bound to nothing: filter key {(typed - nothing) * 1000:+.1f} ms,"
         f" down arrow {(down - nothing) * 1000:+.1f} ms"
-        f" (with the detail, built {ANNOUNCE_AFTER * 1000:.0f} ms after the key)",
+        " (with the detail, built once the move is drawn)",
         flush=True,
     )
     if count in FILTER_TARGET:

@@ -19,6 +19,7 @@ from inspector.tui.panes.prompts import PromptsPane
 from inspector.tui.panes.resources import ResourcesPane
 from inspector.tui.panes.templates import TemplatesPane
 from inspector.tui.panes.tools import ToolsPane
+from inspector.tui.widgets import filter_list
 from inspector.tui.widgets.arguments import ArgumentsEditor
 from inspector.tui.widgets.completing_field import CompletingField
 from inspector.tui.widgets.form_row import FieldRow
@@ -169,6 +170,32 @@ async def test_a_burst_of_arrows_ends_on_the_last_tools_form() -> None:
         await wait_for(
             pilot, lambda: "abc" in str(getattr(app.focused, "text", getattr(app.focused, "value", ""))), "typed"
         )
+
+
+async def test_a_lone_arrow_shows_its_tool_at_once_and_a_burst_waits_for_the_keys_to_stop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The burst's quiet time made longer than any test: what shows a tool is
+    # the lone key's own announcement, or a key that flushes the burst.
+    monkeypatch.setattr(filter_list, "ANNOUNCE_AFTER", 3600.0)
+    app = InspectorApp(raw_spec(20, "--pages", "1"))
+    async with app.run_test(size=SIZE) as pilot:
+        tools = app.query_one("#tool-list", ItemList)
+        await wait_for(pilot, lambda: len(tools.items) == 20, "20 tools listed")
+        await wait_for(pilot, lambda: form_of(app, "tool_00000"), "the first tool's form")
+        await focus(pilot, tools.options)
+        # The first move in a while: its tool's form follows without a wait.
+        await pilot.press("down")
+        await wait_for(pilot, lambda: form_of(app, "tool_00001"), "the form of tool_00001 after one key")
+        # Another move at once: it joins a burst, whose tool waits for the keys to stop...
+        await pilot.press("down")
+        assert tools.highlighted_item is not None and tools.highlighted_item.key == "tool_00002"
+        await pilot.pause()
+        assert form_of(app, "tool_00001")
+        # ... or for a key that acts on the pane: enter shows it first, then opens its form.
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: form_of(app, "tool_00002"), "the form of tool_00002 after enter")
+        assert in_form(app)
 
 
 # -- resources, templates and prompts ------------------------------------------------------

@@ -4,6 +4,7 @@ the app's own lists (roots, tasks) share the `/` filter and the row rules;
 
 from __future__ import annotations
 
+import math
 import time
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
@@ -169,6 +170,7 @@ class FilterList(Vertical, Generic[T]):
         self._generation = 0
         self._pending = 0  # the generation of the announcement waiting; 0: none
         self._due = 0.0
+        self._moved_at = -math.inf  # when the highlight last moved (monotonic)
         # Asked for on every key: kept rather than queried.
         self._rows = RowList(self._render_index, id="options")
 
@@ -341,12 +343,20 @@ class FilterList(Vertical, Generic[T]):
         self.post_message(self.Highlighted(self, self.highlighted_item))
 
     def _announce_later(self) -> None:
-        """Post it once the keys stop for ANNOUNCE_AFTER; a key that acts on the
-        pane (enter, a letter, ctrl+j) flushes it first (inspector.tui.key_order)."""
+        """Post it once the move has been drawn when it is the first in a while
+        (one key: its detail at once), else once the keys stop for
+        ANNOUNCE_AFTER (a burst: only the last item's detail is built).  A key
+        that acts on the pane (enter, a letter, ctrl+j) flushes it first
+        (inspector.tui.key_order)."""
         index = self.highlighted_index
         if index is not None:
             self._last = index
-        self._due = time.monotonic() + ANNOUNCE_AFTER
+        now = time.monotonic()
+        lone = now - self._moved_at > ANNOUNCE_AFTER
+        self._moved_at = now
+        # A move made while an announcement waits joins the burst: it waits
+        # for the keys to stop.
+        self._due = now if lone and not self._pending else now + ANNOUNCE_AFTER
         if self._pending:
             return
         self._generation += 1
@@ -354,7 +364,10 @@ class FilterList(Vertical, Generic[T]):
         order = getattr(self.app, "key_order", None)
         if order is not None:
             order.defer(self, self._announce_now)
-        call_later(self, ANNOUNCE_AFTER, partial(self._when_due, self._pending))
+        if lone:
+            self.call_after_refresh(self._when_due, self._pending, True)
+        else:
+            call_later(self, ANNOUNCE_AFTER, partial(self._when_due, self._pending))
 
     def _when_due(self, generation: int, drawn: bool = False) -> None:
         if self._pending != generation:
