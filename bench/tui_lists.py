@@ -70,6 +70,9 @@ DOWNS = 30
 # Targets of issue 14, over the empty app's keypress.
 FILTER_TARGET = {10_000: 0.030, 100_000: 0.100}
 HIGHLIGHT_TARGET = 0.020
+# The CPU a key costs in the floor app: past Pilot's idle test (1 ms of CPU
+# in a 20 ms sleep), as any key that draws a list row and a detail is.
+FLOOR_WORK = 0.002
 
 
 def report(name: str, value: float, unit: str, baseline: float | None = None, baseline_name: str = "") -> None:
@@ -129,17 +132,31 @@ KINDS = {
 
 
 class EmptyApp(App[None]):
+    """A label the down arrow counts on; *widgets* more (hidden) in the tree,
+    and *work* seconds of CPU spent per key, for the floor (`floor_keypress`)."""
+
     BINDINGS = [Binding("down", "count", "Count")]
 
-    def __init__(self) -> None:
+    def __init__(self, widgets: int = 0, work: float = 0.0) -> None:
         super().__init__()
         self.count = 0
+        self.widgets = widgets
+        self.work = work
 
     def compose(self) -> ComposeResult:
         yield Static("nothing to redraw", id="label")
+        for _ in range(self.widgets):
+            yield Static(classes="-spare")
+
+    def on_mount(self) -> None:
+        for spare in self.query(".-spare"):
+            spare.display = False
 
     def action_count(self) -> None:
         self.count += 1
+        until = time.process_time() + self.work
+        while time.process_time() < until:
+            pass
         self.query_one("#label", Static).update(f"{self.count} keys")
 
 
@@ -185,7 +202,6 @@ CPU: dict[str, list[float]] = {}
 async def timed(pilot: Pilot[None] | Pilot[int], key: str, series: str = "") -> float:
     started, cpu = time.perf_counter(), time.process_time()
     await pilot.press(key)
-    await pilot._wait_for_screen()
     if series:
         CPU.setdefault(series, []).append(time.process_time() - cpu)
     return time.perf_counter() - started
@@ -198,9 +214,9 @@ class Baseline:
     frame: float
 
 
-async def empty_keypress(count: int = 40) -> Baseline:
+async def empty_keypress(count: int = 40, widgets: int = 0, work: float = 0.0) -> Baseline:
     """The empty app's key: under Pilot, and to the frame drawn."""
-    app = EmptyApp()
+    app = EmptyApp(widgets, work)
     async with app.run_test(size=SIZE) as pilot:
         CPU.pop("empty", None)
         under_pilot = statistics.median([await timed(pilot, "down", "empty") for _ in range(count)])
@@ -233,8 +249,8 @@ def validated(app: InspectorApp) -> bool:
 # -- one list at one size -----------------------------------------------------------------
 
 
-async def measure(kind: Kind, count: int) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
-    """(Pilot and key-to-frame wall figures, CPU figures) of one list of `count` items."""
+async def measure(kind: Kind, count: int) -> tuple[dict[str, list[float]], dict[str, list[float]], int]:
+    """(Pilot and key-to-frame wall figures, CPU figures, widgets on the screen) of one list of `count` items."""
     CPU.clear()
     pages = max(1, count // 5000)
     args = [str(RAW_SERVER), f"--{kind.name}", str(count), "--pages", str(pages)]
@@ -252,6 +268,7 @@ async def measure(kind: Kind, count: int) -> tuple[dict[str, list[float]], dict[
         item_list.focus_list()
         await pilot._wait_for_screen()
         rows = item_list.options
+        widgets = len(list(app.screen.walk_children()))
 
         def shown_now() -> bool:
             item = item_list.highlighted_item
@@ -309,11 +326,17 @@ async def measure(kind: Kind, count: int) -> tuple[dict[str, list[float]], dict[
         await series("filter: a key typed (Pilot)", list(kind.query))
         await series("filter: escape, clears it (Pilot)", ["escape"])
         assert len(item_list.shown) == count
-    return figures, dict(CPU)
+    return figures, dict(CPU), widgets
 
 
 def summary(
-    kind: Kind, count: int, figures: dict[str, list[float]], cpu: dict[str, list[float]], base: Baseline
+    kind: Kind,
+    count: int,
+    figures: dict[str, list[float]],
+    cpu: dict[str, list[float]],
+    base: Baseline,
+    floor: Baseline,
+    widgets: int,
 ) -> None:
     print(f"{kind.name}: {count} (p50 of each key; max below)", flush=True)
     for name, values in cpu.items():
@@ -339,6 +362,13 @@ def summary(
         f"  Pilot, over this app's key bound to nothing: filter key {(typed - nothing) * 1000:+.1f} ms,"
         f" down arrow {(down - nothing) * 1000:+.1f} ms"
         " (with the detail, built once the move is drawn)",
+        flush=True,
+    )
+    print(
+        f"  Pilot's floor for an app of {widgets} widgets whose key works {FLOOR_WORK * 1000:.0f} ms:"
+        f" {floor.pilot * 1000:.1f} ms ({(floor.pilot - base.pilot) * 1000:+.1f} over the empty app);"
+        f" over that floor: filter key {(typed - floor.pilot) * 1000:+.1f} ms,"
+        f" down arrow {(down - floor.pilot) * 1000:+.1f} ms",
         flush=True,
     )
     if count in FILTER_TARGET:
@@ -368,8 +398,9 @@ async def main(sizes: list[int], kinds: list[str]) -> None:
     report("empty Textual app, key to the frame drawn p50", base.frame * 1000, "ms")
     for name in kinds:
         for count in sizes:
-            figures, cpu = await measure(KINDS[name], count)
-            summary(KINDS[name], count, figures, cpu, base)
+            figures, cpu, widgets = await measure(KINDS[name], count)
+            floor = await empty_keypress(widgets=widgets - 1, work=FLOOR_WORK)
+            summary(KINDS[name], count, figures, cpu, base, floor, widgets)
     again = await empty_keypress()
     report("empty Textual app again (the machine's drift)", again.pilot * 1000, "ms", base.pilot * 1000, "first")
     report("empty app, key to frame, again", again.frame * 1000, "ms", base.frame * 1000, "first")
