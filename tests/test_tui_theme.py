@@ -198,24 +198,59 @@ def _cursor_row(table: TrafficTable) -> list[Segment]:
     return list(table.render_line(table.cursor - int(table.scroll_y) + (1 if table.header else 0)))
 
 
-async def test_the_highlighted_rows_read_on_every_builtin_theme() -> None:
-    """Every tool's badges on the list's highlighted row, and the traffic
-    cursor's row, focused or not, read at 3:1 on the row's own background on
-    every theme (textual-light's cursor is dark blue: its dark green and dark
-    red roles all but vanish there), and so does every other row (the
-    traffic table's times and sizes were dim: 2.0:1 on solarized-light)."""
+def _box_titles(app: InspectorApp, box: Widget) -> list[Segment]:
+    """The segments of a box's title and subtitle (the words on its top and bottom border lines)."""
+    strips = app.screen._compositor.render_strips()
+    region = box.region
+    return [
+        segment
+        for y in (region.y, region.bottom - 1)
+        for segment in strips[y].crop(region.x, region.right)
+        if any(char.isalnum() for char in segment.text)
+    ]
+
+
+async def test_rows_json_the_traffic_header_and_box_titles_read_on_every_builtin_theme() -> None:
+    """On every theme (one switch each, the costly part):
+
+    - every tool's badges on the list's highlighted row, and the traffic
+      cursor's row, focused or not, read at 3:1 on the row's own background
+      (textual-light's cursor is dark blue: its dark green and dark red roles
+      all but vanish there), and so does every other row (the traffic
+      table's times and sizes were dim: 2.0:1 on solarized-light);
+    - pretty JSON takes the pane's surface, not the Pygments theme's white or
+      grey; the traffic header takes the theme's panel colour, not the
+      terminal's;
+    - a box's title and subtitle ("Tools (16)", "ttl 30 s public") read at
+      3:1, focused or not (in the border's $primary-muted they did not)."""
     app = InspectorApp(demo_spec())
     async with app.run_test(size=(150, 50)) as pilot:
         await wait_connected(pilot, app)
         table = app.query_one(TrafficPane).table
-        tools = app.query_one("#tool-list", ItemList).query_one(RowList)
+        detail = app.query_one("#traffic-detail")
+        tool_list = app.query_one("#tool-list", ItemList)
+        tools = tool_list.query_one(RowList)
         faint: dict[str, dict[str, float]] = {}
         for name in sorted(MEASURED):
             app.theme = name
+            await settle(pilot)
+            blocks = [s for s in detail.query(Static) if isinstance(s.content, looks.ThemedSyntax)]
+            assert blocks, "the frame's JSON is shown"
+            for block in blocks:
+                surface = block.rich_style.bgcolor
+                grounds = {s.style.bgcolor for y in range(block.size.height) for s in block.render_line(y) if s.style}
+                assert grounds == {surface}, (name, surface, grounds)
+            panel = Color.parse(app.theme_variables["panel"]).rich_color
+            header = [s for s in table.render_line(0) if s.text.strip()]
+            assert header and all(s.style and s.style.bgcolor == panel and s.style.bold for s in header), (name, header)
+            assert not _faint(header), (name, _faint(header))
             for focused in (tools, table):
                 focused.focus()
                 await settle(pilot)
                 state = "focused" if focused is tools else "blurred"
+                titles = _box_titles(app, tool_list)
+                assert titles, (name, focused)
+                assert not _faint(titles), (name, focused, _faint(titles))
                 # Each row in turn (RO/RW, a destructive hint on its own colour, assumed hints).
                 for row in range(len(tools.rows)):
                     tools.highlighted = row
@@ -231,51 +266,6 @@ async def test_the_highlighted_rows_read_on_every_builtin_theme() -> None:
                     if low:
                         faint[f"{name} {what}, other rows ({state})"] = low
         assert not faint, f"text under {MIN_CONTRAST}:1 on its row: {faint}"
-
-
-def _box_titles(app: InspectorApp, box: Widget) -> list[Segment]:
-    """The segments of a box's title and subtitle (the words on its top and bottom border lines)."""
-    strips = app.screen._compositor.render_strips()
-    region = box.region
-    return [
-        segment
-        for y in (region.y, region.bottom - 1)
-        for segment in strips[y].crop(region.x, region.right)
-        if any(char.isalnum() for char in segment.text)
-    ]
-
-
-async def test_json_the_traffic_header_and_box_titles_are_drawn_on_the_panes_own_colours() -> None:
-    """Pretty JSON takes the pane's surface, not the Pygments theme's white or
-    grey; the traffic header takes the theme's panel colour, not the terminal's;
-    a box's title and subtitle ("Tools (16)", "ttl 30 s public")
-    read at 3:1, focused or not (in the border's $primary-muted they did not)."""
-    app = InspectorApp(demo_spec())
-    async with app.run_test(size=(150, 50)) as pilot:
-        await wait_connected(pilot, app)
-        table = app.query_one(TrafficPane).table
-        detail = app.query_one("#traffic-detail")
-        boxes = [app.query_one("#tool-list", ItemList)]
-        for name in sorted(MEASURED):
-            app.theme = name
-            await settle(pilot)
-            blocks = [s for s in detail.query(Static) if isinstance(s.content, looks.ThemedSyntax)]
-            assert blocks, "the frame's JSON is shown"
-            for block in blocks:
-                surface = block.rich_style.bgcolor
-                grounds = {s.style.bgcolor for y in range(block.size.height) for s in block.render_line(y) if s.style}
-                assert grounds == {surface}, (name, surface, grounds)
-            panel = Color.parse(app.theme_variables["panel"]).rich_color
-            header = [s for s in table.render_line(0) if s.text.strip()]
-            assert header and all(s.style and s.style.bgcolor == panel and s.style.bold for s in header), (name, header)
-            assert not _faint(header), (name, _faint(header))
-            for focused in (boxes[0].query_one(RowList), table):
-                focused.focus()
-                await settle(pilot)
-                for box in boxes:
-                    titles = _box_titles(app, box)
-                    assert titles, (name, box)
-                    assert not _faint(titles), (name, box, focused, _faint(titles))
 
 
 Cell = tuple[str, str | None, str | None]
@@ -332,11 +322,12 @@ async def test_the_json_trees_cursor_reads_on_every_builtin_theme() -> None:
         await wait_for(pilot, lambda: bool(app.query("#structured-tree")), "the structured content's tree")
         tree = app.query_one("#structured-tree", JsonTree)
         faint: dict[str, dict[str, float]] = {}
-        for focused in (False, True):
-            if focused:
-                await focus(pilot, tree)
-            for name in sorted(MEASURED):
-                app.theme = name
+        elsewhere = app.query_one("#tool-list", ItemList).options
+        # One theme switch each (the costly part), the tree blurred then focused.
+        for name in sorted(MEASURED):
+            app.theme = name
+            for focused in (False, True):
+                await focus(pilot, tree if focused else elsewhere)
                 await settle(pilot)
                 line = tree.cursor_line - int(tree.scroll_y)
                 low = _faint(list(tree.render_lines(Region(0, line, tree.size.width, 1))[0]))
@@ -356,10 +347,11 @@ async def test_the_lists_second_lines_read_on_their_surface() -> None:
         resources = app.query_one("#resource-list", ItemList).query_one(RowList)
         keys = ("plan_trip", "weather_report", "demo://notes", "demo://config.json")
         faint: dict[str, dict[str, float]] = {}
-        for tab, rows in (("tools", tools), ("resources", resources)):
-            app.action_show_tab(tab)
-            for name in sorted(MEASURED):
-                app.theme = name
+        # One theme switch each (the costly part), both lists shown in turn.
+        for name in sorted(MEASURED):
+            app.theme = name
+            for tab, rows in (("tools", tools), ("resources", resources)):
+                app.action_show_tab(tab)
                 await settle(pilot)
                 drawn = [s for s in _drawn(rows) if s.text.strip() in keys]
                 assert len({s.text.strip() for s in drawn}) == 2, (name, tab, drawn)
