@@ -8,6 +8,8 @@ from __future__ import annotations
 import sys
 from functools import partial
 
+import pytest
+from textual.geometry import Region
 from textual.widgets import Input, Select, Static
 
 from inspector.core.servers.spec import ServerSpec, demo_spec
@@ -84,7 +86,7 @@ async def test_a_reused_row_shows_the_new_tools_field_and_none_of_the_old_value(
         # left blank and out of reach where it stands (no layout), for the next tool.
         exact = rows[("exact",)]
         await show(pilot, app, tools, 1)
-        assert exact.vacant and exact.disabled and exact.styles.opacity == 0 and exact.node.path != ("exact",)
+        assert exact.vacant and exact.disabled and not exact.visible and exact.node.path != ("exact",)
         shown = {row.node.path: row for row in app.screen.query(FieldRow) if not row.vacant}
         assert set(shown) == {("query",), ("limit",)}
         assert shown[("query",)] is rows[("query",)] and shown[("query",)].query_one(Input).value == ""
@@ -159,3 +161,35 @@ async def test_a_row_left_out_at_the_end_is_kept_blank_and_taken_again() -> None
         assert rows() == [("q",), ("n",), ("extra",), "blank"]
         await show_form("three")
         assert rows() == [("q",), ("n",), ("flag",)]
+
+
+def _text_in(app: InspectorApp, region: Region) -> str:
+    """The characters the screen shows in *region* (whatever their colours)."""
+    strips = app.screen._compositor.render_strips()
+    return "".join(
+        segment.text for strip in strips[region.y : region.bottom] for segment in strip.crop(region.x, region.right)
+    )
+
+
+@pytest.mark.parametrize("theme", ["ansi-dark", "textual-light"])
+async def test_a_row_kept_blank_shows_nothing_on_any_theme(theme: str) -> None:
+    """The row kept blank for a later tool draws no character: on an ANSI
+    theme, whose colours cannot be blended away, the other tool's field, its
+    type and its note stayed on screen under the new tool's header."""
+    app = InspectorApp(raw_spec(), theme=theme)
+    async with app.run_test(size=SIZE) as pilot:
+        tools = await first_form(pilot, app, TOOLS)
+        await settle(pilot)
+        exact = field_row(app, ("exact",))
+        where = exact.region
+        assert "exact" in _text_in(app, where)
+        await focus(pilot, tools.options)
+        # tool_00001 has no `exact`: its row stays where it stood, blank.
+        await show(pilot, app, tools, 1)
+        await settle(pilot)
+        assert exact.vacant
+        assert not _text_in(app, where).strip(), _text_in(app, where)
+        # And shows again, with the field, for the next tool that has one.
+        await show(pilot, app, tools, 2)
+        await settle(pilot)
+        assert not exact.vacant and "exact" in _text_in(app, where)

@@ -172,20 +172,22 @@ class FieldRow(Vertical):
     def vacate(self) -> None:
         """Blank the row where it stands, for a later form to give a node of
         its shape (moving between a tool of two fields and one of three):
-        drawn as nothing and out of reach (disabled: no focus, no click),
-        which, unlike hiding or removing it, asks for no layout of the screen."""
+        not drawn and out of reach (disabled: no focus, no click), keeping
+        its place, so the rows around it do not move.  Invisible, not
+        transparent: an opacity of 0 blends colours away, and an ANSI
+        theme's colours do not blend (the last tool's fields showed)."""
         if not self._vacant:
             self._vacant = True
             # No node of any form: nothing finds a field here by its path.
             self.node = _VACANT
             self.disabled = True
-            self.styles.opacity = 0.0
+            self.styles.visibility = "hidden"
 
     def occupy(self) -> None:
         """Show the row again (before `rebind`)."""
         if self._vacant:
             self._vacant = False
-            self.styles.opacity = 1.0
+            self.styles.visibility = "visible"
             self.disabled = False
 
     def sketch(self) -> bool:
