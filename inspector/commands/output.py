@@ -55,11 +55,11 @@ class Output:
         target.write("\n")
         target.flush()
 
-    def write_utf8_parts(self, parts: Iterable[bytes], stream: IO[str] | None = None) -> None:
+    def write_utf8_parts(self, parts: Iterable[bytes], stream: IO[str] | None = None, *, end: bool = True) -> None:
         """One line of already-encoded JSON given as UTF-8 pieces (a lone
         surrogate as "surrogatepass" writes it; each piece whole characters),
         written one after the other (never joined), its control characters
-        escaped.
+        escaped; *end*: the line ends here (else more pieces follow).
 
         A piece with nothing to escape (ASCII without DEL: the encoder escaped
         the C0 controls) goes to the stream's bytes as it is: 100,000 tools
@@ -73,7 +73,8 @@ class Output:
                 continue
             target.flush()  # what was written as text comes first
             binary.write(part)
-        target.write("\n")
+        if end:
+            target.write("\n")
         target.flush()
 
     def line(self, text: str = "") -> None:

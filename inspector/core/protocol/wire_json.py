@@ -25,7 +25,6 @@ import gc
 import json
 import re
 from array import array
-from collections.abc import Iterator
 from itertools import accumulate
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -36,10 +35,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_DEPTH",
+    "ListPieces",
     "TooDeep",
     "dumps",
     "dumps_utf8",
-    "dumps_utf8_pieces",
     "id_type",
     "loads",
     "nested_deeper_than",
@@ -306,23 +305,43 @@ def dumps_utf8(value: Any) -> bytes:
     return quick if quick is not None else _stdlib_dumps(value).encode("utf-8", "surrogatepass")
 
 
-def dumps_utf8_pieces(key: str, pieces: list[list[Any]], rest: dict[str, Any]) -> Iterator[bytes]:
-    """`dumps_utf8({key: [each item of each piece, in order], **rest})` in
-    pieces (joined, the same bytes), a piece of the list at a time: 100,000
-    tools are 40 MB, neither held whole nor copied once more to be spaced out.
+class ListPieces:
+    """`dumps_utf8({key: [every item given], **rest})` in pieces (joined,
+    the same bytes), a list of items at a time as they come (a page as it
+    arrives), `rest` at the end: 100,000 tools are 40 MB, neither held whole
+    nor copied once more to be spaced out, and each page is written while
+    the server makes the next.
 
     The text has no line breaks, so a list's items are written alike wherever
     they stand, and items are joined by `, ` in either encoder."""
-    head, tail = dumps_utf8({key: [], **rest}).split(b"[]", 1)
-    yield head + b"["
-    separator = b""
-    for piece in pieces:
-        inner = dumps_utf8(piece)[1:-1]
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+        self._separator: bytes | None = None  # None: nothing written yet
+
+    def items(self, items: list[Any]) -> list[bytes]:
+        """The pieces that put *items* next in the list (the text's head first)."""
+        pieces: list[bytes] = []
+        if self._separator is None:
+            # The list comes first in the object: its head is the same whatever `rest` holds.
+            head, _tail = dumps_utf8({self.key: []}).split(b"[]", 1)
+            pieces.append(head + b"[")
+            self._separator = b""
+        inner = dumps_utf8(items)[1:-1]
         if inner:
-            yield separator
-            yield inner
-            separator = b", "
-    yield b"]" + tail
+            pieces += [self._separator, inner]
+            self._separator = b", "
+        return pieces
+
+    @property
+    def started(self) -> bool:
+        """Whether the text's head has been given (the object is open)."""
+        return self._separator is not None
+
+    def end(self, rest: dict[str, Any]) -> list[bytes]:
+        """The pieces that close the list and the object, with *rest*'s fields."""
+        _head, tail = dumps_utf8({self.key: [], **rest}).split(b"[]", 1)
+        return [*self.items([]), b"]" + tail]
 
 
 def _quick_dumps(value: Any) -> bytes | None:
