@@ -6,6 +6,7 @@ page never comes."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import threading
 import time
@@ -35,7 +36,8 @@ def test_the_first_page_is_written_before_the_next_arrives(tmp_path: Path) -> No
 
     def read() -> None:
         assert process.stdout is not None
-        while chunk := process.stdout.read1(65536):
+        # A raw read returns what the pipe holds now, not a full buffer.
+        while chunk := os.read(process.stdout.fileno(), 65536):
             received.extend(chunk)
 
     reader = threading.Thread(target=read)
