@@ -207,3 +207,32 @@ async def test_task_tool_runs_as_a_task_and_shows_in_the_tasks_pane(app: Inspect
         assert [task.status for task in pane.shown] == ["completed"]
         sent = [f.method for f in app.traffic if f.direction == "out"]
         assert "tasks/result" in sent
+
+
+async def test_a_new_result_opens_at_its_status_line(app: InspectorApp) -> None:
+    """A long result read to its end, then another call: the new result shows
+    from its top (its status line), not at the last one's scroll position."""
+
+    async def call(count: str) -> None:
+        view = app.query_one(ResultView)
+        before = view.last_result
+        await fill(pilot, field_row(app, ("count",)), count)
+        await pilot.press("ctrl+enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
+        await pilot.press("y")
+        await wait_for(
+            pilot, lambda: view.last_result is not before and "OK" in status_text(app), f"the result of {count} links"
+        )
+        await settle(pilot, "the result drawn")
+
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", "get-resource-links")
+        await call("10")
+        view = app.query_one(ResultView)
+        view.scroll_end(animate=False, immediate=True)
+        await settle(pilot, "the result scrolled to its end")
+        assert view.scroll_y > 0, "the result is too short to scroll: the test shows nothing"
+        await call("9")
+        assert view.max_scroll_y > 0, "the second result is too short to scroll: the test shows nothing"
+        assert view.scroll_y == 0
