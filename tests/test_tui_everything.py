@@ -236,3 +236,23 @@ async def test_a_new_result_opens_at_its_status_line(app: InspectorApp) -> None:
         await call("9")
         assert view.max_scroll_y > 0, "the second result is too short to scroll: the test shows nothing"
         assert view.scroll_y == 0
+
+
+async def test_text_that_does_not_convert_survives_another_tool(app: InspectorApp) -> None:
+    """A number typed half-way ("4x") and another tool selected: coming back,
+    both fields show what was typed, and the form holds the field that converted."""
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", "get-sum")
+        await fill(pilot, field_row(app, ("a",)), "5")
+        await fill(pilot, field_row(app, ("b",)), "4x")
+        await select(pilot, app, "tools", "echo")
+        await select(pilot, app, "tools", "get-sum")
+        assert field_row(app, ("a",)).query_one(Input).value == "5"
+        assert field_row(app, ("b",)).query_one(Input).value == "4x"
+        await fill(pilot, field_row(app, ("b",)), "37")
+        await pilot.press("ctrl+enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
+        screen = app.screen
+        assert isinstance(screen, ConfirmCallScreen)
+        assert screen.arguments == {"a": 5, "b": 37}
