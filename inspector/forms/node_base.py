@@ -287,6 +287,11 @@ class FormNode:
         if self.is_set:
             self._notify_set()
 
+    @property
+    def draft_text(self) -> str | None:
+        """The entry as typed when the last ``set_text`` failed, else None."""
+        return self._draft_text
+
     def text(self) -> str:
         """What a text input for this field shows (``""`` when unset)."""
         if self._draft_text is not None:

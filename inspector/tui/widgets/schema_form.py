@@ -125,7 +125,7 @@ class SchemaForm(FormRows):
         by the field's path: not in the value, yet what the person sees."""
         if self.root is None:
             return {}
-        return {node.path: node.text() for node in self.root.walk() if node.text_error}
+        return {node.path: node.draft_text for node in self.root.walk() if node.draft_text is not None}
 
     def load_value(self, value: Any, drafts: dict[tuple[Any, ...], str] | None = None) -> None:
         """Put *value* in the form (rows of the same shape take it where they
