@@ -57,7 +57,7 @@ class ArgumentsEditor(Vertical):
         # Per tool: the mode, the value, when the person edited the raw JSON
         # that text (sent as written: RawJsonObject), and the form's fields
         # whose text did not convert (SchemaForm.drafts).
-        self.saved: dict[str, tuple[str, Any, str | None, dict[tuple[Any, ...], str]]] = {}
+        self.saved: dict[str, tuple[str, Any, str | None, dict[tuple[Any, ...], tuple[bool, str]]]] = {}
         # The text this editor last put in the raw editor: anything else there
         # was typed by the person.
         self._shown_text = "{}"
@@ -87,7 +87,7 @@ class ArgumentsEditor(Vertical):
     def _save_current(self) -> None:
         if self.key is None:
             return
-        drafts: dict[tuple[Any, ...], str] = {}
+        drafts: dict[tuple[Any, ...], tuple[bool, str]] = {}
         if self.mode == "form":
             # What converted, and the rest as typed: a field that does not
             # convert ("4x" for an integer) loses neither itself nor the others.
