@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from textual.containers import VerticalScroll
 from textual.widgets import Checkbox, Input, Static, TabbedContent, TextArea
 
 from inspector.core.servers.spec import ServerSpec
@@ -256,3 +257,38 @@ async def test_text_that_does_not_convert_survives_another_tool(app: InspectorAp
         screen = app.screen
         assert isinstance(screen, ConfirmCallScreen)
         assert screen.arguments == {"a": 5, "b": 37}
+
+
+async def test_another_tools_header_opens_at_its_name(everything_stdio: ServerSpec) -> None:
+    """On a short screen the header scrolls; read to its end for one tool,
+    the next tool's header shows from its name, not from its description."""
+    app = InspectorApp(everything_stdio)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_connected(pilot, app)
+        header = app.query_one("#tool-header", VerticalScroll)
+        await select(pilot, app, "tools", "trigger-url-elicitation")
+        header.scroll_end(animate=False, immediate=True)
+        await settle(pilot, "the header scrolled to its end")
+        assert header.scroll_y > 0, "the header does not scroll: the test shows nothing"
+        await select(pilot, app, "tools", "simulate-research-query")
+        assert header.max_scroll_y > 0, "the second header does not scroll: the test shows nothing"
+        assert header.scroll_y == 0
+
+
+async def test_another_tools_schema_opens_at_its_top(everything_stdio: ServerSpec) -> None:
+    """The Input schema tab read to its end for one tool: the next tool's
+    schema shows from its top."""
+    app = InspectorApp(everything_stdio)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", "trigger-url-elicitation")
+        app.query_one("#tool-tabs", TabbedContent).active = "tool-schema-tab"
+        await settle(pilot, "the schema tab shown")
+        holder = app.query_one("#tool-schema", Static).parent
+        assert isinstance(holder, VerticalScroll)
+        holder.scroll_end(animate=False, immediate=True)
+        await settle(pilot, "the schema scrolled to its end")
+        assert holder.scroll_y > 0, "the schema does not scroll: the test shows nothing"
+        await select(pilot, app, "tools", "simulate-research-query")
+        assert holder.max_scroll_y > 0, "the second schema does not scroll: the test shows nothing"
+        assert holder.scroll_y == 0
