@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from textual.containers import VerticalScroll
 from textual.widgets import Checkbox, Input, Static, TabbedContent, TextArea
 
 from inspector.core.servers.spec import ServerSpec
@@ -207,3 +208,87 @@ async def test_task_tool_runs_as_a_task_and_shows_in_the_tasks_pane(app: Inspect
         assert [task.status for task in pane.shown] == ["completed"]
         sent = [f.method for f in app.traffic if f.direction == "out"]
         assert "tasks/result" in sent
+
+
+async def test_a_new_result_opens_at_its_status_line(app: InspectorApp) -> None:
+    """A long result read to its end, then another call: the new result shows
+    from its top (its status line), not at the last one's scroll position."""
+
+    async def call(count: str) -> None:
+        view = app.query_one(ResultView)
+        before = view.last_result
+        await fill(pilot, field_row(app, ("count",)), count)
+        await pilot.press("ctrl+enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
+        await pilot.press("y")
+        await wait_for(
+            pilot, lambda: view.last_result is not before and "OK" in status_text(app), f"the result of {count} links"
+        )
+        await settle(pilot, "the result drawn")
+
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", "get-resource-links")
+        await call("10")
+        view = app.query_one(ResultView)
+        view.scroll_end(animate=False, immediate=True)
+        await settle(pilot, "the result scrolled to its end")
+        assert view.scroll_y > 0, "the result is too short to scroll: the test shows nothing"
+        await call("9")
+        assert view.max_scroll_y > 0, "the second result is too short to scroll: the test shows nothing"
+        assert view.scroll_y == 0
+
+
+async def test_text_that_does_not_convert_survives_another_tool(app: InspectorApp) -> None:
+    """A number typed half-way ("4x") and another tool selected: coming back,
+    both fields show what was typed, and the form holds the field that converted."""
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", "get-sum")
+        await fill(pilot, field_row(app, ("a",)), "5")
+        await fill(pilot, field_row(app, ("b",)), "4x")
+        await select(pilot, app, "tools", "echo")
+        await select(pilot, app, "tools", "get-sum")
+        assert field_row(app, ("a",)).query_one(Input).value == "5"
+        assert field_row(app, ("b",)).query_one(Input).value == "4x"
+        await fill(pilot, field_row(app, ("b",)), "37")
+        await pilot.press("ctrl+enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
+        screen = app.screen
+        assert isinstance(screen, ConfirmCallScreen)
+        assert screen.arguments == {"a": 5, "b": 37}
+
+
+async def test_another_tools_header_opens_at_its_name(everything_stdio: ServerSpec) -> None:
+    """On a short screen the header scrolls; read to its end for one tool,
+    the next tool's header shows from its name, not from its description."""
+    app = InspectorApp(everything_stdio)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_connected(pilot, app)
+        header = app.query_one("#tool-header", VerticalScroll)
+        await select(pilot, app, "tools", "trigger-url-elicitation")
+        header.scroll_end(animate=False, immediate=True)
+        await settle(pilot, "the header scrolled to its end")
+        assert header.scroll_y > 0, "the header does not scroll: the test shows nothing"
+        await select(pilot, app, "tools", "simulate-research-query")
+        assert header.max_scroll_y > 0, "the second header does not scroll: the test shows nothing"
+        assert header.scroll_y == 0
+
+
+async def test_another_tools_schema_opens_at_its_top(everything_stdio: ServerSpec) -> None:
+    """The Input schema tab read to its end for one tool: the next tool's
+    schema shows from its top."""
+    app = InspectorApp(everything_stdio)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_connected(pilot, app)
+        await select(pilot, app, "tools", "trigger-url-elicitation")
+        app.query_one("#tool-tabs", TabbedContent).active = "tool-schema-tab"
+        await settle(pilot, "the schema tab shown")
+        holder = app.query_one("#tool-schema", Static).parent
+        assert isinstance(holder, VerticalScroll)
+        holder.scroll_end(animate=False, immediate=True)
+        await settle(pilot, "the schema scrolled to its end")
+        assert holder.scroll_y > 0, "the schema does not scroll: the test shows nothing"
+        await select(pilot, app, "tools", "simulate-research-query")
+        assert holder.max_scroll_y > 0, "the second schema does not scroll: the test shows nothing"
+        assert holder.scroll_y == 0

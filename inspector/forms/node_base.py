@@ -131,6 +131,7 @@ class FormNode:
         self.errors: list[Violation] = []
         self.text_error: str | None = None
         self._draft_text: str | None = None
+        self._json_draft: str | None = None
         self.raw_value: JSONValue | Unset = UNSET
         self.raw_reason: str | None = None
 
@@ -258,6 +259,8 @@ class FormNode:
         try:
             value = parse_json_text(text)
         except ValueError as exc:
+            self.text_error = str(exc)
+            self._json_draft = text
             raise FormValueError(self.path, str(exc)) from None
         self.load_value(value)
 
@@ -286,6 +289,16 @@ class FormNode:
         self._load(value)
         if self.is_set:
             self._notify_set()
+
+    @property
+    def draft_text(self) -> str | None:
+        """The entry as typed when the last ``set_text`` failed, else None."""
+        return self._draft_text
+
+    @property
+    def json_draft(self) -> str | None:
+        """The JSON as typed when the last ``set_json_text`` failed, else None."""
+        return self._json_draft
 
     def text(self) -> str:
         """What a text input for this field shows (``""`` when unset)."""
@@ -410,6 +423,7 @@ class FormNode:
         self.raw_reason = None
         self.text_error = None
         self._draft_text = None
+        self._json_draft = None
 
     def _load(self, value: JSONValue | Unset) -> None:
         self._clear_marks()

@@ -157,6 +157,9 @@ class ToolsPane(Horizontal):
             self._result_hidden = False
             view.empty = False
         set_text(header, tool_header(item, self.app_url if self.app_tool == item.key else None))
+        # Another tool's header is read from its name: not at the place the
+        # last one was scrolled to (its description, on a short screen).
+        self.query_one("#tool-header", VerticalScroll).scroll_home(animate=False, immediate=True)
         self._draw_tabs()
         self.query_one(ArgumentsEditor).load_schema(item.input_schema, key=item.key)
         if self.server.recording:
@@ -194,6 +197,8 @@ class ToolsPane(Horizontal):
         holder = static.parent
         if isinstance(holder, Widget):
             holder.remove_children(LazyBody)
+            # Another tool's schema starts at its top, not where the last one was read to.
+            holder.scroll_home(animate=False, immediate=True)
         if value is None or not json_over_limit(value):
             static.display = True
             static.update(instead if value is None else json_syntax(value))

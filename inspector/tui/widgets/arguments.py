@@ -54,9 +54,10 @@ class ArgumentsEditor(Vertical):
         self.schema: dict[str, Any] = {"type": "object"}
         self.key: str | None = None
         self.mode = "form"
-        # Per tool: the mode, the value and, when the person edited the raw
-        # JSON, that text (sent as written: RawJsonObject).
-        self.saved: dict[str, tuple[str, Any, str | None]] = {}
+        # Per tool: the mode, the value, when the person edited the raw JSON
+        # that text (sent as written: RawJsonObject), and the form's fields
+        # whose text did not convert (SchemaForm.drafts).
+        self.saved: dict[str, tuple[str, Any, str | None, dict[tuple[Any, ...], tuple[bool, str]]]] = {}
         # The text this editor last put in the raw editor: anything else there
         # was typed by the person.
         self._shown_text = "{}"
@@ -86,9 +87,15 @@ class ArgumentsEditor(Vertical):
     def _save_current(self) -> None:
         if self.key is None:
             return
-        value, _errors = self.arguments()
+        drafts: dict[tuple[Any, ...], tuple[bool, str]] = {}
+        if self.mode == "form":
+            # What converted, and the rest as typed: a field that does not
+            # convert ("4x" for an integer) loses neither itself nor the others.
+            value, drafts = self.form.value(), self.form.drafts()
+        else:
+            value, _errors = self.arguments()
         typed = self.json_area.text if self.mode == "json" and self._raw_edited() else None
-        self.saved[self.key] = (self.mode, value, typed)
+        self.saved[self.key] = (self.mode, value, typed, drafts)
 
     def load_schema(self, schema: dict[str, Any], *, key: str) -> None:
         """Edit the arguments of the tool *key*, whose input schema is *schema*: its mode and value as last left, raw
@@ -96,14 +103,14 @@ class ArgumentsEditor(Vertical):
         self._save_current()
         self.schema = schema
         self.key = key
-        mode, value, typed = self.saved.get(key, (None, None, None))
+        mode, value, typed, drafts = self.saved.get(key, (None, None, None, {}))
         fallback = self.form.load_schema(schema)
         if fallback:
             self.mode = "json"
         elif mode:
             self.mode = mode
         if value is not None:
-            self.form.load_value(value)
+            self.form.load_value(value, drafts)
         self._load_json(safe_json(value if value is not None else self.form.value(), indent=2), typed)
         self._show_mode(fallback)
         self._show_errors([])

@@ -57,6 +57,9 @@ def text_placeholder(node: FormNode) -> str:
 def _json_editor(node: FormNode) -> TextArea:
     value = node.to_value()
     text = "" if value is UNSET else safe_json(value, indent=2)
+    if node.json_draft is not None:
+        # JSON typed that does not parse: shown as typed, as it was.
+        text = node.json_draft
     return TextArea(text, language="json", classes="raw-editor", soft_wrap=True)
 
 

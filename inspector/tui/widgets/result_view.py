@@ -116,6 +116,10 @@ class ResultView(VerticalScroll):
 
     async def _clear(self) -> None:
         await self.query(".result-part").remove()
+        # A new outcome is read from its status line: the last one's scroll
+        # position (a long result read to its end) would open the next one
+        # scrolled past it, an error showing as its content alone.
+        self.scroll_home(animate=False, immediate=True)
 
     async def running(self, label: str, owner: str | None = None) -> None:
         """Clear the view and show a call under way: a progress bar and *label* with the cancel key; *owner*: the

@@ -120,16 +120,47 @@ class SchemaForm(FormRows):
         self._generation += 1
         self._show_new_form()
 
-    def load_value(self, value: Any) -> None:
-        """Put *value* in the form (rows of the same shape take it where they stand)."""
+    def drafts(self) -> dict[tuple[Any, ...], tuple[bool, str]]:
+        """Text typed into fields that did not convert ("4x" for an integer,
+        JSON that does not parse in a raw block: the flag), by the field's
+        path: not in the value, yet what the person sees."""
+        found: dict[tuple[Any, ...], tuple[bool, str]] = {}
+        for node in self.root.walk() if self.root is not None else ():
+            if node.json_draft is not None:
+                found[node.path] = (True, node.json_draft)
+            elif node.draft_text is not None:
+                found[node.path] = (False, node.draft_text)
+        return found
+
+    def load_value(self, value: Any, drafts: dict[tuple[Any, ...], tuple[bool, str]] | None = None) -> None:
+        """Put *value* in the form (rows of the same shape take it where they
+        stand), then the *drafts* (`drafts`) back into their fields."""
         if self.root is not None:
             self.root.load_value(value)
+            for path, (is_json, text) in (drafts or {}).items():
+                self._restore_draft(path, text, is_json)
             if not self._rebuild_scheduled and self._focused_place() is None:
                 # The same rows (a tool's saved value on its new form): they take it at once.
                 specs = self._specs()
                 if len(specs) == self._rows_shown() and self._reuse(specs) == len(specs):
                     return
             self.rebuild()
+
+    def _restore_draft(self, path: tuple[Any, ...], text: str, is_json: bool) -> None:
+        # The innermost node at the path holds the typed text (a nullable's
+        # field shares its path with the nullable).
+        at_path = [node for node in self.root.walk() if node.path == path] if self.root is not None else []
+        if not at_path:
+            return
+        node = at_path[-1]
+        try:
+            if is_json:
+                node.set_json_text(text)
+            else:
+                node.set_text(text)
+        except FormValueError:
+            # Kept as typed, its message shown at the field as before.
+            self.touched.add(path)
 
     def value(self) -> Any:
         """The form's value (an empty object when there is no schema or nothing is set)."""
