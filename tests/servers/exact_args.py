@@ -148,13 +148,17 @@ def build() -> MCPServer[Any]:
     return MCPServer(name="exact-args", version="1.0.0", tools=tools)
 
 
-def main() -> int:
+def run_stdio(server: MCPServer[Any]) -> int:
+    """Serve *server* over stdio (this server's and its siblings' `main`)."""
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
-    server = build()
     # Out of the collector's sight: exiting then takes no walk over the SDK's models (see inspector/demo/server.py).
     gc.freeze()
     server.run("stdio")
     return 0
+
+
+def main() -> int:
+    return run_stdio(build())
 
 
 if __name__ == "__main__":

@@ -8,12 +8,10 @@ defaults.  It answers with the arguments it received, as JSON text.
 
 from __future__ import annotations
 
-import gc
-import logging
 import sys
 from typing import Any
 
-from exact_args import _echo_tool  # the sibling server's echoing tool (run as a script)
+from exact_args import _echo_tool, run_stdio  # the sibling server's (run as a script)
 from mcp.server.mcpserver import MCPServer
 
 ORDER = {
@@ -35,12 +33,7 @@ def build() -> MCPServer[Any]:
 
 
 def main() -> int:
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
-    server = build()
-    # Out of the collector's sight: exiting then takes no walk over the SDK's models (see inspector/demo/server.py).
-    gc.freeze()
-    server.run("stdio")
-    return 0
+    return run_stdio(build())
 
 
 if __name__ == "__main__":
