@@ -137,8 +137,14 @@ class SchemaForm(FormRows):
         stand), then the *drafts* (`drafts`) back into their fields."""
         if self.root is not None:
             self.root.load_value(value)
-            for path, (is_json, text) in (drafts or {}).items():
-                self._restore_draft(path, text, is_json)
+            if drafts:
+                # The innermost node at each path holds the typed text (a
+                # nullable's field shares its path with the nullable; the walk
+                # meets it last).
+                nodes = {node.path: node for node in self.root.walk()}
+                for path, (is_json, text) in drafts.items():
+                    if path in nodes:
+                        self._restore_draft(nodes[path], text, is_json)
             if not self._rebuild_scheduled and self._focused_place() is None:
                 # The same rows (a tool's saved value on its new form): they take it at once.
                 specs = self._specs()
@@ -146,13 +152,7 @@ class SchemaForm(FormRows):
                     return
             self.rebuild()
 
-    def _restore_draft(self, path: tuple[Any, ...], text: str, is_json: bool) -> None:
-        # The innermost node at the path holds the typed text (a nullable's
-        # field shares its path with the nullable).
-        at_path = [node for node in self.root.walk() if node.path == path] if self.root is not None else []
-        if not at_path:
-            return
-        node = at_path[-1]
+    def _restore_draft(self, node: FormNode, text: str, is_json: bool) -> None:
         try:
             if is_json:
                 node.set_json_text(text)
@@ -160,7 +160,7 @@ class SchemaForm(FormRows):
                 node.set_text(text)
         except FormValueError:
             # Kept as typed, its message shown at the field as before.
-            self.touched.add(path)
+            self.touched.add(node.path)
 
     def value(self) -> Any:
         """The form's value (an empty object when there is no schema or nothing is set)."""
