@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from textual.containers import VerticalScroll
+from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, Static, TabbedContent, TextArea
 
 from inspector.core.servers.spec import ServerSpec
@@ -21,7 +22,7 @@ from inspector.tui.widgets.json_tree import JsonTree
 from inspector.tui.widgets.result_view import ResultView
 from inspector.tui.widgets.traffic_table import TrafficTable
 
-from .tui_helpers import field_row, fill, focus, select, settle, type_into, wait_connected, wait_for
+from .tui_helpers import confirmation, field_row, fill, focus, select, settle, type_into, wait_connected, wait_for
 
 SIZE = (150, 50)
 
@@ -60,10 +61,7 @@ async def test_call_through_confirmation(app: InspectorApp) -> None:
         await type_into(pilot, field_row(app, ("a",)).query_one(Input), "5")
         await type_into(pilot, field_row(app, ("b",)).query_one(Input), "37")
         await pilot.press("ctrl+enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
-        screen = app.screen
-        assert isinstance(screen, ConfirmCallScreen)
-        assert screen.arguments == {"a": 5, "b": 37}
+        assert (await confirmation(pilot, app)).arguments == {"a": 5, "b": 37}
         await pilot.press("y")
         await wait_for(pilot, lambda: "OK" in status_text(app), "result")
         assert app.query_one(ResultView).last_result["content"][0]["text"] == "The sum of 5 and 37 is 42."
@@ -253,10 +251,18 @@ async def test_text_that_does_not_convert_survives_another_tool(app: InspectorAp
         assert field_row(app, ("b",)).query_one(Input).value == "4x"
         await fill(pilot, field_row(app, ("b",)), "37")
         await pilot.press("ctrl+enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
-        screen = app.screen
-        assert isinstance(screen, ConfirmCallScreen)
-        assert screen.arguments == {"a": 5, "b": 37}
+        assert (await confirmation(pilot, app)).arguments == {"a": 5, "b": 37}
+
+
+async def read_to_its_end_then_another_tool(pilot: Pilot[int], app: InspectorApp, scroller: VerticalScroll) -> None:
+    """*scroller* (of the tool shown) scrolled to its end, then another tool
+    selected whose text scrolls there too: it shows from its top."""
+    scroller.scroll_end(animate=False, immediate=True)
+    await settle(pilot, f"{scroller!r} scrolled to its end")
+    assert scroller.scroll_y > 0, "the first tool's text does not scroll: the test shows nothing"
+    await select(pilot, app, "tools", "simulate-research-query")
+    assert scroller.max_scroll_y > 0, "the second tool's text does not scroll: the test shows nothing"
+    assert scroller.scroll_y == 0
 
 
 async def test_another_tools_header_opens_at_its_name(everything_stdio: ServerSpec) -> None:
@@ -265,14 +271,8 @@ async def test_another_tools_header_opens_at_its_name(everything_stdio: ServerSp
     app = InspectorApp(everything_stdio)
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_connected(pilot, app)
-        header = app.query_one("#tool-header", VerticalScroll)
         await select(pilot, app, "tools", "trigger-url-elicitation")
-        header.scroll_end(animate=False, immediate=True)
-        await settle(pilot, "the header scrolled to its end")
-        assert header.scroll_y > 0, "the header does not scroll: the test shows nothing"
-        await select(pilot, app, "tools", "simulate-research-query")
-        assert header.max_scroll_y > 0, "the second header does not scroll: the test shows nothing"
-        assert header.scroll_y == 0
+        await read_to_its_end_then_another_tool(pilot, app, app.query_one("#tool-header", VerticalScroll))
 
 
 async def test_another_tools_schema_opens_at_its_top(everything_stdio: ServerSpec) -> None:
@@ -286,9 +286,4 @@ async def test_another_tools_schema_opens_at_its_top(everything_stdio: ServerSpe
         await settle(pilot, "the schema tab shown")
         holder = app.query_one("#tool-schema", Static).parent
         assert isinstance(holder, VerticalScroll)
-        holder.scroll_end(animate=False, immediate=True)
-        await settle(pilot, "the schema scrolled to its end")
-        assert holder.scroll_y > 0, "the schema does not scroll: the test shows nothing"
-        await select(pilot, app, "tools", "simulate-research-query")
-        assert holder.max_scroll_y > 0, "the second schema does not scroll: the test shows nothing"
-        assert holder.scroll_y == 0
+        await read_to_its_end_then_another_tool(pilot, app, holder)

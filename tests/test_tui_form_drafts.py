@@ -7,10 +7,9 @@ from textual.widgets import Input, TextArea
 
 from inspector.core.servers.spec import ServerSpec
 from inspector.tui.app import InspectorApp
-from inspector.tui.screens.confirm_call import ConfirmCallScreen
 
 from .peers import PYTHON, SERVERS
-from .tui_helpers import field_row, fill, select, wait_connected, wait_for
+from .tui_helpers import confirmation, field_row, fill, select, wait_connected
 
 SIZE = (120, 40)
 
@@ -28,7 +27,4 @@ async def test_json_that_does_not_parse_survives_another_tool() -> None:
         assert field_row(app, ("data",)).query_one(TextArea).text == '{"text/plain": '
         await fill(pilot, field_row(app, ("data",)), '{"text/plain": "hi"}')
         await pilot.press("ctrl+enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "confirmation")
-        screen = app.screen
-        assert isinstance(screen, ConfirmCallScreen)
-        assert screen.arguments == {"target": "e1", "data": {"text/plain": "hi"}}
+        assert (await confirmation(pilot, app)).arguments == {"target": "e1", "data": {"text/plain": "hi"}}

@@ -21,6 +21,7 @@ from textual.widgets import Input
 from inspector.core.servers.spec import ServerSpec
 from inspector.tui.app import InspectorApp
 from inspector.tui.looks import looks_for
+from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.widgets.form_row import FieldRow
 
 # Only a hang reaches it, even on a machine oversubscribed several times over.
@@ -124,6 +125,14 @@ def field_row(app: InspectorApp, path: tuple[object, ...]) -> FieldRow:
         if row.node.path == path:
             return row
     raise AssertionError(f"no form row for {path}; rows: {[r.node.path for r in app.screen.query(FieldRow)]}")
+
+
+async def confirmation(pilot: Pilot[int], app: InspectorApp) -> ConfirmCallScreen:
+    """Until the call's confirmation is on screen; that screen (what it will send: `.arguments`)."""
+    await wait_for(pilot, lambda: isinstance(app.screen, ConfirmCallScreen), "the confirmation")
+    screen = app.screen
+    assert isinstance(screen, ConfirmCallScreen)
+    return screen
 
 
 async def focus(pilot: Pilot[int], widget: Widget) -> None:
