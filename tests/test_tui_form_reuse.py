@@ -86,7 +86,8 @@ async def test_a_reused_row_shows_the_new_tools_field_and_none_of_the_old_value(
         # left blank and out of reach where it stands (no layout), for the next tool.
         exact = rows[("exact",)]
         await show(pilot, app, tools, 1)
-        assert exact.vacant and exact.disabled and not exact.visible and exact.node.path != ("exact",)
+        assert exact.vacant and exact.disabled and exact.node.path != ("exact",)
+        assert not any(widget.focusable for widget in exact.query("*"))
         shown = {row.node.path: row for row in app.screen.query(FieldRow) if not row.vacant}
         assert set(shown) == {("query",), ("limit",)}
         assert shown[("query",)] is rows[("query",)] and shown[("query",)].query_one(Input).value == ""
@@ -193,3 +194,23 @@ async def test_a_row_kept_blank_shows_nothing_on_any_theme(theme: str) -> None:
         await show(pilot, app, tools, 2)
         await settle(pilot)
         assert not exact.vacant and "exact" in _text_in(app, where)
+
+
+async def test_a_row_kept_blank_through_a_change_of_theme_comes_back_undimmed() -> None:
+    """A blank row is disabled without a restyle (a restyle costs an arrow
+    key tens of milliseconds); a theme chosen meanwhile restyles it as
+    disabled, faded, and it must not stay faded once a tool takes it again."""
+    app = InspectorApp(raw_spec())
+    async with app.run_test(size=SIZE) as pilot:
+        tools = await first_form(pilot, app, TOOLS)
+        exact = field_row(app, ("exact",))
+        select = exact.query_one(Select)
+        assert select.styles.opacity == 1.0
+        await focus(pilot, tools.options)
+        await show(pilot, app, tools, 1)
+        assert exact.vacant
+        app.theme = "textual-light"
+        await wait_for(pilot, lambda: select.styles.opacity < 1.0, "the blank row restyled as disabled")
+        await show(pilot, app, tools, 2)
+        assert not exact.vacant
+        await wait_for(pilot, lambda: select.styles.opacity == 1.0, "the row shown again at full opacity")

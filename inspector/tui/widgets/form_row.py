@@ -52,6 +52,7 @@ from inspector.tui.widgets.form_text import (
     note_text,
     select_prompt,
 )
+from inspector.tui.widgets.vacancy import Vacancy
 
 __all__ = ["FieldRow", "ShowsMarks", "row_shape"]
 
@@ -104,7 +105,7 @@ class ShowsMarks(Protocol):
         ...
 
 
-class FieldRow(Vertical):
+class FieldRow(Vacancy, Vertical):
     """One node: a line with its key and its editor (or buttons), a dimmed
     note, a multi-line editor when it needs one, and its marks."""
 
@@ -157,12 +158,6 @@ class FieldRow(Vertical):
         self._sketched = False
         self._asked = False
         self._building: asyncio.Event | None = None
-        self._vacant = False
-
-    @property
-    def vacant(self) -> bool:
-        """Whether the row is blank, kept for a later form's node (`vacate`)."""
-        return self._vacant
 
     @property
     def can_vacate(self) -> bool:
@@ -171,24 +166,11 @@ class FieldRow(Vertical):
 
     def vacate(self) -> None:
         """Blank the row where it stands, for a later form to give a node of
-        its shape (moving between a tool of two fields and one of three):
-        not drawn and out of reach (disabled: no focus, no click), keeping
-        its place, so the rows around it do not move.  Invisible, not
-        transparent: an opacity of 0 blends colours away, and an ANSI
-        theme's colours do not blend (the last tool's fields showed)."""
-        if not self._vacant:
-            self._vacant = True
+        its shape; the rows around it do not move."""
+        if not self.vacant:
             # No node of any form: nothing finds a field here by its path.
             self.node = _VACANT
-            self.disabled = True
-            self.styles.visibility = "hidden"
-
-    def occupy(self) -> None:
-        """Show the row again (before `rebind`)."""
-        if self._vacant:
-            self._vacant = False
-            self.styles.visibility = "visible"
-            self.disabled = False
+        super().vacate()
 
     def sketch(self) -> bool:
         """Start as a sketch (before mounting), if this row's kind can: its
