@@ -16,7 +16,7 @@ from inspector.tui.panes.templates import TemplatesPane
 from inspector.tui.screens.composer import ComposerScreen
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.widgets.arguments import ArgumentsEditor
-from inspector.tui.widgets.completing_field import CompletingField
+from inspector.tui.widgets.completing_field import form_fields
 from inspector.tui.widgets.form_row import FieldRow
 from inspector.tui.widgets.item_list import ItemList
 from inspector.tui.widgets.result_view import ResultView
@@ -229,7 +229,7 @@ async def test_switching_template_clears_the_previous_read() -> None:
         await select(pilot, app, "templates", "demo://users/{user_id}")
         pane = app.query_one(TemplatesPane)
         contents = app.query_one("#template-contents")
-        field = next(f for f in pane.query(CompletingField) if f.argument == "user_id")
+        field = next(f for f in form_fields(pane) if f.argument == "user_id")
         field.query_one(Input).value = "ada"
         await settle(pilot, "the template pane to take the value")
         pane.action_read()
@@ -238,7 +238,7 @@ async def test_switching_template_clears_the_previous_read() -> None:
         await wait_for(pilot, lambda: pane.current is not None and pane.current.key.startswith("demo://files"), "files")
         assert len(contents.children) == 0
         assert contents.border_title is None
-        assert [f.argument for f in pane.query(CompletingField)] == ["path"]
+        assert [f.argument for f in form_fields(pane)] == ["path"]
 
 
 async def test_switching_prompt_clears_the_previous_messages() -> None:
@@ -253,7 +253,7 @@ async def test_switching_prompt_clears_the_previous_messages() -> None:
         await select(pilot, app, "prompts", "greeting")
         await wait_for(pilot, lambda: pane.current is not None and pane.current.key == "greeting", "greeting")
         assert len(messages.children) == 0
-        assert [f.argument for f in pane.query(CompletingField)]
+        assert [f.argument for f in form_fields(pane)]
 
 
 async def escape_to_list(pilot: Pilot[int], app: InspectorApp, kind: str, key: str, pane_type: type[Widget]) -> None:
@@ -261,8 +261,8 @@ async def escape_to_list(pilot: Pilot[int], app: InspectorApp, kind: str, key: s
     list again, with the item still highlighted and the text kept."""
     await select(pilot, app, kind, key)
     pane = app.query_one(pane_type)
-    await wait_for(pilot, lambda: pane.query(CompletingField), f"the {kind} form")
-    field = pane.query(CompletingField).first().query_one(Input)
+    await wait_for(pilot, lambda: form_fields(pane), f"the {kind} form")
+    field = form_fields(pane)[0].query_one(Input)
     await focus(pilot, field)
     await burst(pilot, *"ab", "escape")
     items = pane.query_one(ItemList)

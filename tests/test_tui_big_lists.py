@@ -21,11 +21,11 @@ from inspector.tui.panes.templates import TemplatesPane
 from inspector.tui.panes.tools import ToolsPane
 from inspector.tui.widgets import filter_list
 from inspector.tui.widgets.arguments import ArgumentsEditor
-from inspector.tui.widgets.completing_field import CompletingField
+from inspector.tui.widgets.completing_field import form_fields
 from inspector.tui.widgets.form_row import FieldRow
 from inspector.tui.widgets.item_list import ItemList
 
-from .tui_helpers import burst, field_row, focus, wait_for
+from .tui_helpers import burst, field_row, focus, settle, wait_for
 
 RAW_SERVER = Path(__file__).resolve().parent.parent / "bench" / "servers" / "raw_server.py"
 TOOLS = 10_000
@@ -211,7 +211,7 @@ def detail_text(app: InspectorApp, kind: str) -> str:
 
 def fields(app: InspectorApp, kind: str) -> list[str]:
     pane = app.query_one(TemplatesPane if kind == "templates" else PromptsPane)
-    return [field.argument for field in pane.query(CompletingField)]
+    return [field.argument for field in form_fields(pane)]
 
 
 def shows(app: InspectorApp, kind: str, index: int) -> bool:
@@ -267,5 +267,75 @@ async def test_a_list_of_10000_filters_shows_the_highlight_and_ends_a_burst_on_i
             # Arrows, enter and typing in one burst: the text lands in the first field of the item moved to.
             await burst(pilot, *["down"] * 5, "enter", *"abc")
             await wait_for(pilot, lambda: shows(app, kind, 1230), "the form of the item moved to")
-            first = app.query_one(TemplatesPane if kind == "templates" else PromptsPane).query(CompletingField).first()
+            first = form_fields(app.query_one(TemplatesPane if kind == "templates" else PromptsPane))[0]
             await wait_for(pilot, lambda: first.value == "abc", "the typing in its first field")
+
+
+def _tool_detail(app: InspectorApp) -> str:
+    return str(app.query_one("#tool-header-text", Static).render())
+
+
+@pytest.mark.parametrize("kind", ["tools", "resources", "templates", "prompts"])
+async def test_a_lone_arrow_draws_the_item_and_its_detail_in_one_frame_without_a_layout(
+    kind: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each frame drawn after a lone arrow key shows the highlighted item's
+    detail, never the last item's (the detail used to follow a frame or two
+    later), and moving between items of two fields and of one (three and two
+    for tools; for resources, info of five lines and of four) lays nothing
+    out once the pane has shown both."""
+    # Every key a lone one, however fast the machine sends them.
+    monkeypatch.setattr(filter_list, "ANNOUNCE_AFTER", 0.0)
+    app = InspectorApp(raw_spec(0 if kind != "tools" else 20, *(() if kind == "tools" else (f"--{kind}", "20"))))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press({"tools": "f2", "resources": "f3", "templates": "f4", "prompts": "f5"}[kind])
+        items = app.query_one(f"#{kind[:-1]}-list", ItemList)
+        await wait_for(pilot, lambda: len(items.items) == 20, f"20 {kind} listed")
+        if kind == "tools":
+            await wait_for(pilot, lambda: form_of(app, "tool_00000"), "the first tool's form")
+        else:
+            await wait_for(pilot, lambda: shows(app, kind, 0), "the first item's detail")
+        await focus(pilot, items.options)
+        # Once down and back: the form has had the fields of both shapes.
+        await pilot.press("down", "up")
+        await wait_for(pilot, lambda: items.highlighted_index == 0, "back on the first item")
+        # The listing's last frame drawn in the traffic pane (after a quiet
+        # time), and the rest, done before the keys.
+        await wait_for(
+            pilot,
+            lambda: all(worker.is_finished for worker in app.workers if worker.group == "traffic-detail"),
+            "the traffic pane's detail of the last frame",
+        )
+        await settle(pilot)
+        frames: list[tuple[str, str]] = []
+        layouts: list[int] = []
+        screen = app.screen
+        display, refresh_layout = app._display, screen._refresh_layout
+
+        def record(shown: object, update: object) -> None:
+            item = items.highlighted_item
+            frames.append(
+                ("" if item is None else item.name, _tool_detail(app) if kind == "tools" else detail_text(app, kind))
+            )
+            display(shown, update)  # type: ignore[arg-type]
+
+        def count_layout(size: object = None, scroll: bool = False) -> None:
+            # (A scroll of the list places what it exposes: not a layout.)
+            if not scroll:
+                layouts.append(1)
+            refresh_layout(size, scroll)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(app, "_display", record)
+        monkeypatch.setattr(screen, "_refresh_layout", count_layout)
+        # (tool_00004's first field is a multi-line one: its form is laid out anew.)
+        for index in range(1, 4):
+            await pilot.press("down")
+            name = f"{kind[:-1]}_{index:05d}"
+            if kind == "tools":
+                await wait_for(pilot, lambda: form_of(app, name), f"the form of {name}")  # noqa: B023
+            else:
+                await wait_for(pilot, lambda: shows(app, kind, index), f"the detail of {name}")  # noqa: B023
+        assert {name for name, _ in frames} >= {f"{kind[:-1]}_{index:05d}" for index in range(1, 4)}
+        for name, detail in frames:
+            assert name in detail, f"a frame drew {name} highlighted beside the detail {detail!r}"
+        assert not layouts, f"{len(layouts)} layouts of the screen over three arrow keys"

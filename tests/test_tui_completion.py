@@ -10,7 +10,7 @@ from textual.widgets import Input
 from inspector.core.servers.spec import demo_spec
 from inspector.tui.app import InspectorApp
 from inspector.tui.panes.prompts import PromptsPane
-from inspector.tui.widgets.completing_field import CompletingField, matching
+from inspector.tui.widgets.completing_field import CompletingField, form_fields, matching
 from inspector.tui.widgets.item_list import ItemList
 
 from .tui_helpers import burst, focus, select, wait_connected, wait_for
@@ -19,7 +19,7 @@ SIZE = (160, 45)
 
 
 def _field(app: InspectorApp, argument: str) -> CompletingField:
-    return next(f for f in app.query_one(PromptsPane).query(CompletingField) if f.argument == argument)
+    return next(f for f in form_fields(app.query_one(PromptsPane)) if f.argument == argument)
 
 
 def test_matching_ignores_case_and_puts_prefixes_first() -> None:
@@ -32,7 +32,7 @@ async def test_dropdown_choose_accept_and_close() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot, app)
         await select(pilot, app, "prompts", "code_review")
-        await wait_for(pilot, lambda: list(app.query_one(PromptsPane).query(CompletingField)), "the prompt form")
+        await wait_for(pilot, lambda: list(form_fields(app.query_one(PromptsPane))), "the prompt form")
         field = _field(app, "language")
         editor = field.query_one(Input)
         await focus(pilot, editor)

@@ -22,7 +22,7 @@ from inspector.tui.panes.traffic import TrafficPane
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.screens.connect_error import ConnectErrorScreen
 from inspector.tui.widgets.arguments import ArgumentsEditor
-from inspector.tui.widgets.completing_field import CompletingField
+from inspector.tui.widgets.completing_field import form_fields
 from inspector.tui.widgets.content_view import BlockView
 from inspector.tui.widgets.form_row import FieldRow
 from inspector.tui.widgets.item_list import ItemList
@@ -123,7 +123,7 @@ async def test_template_with_completions_and_read() -> None:
         await wait_connected(pilot, app)
         await select(pilot, app, "templates", "demo://users/{user_id}")
         pane = app.query_one(TemplatesPane)
-        field = next(f for f in app.query_one(TemplatesPane).query(CompletingField) if f.argument == "user_id")
+        field = next(f for f in form_fields(app.query_one(TemplatesPane)) if f.argument == "user_id")
         await type_into(pilot, field.query_one(Input), "a")
         await wait_for(pilot, lambda: field.last_values, "completion values")
         assert all(value.startswith("a") for value in field.last_values)
@@ -141,7 +141,7 @@ async def test_prompt_with_arguments() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await wait_connected(pilot, app)
         await select(pilot, app, "prompts", "greeting")
-        fields = {f.argument: f for f in app.query_one(PromptsPane).query(CompletingField)}
+        fields = {f.argument: f for f in form_fields(app.query_one(PromptsPane))}
         assert fields
         first = next(iter(fields.values()))
         await type_into(pilot, first.query_one(Input), "Ada")
@@ -385,8 +385,8 @@ async def test_a_prompt_argument_named_as_no_widget_id_may_be_gets_its_field() -
         await select(pilot, app, "prompts", "prompt")
         pane = app.query_one(PromptsPane)
         names = ["arg", "1st.page"]
-        await wait_for(pilot, lambda: [f.argument for f in pane.query(CompletingField)] == names, "the fields")
-        field = pane.query(CompletingField).last()
+        await wait_for(pilot, lambda: [f.argument for f in form_fields(pane)] == names, "the fields")
+        field = form_fields(pane)[-1]
         field.query_one(Input).value = "2"
         pane.action_get()
         await wait_for(pilot, lambda: any(f.method == "prompts/get" for f in app.traffic), "the prompts/get")

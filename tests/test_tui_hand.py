@@ -202,16 +202,16 @@ async def test_a_prompt_arguments_whole_description_is_shown() -> None:
     """FastMCP puts the allowed values of a prompt argument at the end of
     its description: at 100x30 they are on screen, wrapped, not cut."""
     from inspector.tui.panes.prompts import PromptsPane
-    from inspector.tui.widgets.completing_field import CompletingField
+    from inspector.tui.widgets.completing_field import form_fields
 
     app = InspectorApp(hand_shapes())
     async with app.run_test(size=SMALL) as pilot:
         await wait_connected(pilot, app)
         await burst(pilot, "f5")
         pane = app.query_one(PromptsPane)
-        await wait_for(pilot, lambda: len(pane.query(CompletingField)) == 2, "the review prompt's fields")
+        await wait_for(pilot, lambda: len(form_fields(pane)) == 2, "the review prompt's fields")
         await settle(pilot, "the fields laid out")
-        style = next(field for field in pane.query(CompletingField) if field.argument == "style")
+        style = next(field for field in form_fields(pane) if field.argument == "style")
         label = style.query_one("Label")
         assert label.region.right <= style.content_region.right, "the label runs past the field's edge"
         shown = "".join(strip.text.strip() for strip in label.render_lines(label.region.reset_offset))

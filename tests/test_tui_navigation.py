@@ -25,7 +25,7 @@ from inspector.tui.panes.traffic import TrafficPane
 from inspector.tui.screens.confirm_call import ConfirmCallScreen
 from inspector.tui.screens.connect_error import ConnectErrorScreen
 from inspector.tui.screens.help import HelpScreen, all_bindings, key_names
-from inspector.tui.widgets.completing_field import CompletingField
+from inspector.tui.widgets.completing_field import form_fields
 from inspector.tui.widgets.filter_list import FilterList
 from inspector.tui.widgets.form_row import FieldRow
 from inspector.tui.widgets.item_list import ItemList
@@ -191,7 +191,7 @@ async def test_enter_on_templates_and_prompts_focuses_the_form() -> None:
         await wait_connected(pilot, app)
         app.select_item("templates", "demo://users/{user_id}")
         pane = app.query_one(TemplatesPane)
-        await wait_for(pilot, lambda: list(pane.query(CompletingField)), "template form")
+        await wait_for(pilot, lambda: list(form_fields(pane)), "template form")
         await focus(pilot, app.query_one("#template-list", ItemList).options)
         await pilot.press("enter")
         await wait_for(
@@ -201,7 +201,7 @@ async def test_enter_on_templates_and_prompts_focuses_the_form() -> None:
         )
         app.select_item("prompts", "greeting")
         prompts = app.query_one(PromptsPane)
-        await wait_for(pilot, lambda: list(prompts.query(CompletingField)), "prompt form")
+        await wait_for(pilot, lambda: list(form_fields(prompts)), "prompt form")
         await focus(pilot, app.query_one("#prompt-list", ItemList).options)
         await pilot.press("enter")
         await wait_for(

@@ -174,13 +174,13 @@ class StepActions:
 
     def _prompt_ready(self, key: str) -> bool:
         from inspector.tui.panes.prompts import PromptsPane
-        from inspector.tui.widgets.completing_field import CompletingField
+        from inspector.tui.widgets.completing_field import form_fields
 
         pane = self.app.query_one(PromptsPane)
         if pane.current is None or pane.current.key != key:
             return False
         wanted = [a for a in pane.current.data.get("arguments") or [] if isinstance(a, dict)]
-        return len(pane.query(CompletingField)) == len(wanted)
+        return len(form_fields(pane)) == len(wanted)
 
     def _active_kind(self) -> str:
         from textual.widgets import TabbedContent
@@ -234,10 +234,10 @@ class StepActions:
 
     async def _fill_prompt(self, values: dict[str, Any]) -> None:
         from inspector.tui.panes.prompts import PromptsPane
-        from inspector.tui.widgets.completing_field import CompletingField
+        from inspector.tui.widgets.completing_field import form_fields
 
         pane = self.app.query_one(PromptsPane)
-        for field in pane.query(CompletingField):
+        for field in form_fields(pane):
             text = values.get(field.argument)
             field_input = field.query_one(Input)
             if text is None:
@@ -246,7 +246,7 @@ class StepActions:
             if field_input.value != str(text):
                 field_input.value = str(text)
         # A completion dropdown left open would take the next key.
-        for field in pane.query(CompletingField):
+        for field in form_fields(pane):
             field.dropdown.display = False
 
     # -- sending -----------------------------------------------------------------------

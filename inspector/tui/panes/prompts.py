@@ -19,7 +19,7 @@ from inspector.tui import looks
 from inspector.tui.keymap import key_hint
 from inspector.tui.panes.context import ServerContext
 from inspector.tui.safe import plain, plain_line
-from inspector.tui.widgets.completing_field import CompletingField, ask_completion, fill_form, focus_first_field
+from inspector.tui.widgets.completing_field import ask_completion, fill_form, focus_first_field, form_fields
 from inspector.tui.widgets.content_view import BlockView
 from inspector.tui.widgets.item_list import ItemList
 
@@ -75,7 +75,9 @@ class PromptsPane(Horizontal):
         self.current: Item | None = None
 
     def compose(self) -> ComposeResult:
-        yield ItemList("Prompts", self._row, kind="prompts", lines=_row_lines, id="prompt-list")
+        yield ItemList(
+            "Prompts", self._row, kind="prompts", lines=_row_lines, on_highlight=self._show, id="prompt-list"
+        )
         with Vertical(id="prompt-detail"):
             yield VerticalScroll(id="prompt-form")
             yield VerticalScroll(id="prompt-messages")
@@ -102,9 +104,7 @@ class PromptsPane(Horizontal):
         ref = {"type": "ref/prompt", "name": self.current.key}
         return await ask_completion(self.server.client, ref, argument, value, self.values())
 
-    @on(ItemList.Highlighted, "#prompt-list")
-    async def _show(self, event: ItemList.Highlighted) -> None:
-        item = event.item
+    def _show(self, item: Item | None) -> None:
         current = self.current
         if item is not None and current is not None and item.key == current.key and item.raw == current.raw:
             return  # the same one, listed again: keep what was typed and read
@@ -116,9 +116,9 @@ class PromptsPane(Horizontal):
         form.border_title = None
         messages = self.query_one("#prompt-messages", VerticalScroll)
         if messages.children:
-            await messages.remove_children()
+            messages.remove_children()
         if item is None:
-            await form.remove_children()
+            form.remove_children()
             return
         form.border_title = plain_line(item.key, 120)
         header = Text()
@@ -146,7 +146,7 @@ class PromptsPane(Horizontal):
                 label.append(one_line(argument["description"], ARGUMENT_DESCRIPTION_LIMIT), style="dim")
             fields.append((name, label))
         hint = Text(f"{key_hint(self.app, 'get_prompt')} gets the prompt", style="dim")
-        await fill_form(form, header, fields, self._completion if completions else None, [hint])
+        fill_form(form, header, fields, self._completion if completions else None, [hint])
 
     @on(ItemList.Activated, "#prompt-list")
     def _activate(self, event: ItemList.Activated) -> None:
@@ -159,7 +159,7 @@ class PromptsPane(Horizontal):
 
     def values(self) -> dict[str, str]:
         """The argument form's text, by argument name."""
-        return {field.argument: field.value for field in self.query(CompletingField)}
+        return {field.argument: field.value for field in form_fields(self)}
 
     @work(group="get-prompt", exclusive=True)
     async def action_get(self) -> None:

@@ -27,7 +27,7 @@ from inspector.tui.safe import plain, plain_line
 from inspector.tui.widgets.big_text import json_widget
 from inspector.tui.widgets.content_view import BlockView
 from inspector.tui.widgets.item_list import ItemList
-from inspector.tui.widgets.steady import SteadyScroll, SteadyStatic, set_text
+from inspector.tui.widgets.steady import SteadyScroll, SteadyStatic, hold_text
 
 __all__ = ["BackToDirectory", "DirectoryListing", "ResourcesPane", "contents_widgets"]
 
@@ -145,7 +145,7 @@ class ResourcesPane(Horizontal):
         self.current: Item | None = None
 
     def compose(self) -> ComposeResult:
-        yield ItemList("Resources", self._row, kind="resources", lines=2, id="resource-list")
+        yield ItemList("Resources", self._row, kind="resources", lines=2, on_highlight=self._show, id="resource-list")
         with Vertical(id="resource-detail"):
             yield SteadyStatic("No resource selected", id="resource-info")
             yield SteadyScroll(id="resource-contents")
@@ -159,14 +159,12 @@ class ResourcesPane(Horizontal):
         """Show a fresh resources listing."""
         self.query_one(ItemList).set_listing(listing)
 
-    @on(ItemList.Highlighted, "#resource-list")
-    def _show(self, event: ItemList.Highlighted) -> None:
-        self.current = event.item
+    def _show(self, item: Item | None) -> None:
+        self.current = item
         info = self.query_one("#resource-info", Static)
-        if event.item is None:
-            info.update("No resource selected")
+        if item is None:
+            hold_text(info, "No resource selected")
             return
-        item = event.item
         text = Text()
         text.append_text(plain_line(item.display_name, 80, style="bold"))
         text.append("\n")
@@ -186,7 +184,7 @@ class ResourcesPane(Horizontal):
         for problem in item.problems:
             text.append("\n⚠ ", style=looks.ERROR_STRONG)
             text.append_text(plain(problem, style=looks.ERROR))
-        set_text(info, text)
+        hold_text(info, text)
 
     @on(ItemList.Activated, "#resource-list")
     def _activated(self, event: ItemList.Activated) -> None:

@@ -21,8 +21,15 @@ from inspector.tui.keymap import key_hint
 from inspector.tui.panes.context import ServerContext
 from inspector.tui.panes.resources import contents_widgets
 from inspector.tui.safe import plain, plain_line
-from inspector.tui.widgets.completing_field import CompletingField, ask_completion, fill_form, focus_first_field
+from inspector.tui.widgets.completing_field import (
+    CompletingField,
+    ask_completion,
+    fill_form,
+    focus_first_field,
+    form_fields,
+)
 from inspector.tui.widgets.item_list import ItemList
+from inspector.tui.widgets.steady import set_text
 
 __all__ = ["TemplatesPane", "expand_template", "template_variables"]
 
@@ -59,7 +66,7 @@ class TemplatesPane(Horizontal):
         self.current: Item | None = None
 
     def compose(self) -> ComposeResult:
-        yield ItemList("Templates", uri_row, kind="templates", lines=2, id="template-list")
+        yield ItemList("Templates", uri_row, kind="templates", lines=2, on_highlight=self._show, id="template-list")
         with Vertical(id="template-detail"):
             yield VerticalScroll(id="template-form")
             yield Static("", id="template-uri")
@@ -76,9 +83,7 @@ class TemplatesPane(Horizontal):
         ref = {"type": "ref/resource", "uri": item.key}
         return await ask_completion(self.server.client, ref, argument, value, self.values())
 
-    @on(ItemList.Highlighted, "#template-list")
-    async def _show(self, event: ItemList.Highlighted) -> None:
-        item = event.item
+    def _show(self, item: Item | None) -> None:
         current = self.current
         if item is not None and current is not None and item.key == current.key and item.raw == current.raw:
             return  # the same one, listed again: keep what was typed and read
@@ -91,9 +96,9 @@ class TemplatesPane(Horizontal):
         form = self.query_one("#template-form", VerticalScroll)
         form.border_title = None
         if contents.children:
-            await contents.remove_children()
+            contents.remove_children()
         if item is None:
-            await form.remove_children()
+            form.remove_children()
             self.query_one("#template-uri", Static).update("")
             return
         form.border_title = plain_line(item.key, 120)
@@ -111,7 +116,7 @@ class TemplatesPane(Horizontal):
             if completions:
                 label.append("  (server completions)", style="dim")
             fields.append((name, label))
-        await fill_form(form, header, fields, self._completion if completions else None, lines)
+        fill_form(form, header, fields, self._completion if completions else None, lines)
         self._update_uri()
 
     @on(ItemList.Activated, "#template-list")
@@ -125,15 +130,18 @@ class TemplatesPane(Horizontal):
 
     def values(self) -> dict[str, str]:
         """The variables' fields' text, by variable name."""
-        return {field.argument: field.value for field in self.query(CompletingField)}
+        return {field.argument: field.value for field in form_fields(self)}
 
     def expanded(self) -> str | None:
         """The URI the chosen template gives with the fields' values (None with no template chosen, or one that does
         not expand)."""
         if self.current is None:
             return None
+        # Every variable, empty until typed: the fields of a template shown
+        # for the first time are mounted after it is (`fill_form`).
+        values = dict.fromkeys(template_variables(self.current.key), "") | self.values()
         try:
-            return expand_template(self.current.key, self.values())
+            return expand_template(self.current.key, values)
         except Exception:  # a malformed template cannot be expanded  # noqa: BLE001
             return None
 
@@ -142,7 +150,7 @@ class TemplatesPane(Horizontal):
         text = Text("URI: ", style="dim")
         text.append_text(plain_line(uri or "(cannot expand this template)", 200, style="bold"))
         text.append(f"   {key_hint(self.app, 'read_template')} reads it", style="dim")
-        self.query_one("#template-uri", Static).update(text)
+        set_text(self.query_one("#template-uri", Static), text)
 
     @on(CompletingField.Changed)
     def _field_changed(self, event: CompletingField.Changed) -> None:

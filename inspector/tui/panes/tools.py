@@ -115,7 +115,7 @@ class ToolsPane(Horizontal):
         self._tab_drawn: dict[str, Item | None] = {}
 
     def compose(self) -> ComposeResult:
-        yield ItemList("Tools", tool_row, kind="tools", lines=2, id="tool-list")
+        yield ItemList("Tools", tool_row, kind="tools", lines=2, on_highlight=self._show, id="tool-list")
         with Vertical(id="tool-detail"):
             yield VerticalScroll(Static("No tool selected", id="tool-header-text"), id="tool-header")
             yield Checkbox("run as a task (tasks/get, tasks/result)", id="as-task")
@@ -134,9 +134,7 @@ class ToolsPane(Horizontal):
         """Show a fresh tools listing."""
         self.query_one(ItemList).set_listing(listing)
 
-    @on(ItemList.Highlighted, "#tool-list")
-    def _show(self, event: ItemList.Highlighted) -> None:
-        item = event.item
+    def _show(self, item: Item | None) -> None:
         if item is not None and self.tool is not None and item.key == self.tool.key and item.raw == self.tool.raw:
             return
         self.tool = item

@@ -23,8 +23,20 @@ from inspector.core.protocol.client import Client
 from inspector.core.protocol.errors import InspectorError
 from inspector.core.safetext import one_line, visible
 from inspector.tui.widgets.steady import set_text
+from inspector.tui.widgets.vacancy import Vacancy
 
-__all__ = ["CompletingField", "CompletionSource", "ask_completion", "fill_form", "focus_first_field", "matching"]
+__all__ = [
+    "CompletingField",
+    "CompletionSource",
+    "ask_completion",
+    "fill_form",
+    "focus_first_field",
+    "form_fields",
+    "matching",
+]
+
+# Fields a form keeps blank for a later item of more arguments, at most.
+SPARE_FIELDS = 4
 
 # (argument name, current value) -> (values, total, hasMore)
 CompletionSource = Callable[[str, str], Awaitable[tuple[list[str], int | None, bool]]]
@@ -68,7 +80,7 @@ class _CompletionInput(Input):
             event.prevent_default()
 
 
-class CompletingField(Vertical):
+class CompletingField(Vacancy, Vertical):
     """A labelled text field with the server's completions in a dropdown under it."""
 
     DEFAULT_CSS = """
@@ -122,8 +134,9 @@ class CompletingField(Vertical):
 
     @property
     def value(self) -> str:
-        """The field's text."""
-        return self.query_one(Input).value
+        """The field's text (before its input is composed: the text it starts with)."""
+        inputs = self.query(Input)
+        return inputs.first().value if inputs else self.initial
 
     def rebind(self, name: str, *, label: Text, source: CompletionSource | None, placeholder: str = "") -> None:
         """Become the field of another argument: its label, an empty value,
@@ -137,6 +150,8 @@ class CompletingField(Vertical):
         self.last_values = []
         self.shown = []
         self._accepted = None
+        if not self.query(Label):
+            return  # not composed yet: it will be, from these
         set_text(self.query_one(Label), label)
         field = self.query_one(Input)
         # Emptied by the pane, not typed: no Changed, no request for suggestions.
@@ -159,6 +174,8 @@ class CompletingField(Vertical):
 
     def _note(self, text: Text) -> None:
         note = self.query_one(".suggestions", Static)
+        if not text.plain and note.has_class("-empty"):
+            return  # hidden and to stay so: no update, whose layout a move along a list would pay
         note.update(text)
         note.set_class(not text.plain, "-empty")
 
@@ -199,6 +216,14 @@ class CompletingField(Vertical):
         dropdown.set_class(bool(self.shown) and has_focus, "-open")
         if self.shown:
             dropdown.highlighted = 0
+
+    def vacate(self) -> None:
+        """Blank it for a later item: no answer to a request for this one's suggestions opens them."""
+        if not self.vacant:
+            self.workers.cancel_group(self, "completion")
+            if self.query(".completions") and self.dropdown_open:
+                self.close()
+        super().vacate()
 
     def close(self) -> None:
         """Hide the suggestions."""
@@ -258,7 +283,7 @@ class FormLine(Static):
         self.line_text = text.plain
 
 
-async def fill_form(
+def fill_form(
     form: Widget,
     header: Text,
     fields: list[tuple[str, Text]],
@@ -268,12 +293,15 @@ async def fill_form(
     """An item's form in *form*: a header, a field per (argument, label),
     then *lines*.  What the form already holds is given the new item's
     (header text, argument, label; values and suggestions emptied) rather
-    than built again: a move along a list of similar items mounts nothing."""
+    than built again, and fields it has too many of stay blank where they
+    are (`Vacancy`) for a later item: a move along a list of items of one
+    or two arguments mounts nothing and lays nothing out.  Done as it is
+    called: what it mounts or removes follows in the next turns."""
     children = list(form.children)
     top = children[0] if children else None
     if not isinstance(top, Static) or not top.has_class("form-header"):
-        await form.remove_children()
-        await form.mount_all(
+        form.remove_children()
+        form.mount_all(
             [
                 Static(header, classes="form-header"),
                 *(CompletingField(name, label=label, source=source) for name, label in fields),
@@ -281,31 +309,36 @@ async def fill_form(
             ]
         )
         return
-    with form.app.batch_update():
-        set_text(top, header)
-        old = [child for child in children if isinstance(child, CompletingField)]
-        for field, (name, label) in zip(old, fields, strict=False):
-            field.rebind(name, label=label, source=source)
-        kept_lines = [child for child in children if isinstance(child, FormLine)]
-        stale: list[Widget] = [*old[len(fields) :]]
-        if [line.line_text for line in kept_lines] != [line.plain for line in lines]:
-            stale += kept_lines
-            kept_lines = []
-        if stale:
-            await form.remove_children(stale)
-        new_fields = [CompletingField(name, label=label, source=source) for name, label in fields[len(old) :]]
-        if new_fields:
-            if kept_lines:
-                await form.mount_all(new_fields, before=kept_lines[0])
-            else:
-                await form.mount_all(new_fields)
-        if not kept_lines and lines:
-            await form.mount_all([FormLine(line) for line in lines])
+    set_text(top, header)
+    old = [child for child in children if isinstance(child, CompletingField)]
+    for field, (name, label) in zip(old, fields, strict=False):
+        field.occupy()
+        field.rebind(name, label=label, source=source)
+    extra = old[len(fields) :]
+    for field in extra[:SPARE_FIELDS]:
+        field.vacate()
+    stale: list[Widget] = [*extra[SPARE_FIELDS:]]
+    kept_lines = [child for child in children if isinstance(child, FormLine)]
+    if [line.line_text for line in kept_lines] != [line.plain for line in lines]:
+        stale += kept_lines
+        kept_lines = []
+    if stale:
+        form.remove_children(stale)
+    new_fields = [CompletingField(name, label=label, source=source) for name, label in fields[len(old) :]]
+    if new_fields:
+        form.mount_all(new_fields, before=kept_lines[0] if kept_lines else None)
+    if not kept_lines and lines:
+        form.mount_all([FormLine(line) for line in lines])
+
+
+def form_fields(container: Widget) -> list[CompletingField]:
+    """The fields of the item shown in *container* (none kept blank), in order."""
+    return [field for field in container.query(CompletingField) if not field.vacant]
 
 
 def focus_first_field(container: Widget) -> bool:
     """Focus the first completing field in `container`; False when it has none."""
-    for field in container.query(CompletingField):
+    for field in form_fields(container):
         field.query_one(Input).focus()
         return True
     return False

@@ -142,10 +142,15 @@ class FilterList(Vertical, Generic[T]):
         haystack: Callable[[T], str] = str,
         lines: RowLines | None = None,
         placeholder: str = "filter",
+        on_highlight: Callable[[T | None], None] | None = None,
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
         self.label = label
+        # Shows the highlighted item (None: no row) as it changes, in the
+        # same turn: the pane's detail reaches the screen in the frame that
+        # draws the move.  Without one, a Highlighted message is posted.
+        self._on_highlight = on_highlight
         self.render_row = render_row
         self.haystack = haystack
         self.lines = lines
@@ -172,7 +177,7 @@ class FilterList(Vertical, Generic[T]):
         self._due = 0.0
         self._moved_at = -math.inf  # when the highlight last moved (monotonic)
         # Asked for on every key: kept rather than queried.
-        self._rows = RowList(self._render_index, id="options")
+        self._rows = RowList(self._render_index, self._announce_later, id="options")
 
     def compose(self) -> ComposeResult:
         yield FilterInput(self._value_changed, placeholder=self.placeholder, id="filter")
@@ -335,16 +340,20 @@ class FilterList(Vertical, Generic[T]):
     # -- telling the pane ------------------------------------------------------------
 
     def _announce_now(self) -> None:
-        """Post the highlighted item (to the pane, which shows it)."""
+        """Tell the pane the highlighted item, which it shows."""
         self._cancel_pending()
         index = self.highlighted_index
         if index is not None:
             self._last = index
-        self.post_message(self.Highlighted(self, self.highlighted_item))
+        item = None if index is None else self.items[index]
+        if self._on_highlight is not None:
+            self._on_highlight(item)
+        else:
+            self.post_message(self.Highlighted(self, item))
 
     def _announce_later(self) -> None:
-        """Post it once the move has been drawn when it is the first in a while
-        (one key: its detail at once), else once the keys stop for
+        """Tell it now when the move is the first in a while (one key: its
+        detail drawn with the move), else once the keys stop for
         ANNOUNCE_AFTER (a burst: only the last item's detail is built).  A key
         that acts on the pane (enter, a letter, ctrl+j) flushes it first
         (inspector.tui.key_order)."""
@@ -354,9 +363,12 @@ class FilterList(Vertical, Generic[T]):
         now = time.monotonic()
         lone = now - self._moved_at > ANNOUNCE_AFTER
         self._moved_at = now
+        if lone and not self._pending:
+            self._announce_now()
+            return
         # A move made while an announcement waits joins the burst: it waits
         # for the keys to stop.
-        self._due = now if lone and not self._pending else now + ANNOUNCE_AFTER
+        self._due = now + ANNOUNCE_AFTER
         if self._pending:
             return
         self._generation += 1
@@ -364,20 +376,14 @@ class FilterList(Vertical, Generic[T]):
         order = getattr(self.app, "key_order", None)
         if order is not None:
             order.defer(self, self._announce_now)
-        if lone:
-            self.call_after_refresh(self._when_due, self._pending, True)
-        else:
-            call_later(self, ANNOUNCE_AFTER, partial(self._when_due, self._pending))
+        call_later(self, ANNOUNCE_AFTER, partial(self._when_due, self._pending))
 
-    def _when_due(self, generation: int, drawn: bool = False) -> None:
+    def _when_due(self, generation: int) -> None:
         if self._pending != generation:
             return  # announced already
         wait = self._due - time.monotonic()
         if wait > 0.002:
             call_later(self, wait, partial(self._when_due, generation))
-        elif not drawn:
-            # The list's last move reaches the screen before the detail is built.
-            self.call_after_refresh(self._when_due, generation, True)
         else:
             self._announce_now()
 
@@ -387,11 +393,6 @@ class FilterList(Vertical, Generic[T]):
             order = getattr(self.app, "key_order", None)
             if order is not None:
                 order.undefer(self)
-
-    @on(RowList.Moved, "#options")
-    def _moved(self, event: RowList.Moved) -> None:
-        event.stop()
-        self._announce_later()
 
     @on(RowList.Selected, "#options")
     def _selected(self, event: RowList.Selected) -> None:

@@ -165,18 +165,21 @@ class FormRows(VerticalScroll):
                     self._dirty = False
                     self._mounting += 1
                     focused = self._focused_place()
+                    refocus = self._focus_to is not None
                     if self._focus_to is not None:
                         focused, self._focus_to = self._focus_to, None
                     specs = self._specs()
                     # Rows under the person's hands are built anew (focus and the
                     # cursor go back to them); otherwise the rows on screen that
-                    # match the new ones take their nodes.
-                    if focused is None:
-                        plan = self._plan(specs)
-                        if sum(1 for row in plan if row is None) <= ROW_CHUNK:
-                            await self._build_in_place(specs, plan)
-                            rest = []
-                            continue
+                    # match the new ones take their nodes.  A focused row that
+                    # already holds its node (focused between a tool's rows
+                    # taking the new nodes and this pass) stays as it is.
+                    plan = self._plan(specs)
+                    in_place = focused is None or (not refocus and self._focus_keeps_its_node(specs, plan))
+                    if in_place and sum(1 for row in plan if row is None) <= ROW_CHUNK:
+                        await self._build_in_place(specs, plan)
+                        rest = []
+                        continue
                     kept = self._reuse(specs) if focused is None else 0
                     for child in self.children[:kept]:
                         if not child.display:
@@ -202,6 +205,15 @@ class FormRows(VerticalScroll):
             self.call_after_refresh(self._mount_more, self._mounting, rest, focused)
         else:
             self._built(focused)
+
+    def _focus_keeps_its_node(self, specs: list[RowSpec], plan: list[Widget | None]) -> bool:
+        """Whether the row holding focus is one *plan* keeps, for the node it holds."""
+        focused = self.app.focused
+        row = row_of(focused) if focused is not None else None
+        if row is None:
+            return False
+        pairs = zip(specs, plan, strict=True)
+        return any(kept is row and spec is not None and spec[0] is row.node for spec, kept in pairs)
 
     async def _build_in_place(self, specs: list[RowSpec], plan: list[Widget | None]) -> None:
         """The rows of *plan* take their nodes where they stand; the others

@@ -3,6 +3,8 @@ prompts): a filter list with cache facts and problems."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 from textual.binding import Binding
 from textual.content import Content
@@ -77,6 +79,7 @@ class ItemList(FilterList[Item]):
         *,
         kind: str = "",
         lines: RowLines | None = None,
+        on_highlight: Callable[[Item | None], None] | None = None,
         id: str | None = None,
     ) -> None:
         super().__init__(
@@ -85,6 +88,7 @@ class ItemList(FilterList[Item]):
             haystack=_item_haystack,
             lines=lines,
             placeholder="filter (name, title, description)",
+            on_highlight=on_highlight,
             id=id,
         )
         self.kind = kind

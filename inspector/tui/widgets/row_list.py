@@ -81,18 +81,6 @@ class RowList(ScrollView, can_focus=True):
     # The position in `rows` (not the item index) of the highlighted row.
     highlighted: reactive[int | None] = reactive(None, init=False)
 
-    class Moved(Message):
-        """The person moved the highlight (keys, a click): the owner decides when to show it."""
-
-        def __init__(self, row_list: RowList) -> None:
-            super().__init__()
-            self.row_list = row_list
-
-        @property
-        def control(self) -> RowList:
-            """The list that sent the message."""
-            return self.row_list
-
     class Selected(Message):
         """Enter or a click on a row."""
 
@@ -105,9 +93,13 @@ class RowList(ScrollView, can_focus=True):
             """The list that sent the message."""
             return self.row_list
 
-    def __init__(self, render: Callable[[int], Text], *, id: str | None = None) -> None:
+    def __init__(self, render: Callable[[int], Text], on_move: Callable[[], None], *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._row_text = render
+        # Told of each move by the person (keys, a click) as it happens, not
+        # by a message: the owner's detail can reach the screen in the same
+        # frame as the move.
+        self._on_move = on_move
         self.rows: Sequence[int] = []
         # Lines per item (all items, by item index), or one height for all.
         self._heights: Sequence[int] | int = 1
@@ -213,7 +205,7 @@ class RowList(ScrollView, can_focus=True):
             if row is not None and row < len(self.rows):
                 self.refresh_lines(self._start(row), self._height(row))
         self.scroll_to_highlight()
-        self.post_message(self.Moved(self))
+        self._on_move()
 
     def action_cursor(self, step: int) -> None:
         count = len(self.rows)

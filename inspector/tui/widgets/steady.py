@@ -21,7 +21,7 @@ from textual.geometry import Size
 from textual.reactive import Reactive
 from textual.widgets import Static
 
-__all__ = ["SteadyScroll", "SteadyStatic", "set_text"]
+__all__ = ["SteadyScroll", "SteadyStatic", "hold_text", "set_text"]
 
 
 def set_text(static: Static, text: Text | str) -> None:
@@ -35,6 +35,22 @@ def set_text(static: Static, text: Text | str) -> None:
     static.update(text, layout=False)
     if static.get_content_height(static.size, static.app.size, width) != static.size.height:
         static.refresh(layout=True)
+
+
+def hold_text(static: Static, text: Text | str) -> None:
+    """Show *text* in *static*, which grows to the tallest text it has
+    shown and keeps that height for a shorter one: a detail whose items take
+    four lines or five (a field some have) lays the screen out once, not at
+    every other move."""
+    width = static.size.width
+    if not width or not static.display:
+        static.update(text)
+        return
+    static.update(text, layout=False)
+    height = static.get_content_height(static.size, static.app.size, width)
+    if height > static.size.height:
+        # Its least height from now on (in the box's own terms: border and padding in).
+        static.styles.min_height = height + static.gutter.height
 
 
 class SteadyStatic(Static):

@@ -66,6 +66,7 @@ class Vacancy(Widget):
             self.update_node_styles(animate=False)
 
     def notify_style_update(self) -> None:
+        """Restyled: if vacant, noted (`occupy` undoes the :disabled look it was given)."""
         super().notify_style_update()
         if self._vacant:
             self._restyled = True
