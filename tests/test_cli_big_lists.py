@@ -81,6 +81,21 @@ def test_a_big_listing_prints_what_the_standard_library_wrote(flavours: tuple[st
         assert json.loads(result.stdout)["tools"][2]["description"] == "half a pair: \ud800 here"
 
 
+@pytest.mark.parametrize(
+    "flavours",
+    [("plain",), ("floats", "escapes", "broken"), ("nan",), ("surrogate", "escapes"), ("controls",)],
+    ids=["plain", "floats-escapes-broken", "nan", "surrogate", "ascii-controls"],
+)
+def test_a_short_listing_prints_what_the_standard_library_wrote(flavours: tuple[str, ...]) -> None:
+    """`list` loads msgspec before the first page comes: pages too small for
+    its decoder are decoded by the standard library, yet written by msgspec
+    until a float it spells apart is seen (the same bookkeeping)."""
+    assert len(max(big_pages.pages(options(*flavours, tools=40, pages=4)), key=len)) < FAST_FROM
+    result = list_json(*flavours, tools=40, pages=4)
+    assert result.returncode == exitcodes.OK, result.stderr
+    assert result.stdout == expected_listing(*flavours, tools=40, pages=4)
+
+
 def test_a_lone_surrogate_is_shown_as_its_escape_in_human_output() -> None:
     result = run_inspector("list", "tools", "--human", "--", *server("surrogate", tools=40, pages=1), timeout=120)
     assert result.returncode == exitcodes.OK, result.stderr

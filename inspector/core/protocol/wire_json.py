@@ -40,6 +40,7 @@ __all__ = [
     "dumps",
     "dumps_utf8",
     "id_type",
+    "load_quick_path",
     "loads",
     "nested_deeper_than",
     "parse",
@@ -242,6 +243,13 @@ def _msgspec() -> ModuleType:
         _DECODED.encoder = msgspec.json.Encoder()
         _DECODED.msgspec = module = msgspec
     return module
+
+
+def load_quick_path() -> None:
+    """Load msgspec now, for a command whose texts are likely big (a whole
+    list, page after page): while the server starts, not once its first
+    big page has arrived and waits to be decoded."""
+    _msgspec()
 
 
 def _stdlib_loads(raw: bytes | str) -> Any:
