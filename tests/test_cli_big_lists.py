@@ -210,3 +210,33 @@ for page in pages:
     assert done.returncode == 0, done.stderr.decode()
     # After the first float written with an exponent, the standard library writes.
     assert done.stdout.decode().split() == ["quick", "quick", "standard", "standard"]
+
+
+def test_pages_encoded_in_one_buffer_join_to_the_whole_list() -> None:
+    """`ListPieces` encodes every page in the same buffer: a short page after
+    a long one, or one msgspec gives up on halfway (a lone surrogate), leaves
+    nothing of the one before.  In a fresh interpreter, where no float spelled
+    apart has been decoded yet, so msgspec does the encoding."""
+    script = """
+import json, sys
+from inspector.core.protocol import wire_json
+long, short, odd = (wire_json.parse(page)["tools"] for page in sys.stdin.buffer.read().split(b"\\n"))
+odd[3]["description"] = "half a pair: \\ud800 here"
+pieces = wire_json.ListPieces("tools")
+parts = [*pieces.items(long), *pieces.items(short), *pieces.items(odd), *pieces.items(short), *pieces.end({"n": 1})]
+whole = {"tools": [*long, *short, *odd, *short], "n": 1}
+assert wire_json._DECODED.msgspec is not None and not wire_json._DECODED.divergent
+assert b"".join(parts) == json.dumps(whole, ensure_ascii=False).encode("utf-8", "surrogatepass")
+"""
+    long = big_pages.pages(options("plain", "escapes"))[0]
+    short = big_pages.pages(options("plain", tools=40))[-1]
+    odd = big_pages.pages(options("escapes", tools=400))[0]
+    assert len(short) < len(odd) < len(long)
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        input=b"\n".join([long, short, odd]),
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr.decode()
