@@ -81,6 +81,21 @@ def test_a_big_listing_prints_what_the_standard_library_wrote(flavours: tuple[st
         assert json.loads(result.stdout)["tools"][2]["description"] == "half a pair: \ud800 here"
 
 
+@pytest.mark.parametrize(
+    "flavours",
+    [("plain",), ("floats", "escapes", "broken"), ("nan",), ("surrogate", "escapes"), ("controls",)],
+    ids=["plain", "floats-escapes-broken", "nan", "surrogate", "ascii-controls"],
+)
+def test_a_short_listing_prints_what_the_standard_library_wrote(flavours: tuple[str, ...]) -> None:
+    """`list` loads msgspec before the first page comes: pages too small for
+    its decoder are decoded by the standard library, yet written by msgspec
+    until a float it spells apart is seen (the same bookkeeping)."""
+    assert len(max(big_pages.pages(options(*flavours, tools=40, pages=4)), key=len)) < FAST_FROM
+    result = list_json(*flavours, tools=40, pages=4)
+    assert result.returncode == exitcodes.OK, result.stderr
+    assert result.stdout == expected_listing(*flavours, tools=40, pages=4)
+
+
 def test_a_lone_surrogate_is_shown_as_its_escape_in_human_output() -> None:
     result = run_inspector("list", "tools", "--human", "--", *server("surrogate", tools=40, pages=1), timeout=120)
     assert result.returncode == exitcodes.OK, result.stderr
@@ -195,3 +210,33 @@ for page in pages:
     assert done.returncode == 0, done.stderr.decode()
     # After the first float written with an exponent, the standard library writes.
     assert done.stdout.decode().split() == ["quick", "quick", "standard", "standard"]
+
+
+def test_pages_encoded_in_one_buffer_join_to_the_whole_list() -> None:
+    """`ListPieces` encodes every page in the same buffer: a short page after
+    a long one, or one msgspec gives up on halfway (a lone surrogate), leaves
+    nothing of the one before.  In a fresh interpreter, where no float spelled
+    apart has been decoded yet, so msgspec does the encoding."""
+    script = """
+import json, sys
+from inspector.core.protocol import wire_json
+long, short, odd = (wire_json.parse(page)["tools"] for page in sys.stdin.buffer.read().split(b"\\n"))
+odd[3]["description"] = "half a pair: \\ud800 here"
+pieces = wire_json.ListPieces("tools")
+parts = [*pieces.items(long), *pieces.items(short), *pieces.items(odd), *pieces.items(short), *pieces.end({"n": 1})]
+whole = {"tools": [*long, *short, *odd, *short], "n": 1}
+assert wire_json._DECODED.msgspec is not None and not wire_json._DECODED.divergent
+assert b"".join(parts) == json.dumps(whole, ensure_ascii=False).encode("utf-8", "surrogatepass")
+"""
+    long = big_pages.pages(options("plain", "escapes"))[0]
+    short = big_pages.pages(options("plain", tools=40))[-1]
+    odd = big_pages.pages(options("escapes", tools=400))[0]
+    assert len(short) < len(odd) < len(long)
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        input=b"\n".join([long, short, odd]),
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr.decode()

@@ -69,3 +69,16 @@ def test_pages_written_before_a_page_that_never_comes_stay_one_json_value(tmp_pa
     written = json.loads(done.stdout)
     assert [tool["name"] for tool in written["tools"]] == FIRST_PAGE
     assert "tools/list" in done.stderr
+
+
+def test_a_stdio_server_may_write_a_megabyte_ahead_of_our_reading() -> None:
+    """With a pipe of the default 64 KiB, a server writing a 2 MB page
+    waits for us after every 64 KiB and we for it: the pipe is widened."""
+    import fcntl
+
+    from inspector.core.transports.childproc import STDOUT_PIPE_SIZE, spawn
+
+    # It reads until its stdin closes, which leaving the block does (then it is waited for).
+    with spawn(PYTHON, ["-c", "import sys; sys.stdin.read()"], None, None) as process:
+        assert process.stdout is not None
+        assert fcntl.fcntl(process.stdout.fileno(), fcntl.F_GETPIPE_SZ) == STDOUT_PIPE_SIZE == 1 << 20

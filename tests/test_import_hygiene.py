@@ -87,3 +87,16 @@ def test_a_ui_import_in_the_core_breaks_the_import_contracts(tmp_path: Path) -> 
     session.write_text(original + "\nimport inspector.tui.app  # deliberate\n")
     broken = lint()
     assert broken.returncode != 0 and "inspector.core.protocol.session -> inspector.tui.app" in broken.stdout
+
+
+def test_what_comes_before_a_stdio_server_starts_loads_no_asyncio() -> None:
+    """A scripting command starts a stdio server as soon as its command line
+    is read (`cli.main._early_spawn`), and imports the rest while the server
+    boots: parsing the command line must not load asyncio (20 ms) first."""
+    modules = loaded_after(
+        "import inspector.cli.main, inspector.tui.servers_args, inspector.core.transports.childproc\n"
+        "from inspector.cli.parser import build_parser\n"
+        "build_parser().parse_args(['list', 'tools'])"
+    )
+    assert "inspector.commands.completion" in modules  # the parser's completers are there
+    assert "asyncio" not in modules

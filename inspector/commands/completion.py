@@ -17,7 +17,6 @@ connect-and-list has its own short deadline and any failure yields nothing.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import shlex
 import unicodedata
@@ -101,6 +100,9 @@ def server_names(spec: ServerSpec, kind: str, timeout: float | None = None) -> l
     if spec.auth is not None:
         spec.auth.oauth = False
     spec.timeout = min(spec.timeout, limit) if spec.timeout else limit
+    # Imported here, not with the module: the parser of every command loads
+    # this module, and a scripting command starts its server before asyncio.
+    import asyncio
 
     async def bounded() -> list[Any]:
         return await asyncio.wait_for(_list_names(spec, kind), limit)

@@ -55,7 +55,9 @@ class Output:
         target.write("\n")
         target.flush()
 
-    def write_utf8_parts(self, parts: Iterable[bytes], stream: IO[str] | None = None, *, end: bool = True) -> None:
+    def write_utf8_parts(
+        self, parts: Iterable[bytes | memoryview], stream: IO[str] | None = None, *, end: bool = True
+    ) -> None:
         """One line of already-encoded JSON given as UTF-8 pieces (a lone
         surrogate as "surrogatepass" writes it; each piece whole characters),
         written one after the other (never joined), its control characters
@@ -68,8 +70,8 @@ class Output:
         target = stream if stream is not None else self.stream
         binary = getattr(target, "buffer", None)
         for part in parts:
-            if binary is None or not part.isascii() or b"\x7f" in part:
-                _write_escaped(part.decode("utf-8", "surrogatepass"), target)
+            if binary is None or not _as_it_is(part):
+                _write_escaped(str(part, "utf-8", "surrogatepass"), target)
                 continue
             target.flush()  # what was written as text comes first
             binary.write(part)
@@ -85,6 +87,16 @@ class Output:
         """Each text as its own `line`."""
         for text in texts:
             self.line(text)
+
+
+def _as_it_is(part: bytes | memoryview) -> bool:
+    """Whether *part* is ASCII without DEL, so nothing in it is escaped.
+
+    A view is judged by the whole it views: ASCII there is ASCII in any of
+    its slices; where the whole is not, the escaping path, right for any
+    text, decides."""
+    whole = part.obj if isinstance(part, memoryview) else part
+    return isinstance(whole, (bytes, bytearray)) and whole.isascii() and b"\x7f" not in whole
 
 
 def _write_escaped(text: str, target: IO[str]) -> None:

@@ -68,10 +68,13 @@ def _handlers_for(args: argparse.Namespace) -> Any:
 
 def _command(name: str) -> Callable[[CommandContext], Awaitable[int]]:
     """The command's function; only its own module is imported (the others
-    cost start-up time that `list` and `call` do not need)."""
+    cost start-up time that `list` and `call` do not need), and `list` loads
+    the quick JSON path its pages will want."""
     if name == "list":
         from inspector.commands.listing import run_list
+        from inspector.core.protocol.wire_json import load_quick_path
 
+        load_quick_path()
         return run_list
     if name == "call":
         from inspector.commands.call import run_call
@@ -154,8 +157,10 @@ async def _run(
 ) -> int:
     # Lint validates the whole session afterwards, so it keeps every frame.
     record = getattr(args, "record", None)
+    # Looked up first: what the command imports loads while the server starts.
+    run = _command(command)
     async with connected(spec, args, record=record, retain=command == "lint", process=process) as client:
-        return await _command(command)(CommandContext(spec, args, client, out, held))
+        return await run(CommandContext(spec, args, client, out, held))
 
 
 def failure(exc: BaseException) -> tuple[int, str, str | None]:
