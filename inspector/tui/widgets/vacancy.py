@@ -48,7 +48,7 @@ class Vacancy(Widget):
         self._vacant = True
         self._restyled = False
         self.set_reactive(Widget.disabled, True)
-        for widget in self.walk_children(Widget):
+        for widget in self._drawn_parts():
             widget.render_lines = _no_lines  # type: ignore[method-assign]
             widget.refresh()
 
@@ -57,13 +57,21 @@ class Vacancy(Widget):
         if not self._vacant:
             return
         self._vacant = False
-        for widget in self.walk_children(Widget):
+        for widget in self._drawn_parts():
             widget.__dict__.pop("render_lines", None)
             widget.refresh()
         self.set_reactive(Widget.disabled, False)
         if self._restyled:
             # Restyled while disabled (another theme chosen): the :disabled look goes.
             self.update_node_styles(animate=False)
+
+    def _drawn_parts(self) -> list[Widget]:
+        """Its widgets, with their scrollbars (drawn apart, outside the DOM: a text area's)."""
+        parts: list[Widget] = []
+        for widget in self.walk_children(Widget):
+            parts.append(widget)
+            parts.extend(widget._get_virtual_dom())
+        return parts
 
     def notify_style_update(self) -> None:
         """Restyled: if vacant, noted (`occupy` undoes the :disabled look it was given)."""
