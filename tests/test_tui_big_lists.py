@@ -19,6 +19,7 @@ from inspector.tui.panes.prompts import PromptsPane
 from inspector.tui.panes.resources import ResourcesPane
 from inspector.tui.panes.templates import TemplatesPane
 from inspector.tui.panes.tools import ToolsPane
+from inspector.tui.server_view import ServerView
 from inspector.tui.widgets import filter_list
 from inspector.tui.widgets.arguments import ArgumentsEditor
 from inspector.tui.widgets.completing_field import form_fields
@@ -305,6 +306,13 @@ async def test_a_lone_arrow_draws_the_item_and_its_detail_in_one_frame_without_a
             pilot,
             lambda: all(worker.is_finished for worker in app.workers if worker.group == "traffic-detail"),
             "the traffic pane's detail of the last frame",
+        )
+        view = app.query_one(ServerView)
+        check = view.wire_validation
+        await wait_for(
+            pilot,
+            lambda: not check.busy and check.validated >= len(view.traffic.frames),
+            "the wire validation of every frame (its findings reach the Problems tab)",
         )
         await settle(pilot)
         frames: list[tuple[str, str]] = []
