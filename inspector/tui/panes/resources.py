@@ -27,7 +27,7 @@ from inspector.tui.safe import plain, plain_line
 from inspector.tui.widgets.big_text import json_widget
 from inspector.tui.widgets.content_view import BlockView
 from inspector.tui.widgets.item_list import ItemList
-from inspector.tui.widgets.steady import SteadyScroll, SteadyStatic, hold_text
+from inspector.tui.widgets.steady import SteadyScroll, SteadyStatic, set_text
 
 __all__ = ["BackToDirectory", "DirectoryListing", "ResourcesPane", "contents_widgets"]
 
@@ -163,7 +163,7 @@ class ResourcesPane(Horizontal):
         self.current = item
         info = self.query_one("#resource-info", Static)
         if item is None:
-            hold_text(info, "No resource selected")
+            set_text(info, "No resource selected", hold=True)
             return
         text = Text()
         text.append_text(plain_line(item.display_name, 80, style="bold"))
@@ -184,7 +184,7 @@ class ResourcesPane(Horizontal):
         for problem in item.problems:
             text.append("\n⚠ ", style=looks.ERROR_STRONG)
             text.append_text(plain(problem, style=looks.ERROR))
-        hold_text(info, text)
+        set_text(info, text, hold=True)
 
     @on(ItemList.Activated, "#resource-list")
     def _activated(self, event: ItemList.Activated) -> None:

@@ -133,10 +133,15 @@ class CompletingField(Vacancy, Vertical):
         yield Static("", classes="suggestions -empty")
 
     @property
+    def _composed(self) -> bool:
+        # A field mounted a moment ago (a pane's first item) may be asked
+        # for its text, or given another item, before its widgets are in.
+        return bool(self.children)
+
+    @property
     def value(self) -> str:
         """The field's text (before its input is composed: the text it starts with)."""
-        inputs = self.query(Input)
-        return inputs.first().value if inputs else self.initial
+        return self.query_one(Input).value if self._composed else self.initial
 
     def rebind(self, name: str, *, label: Text, source: CompletionSource | None, placeholder: str = "") -> None:
         """Become the field of another argument: its label, an empty value,
@@ -150,8 +155,8 @@ class CompletingField(Vacancy, Vertical):
         self.last_values = []
         self.shown = []
         self._accepted = None
-        if not self.query(Label):
-            return  # not composed yet: it will be, from these
+        if not self._composed:
+            return  # it will be composed from these
         set_text(self.query_one(Label), label)
         field = self.query_one(Input)
         # Emptied by the pane, not typed: no Changed, no request for suggestions.
@@ -221,7 +226,7 @@ class CompletingField(Vacancy, Vertical):
         """Blank it for a later item: no answer to a request for this one's suggestions opens them."""
         if not self.vacant:
             self.workers.cancel_group(self, "completion")
-            if self.query(".completions") and self.dropdown_open:
+            if self._composed and self.dropdown_open:
                 self.close()
         super().vacate()
 

@@ -331,7 +331,7 @@ class FieldRow(Vacancy, Vertical):
         """Draw the node's marks as they stand (none while the form does not show them yet)."""
         # A row mounted a moment ago may not have composed its children yet;
         # it draws the node's errors itself when it does.
-        if self._vacant:
+        if self.vacant:
             return
         if self._sketched:
             if self._marks():

@@ -166,7 +166,7 @@ class FormRows(VerticalScroll):
                     self._mounting += 1
                     focused = self._focused_place()
                     refocus = self._focus_to is not None
-                    if self._focus_to is not None:
+                    if refocus:
                         focused, self._focus_to = self._focus_to, None
                     specs = self._specs()
                     # Rows under the person's hands are built anew (focus and the

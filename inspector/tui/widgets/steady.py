@@ -21,36 +21,28 @@ from textual.geometry import Size
 from textual.reactive import Reactive
 from textual.widgets import Static
 
-__all__ = ["SteadyScroll", "SteadyStatic", "hold_text", "set_text"]
+__all__ = ["SteadyScroll", "SteadyStatic", "set_text"]
 
 
-def set_text(static: Static, text: Text | str) -> None:
+def set_text(static: Static, text: Text | str, *, hold: bool = False) -> None:
     """Show *text* in *static*; the screen is laid out again only when it
     takes a different number of lines than the last text (or is not on
-    screen yet, where its height is not known)."""
-    width = static.size.width
-    if not width or not static.display:
-        static.update(text)
-        return
-    static.update(text, layout=False)
-    if static.get_content_height(static.size, static.app.size, width) != static.size.height:
-        static.refresh(layout=True)
-
-
-def hold_text(static: Static, text: Text | str) -> None:
-    """Show *text* in *static*, which grows to the tallest text it has
-    shown and keeps that height for a shorter one: a detail whose items take
-    four lines or five (a field some have) lays the screen out once, not at
-    every other move."""
+    screen yet, where its height is not known).  *hold*: the widget grows to
+    the tallest text it has shown and keeps that height for a shorter one (a
+    detail whose items take four lines or five, a field some have, lays the
+    screen out once, not at every other move)."""
     width = static.size.width
     if not width or not static.display:
         static.update(text)
         return
     static.update(text, layout=False)
     height = static.get_content_height(static.size, static.app.size, width)
-    if height > static.size.height:
-        # Its least height from now on (in the box's own terms: border and padding in).
-        static.styles.min_height = height + static.gutter.height
+    if hold:
+        if height > static.size.height:
+            # Its least height from now on (in the box's own terms: border and padding in).
+            static.styles.min_height = height + static.gutter.height
+    elif height != static.size.height:
+        static.refresh(layout=True)
 
 
 class SteadyStatic(Static):
