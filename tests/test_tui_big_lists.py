@@ -203,7 +203,9 @@ async def test_a_lone_arrow_shows_its_tool_at_once_and_a_burst_waits_for_the_key
 
 
 def detail_text(app: InspectorApp, kind: str) -> str:
-    """What the pane of *kind* shows of its selected item (its info, or its form's header)."""
+    """What the pane of *kind* shows of its selected item (its header, its info, or its form's header)."""
+    if kind == "tools":
+        return str(app.query_one("#tool-header-text", Static).render())
     if kind == "resources":
         return str(app.query_one("#resource-info", Static).render())
     form = app.query_one("#template-form" if kind == "templates" else "#prompt-form")
@@ -272,10 +274,6 @@ async def test_a_list_of_10000_filters_shows_the_highlight_and_ends_a_burst_on_i
             await wait_for(pilot, lambda: first.value == "abc", "the typing in its first field")
 
 
-def _tool_detail(app: InspectorApp) -> str:
-    return str(app.query_one("#tool-header-text", Static).render())
-
-
 @pytest.mark.parametrize("kind", ["tools", "resources", "templates", "prompts"])
 async def test_a_lone_arrow_draws_the_item_and_its_detail_in_one_frame_without_a_layout(
     kind: str, monkeypatch: pytest.MonkeyPatch
@@ -287,15 +285,17 @@ async def test_a_lone_arrow_draws_the_item_and_its_detail_in_one_frame_without_a
     out once the pane has shown both."""
     # Every key a lone one, however fast the machine sends them.
     monkeypatch.setattr(filter_list, "ANNOUNCE_AFTER", 0.0)
-    app = InspectorApp(raw_spec(0 if kind != "tools" else 20, *(() if kind == "tools" else (f"--{kind}", "20"))))
+    app = InspectorApp(raw_spec(20) if kind == "tools" else raw_spec(0, f"--{kind}", "20"))
+
+    def shown(index: int) -> bool:
+        """Item number *index* is in its pane (for a tool: its form)."""
+        return form_of(app, f"tool_{index:05d}") if kind == "tools" else shows(app, kind, index)
+
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press({"tools": "f2", "resources": "f3", "templates": "f4", "prompts": "f5"}[kind])
         items = app.query_one(f"#{kind[:-1]}-list", ItemList)
         await wait_for(pilot, lambda: len(items.items) == 20, f"20 {kind} listed")
-        if kind == "tools":
-            await wait_for(pilot, lambda: form_of(app, "tool_00000"), "the first tool's form")
-        else:
-            await wait_for(pilot, lambda: shows(app, kind, 0), "the first item's detail")
+        await wait_for(pilot, lambda: shown(0), "the first item's detail")
         await focus(pilot, items.options)
         # Once down and back: the form has had the fields of both shapes.
         await pilot.press("down", "up")
@@ -322,9 +322,7 @@ async def test_a_lone_arrow_draws_the_item_and_its_detail_in_one_frame_without_a
 
         def record(shown: object, update: object) -> None:
             item = items.highlighted_item
-            frames.append(
-                ("" if item is None else item.name, _tool_detail(app) if kind == "tools" else detail_text(app, kind))
-            )
+            frames.append(("" if item is None else item.name, detail_text(app, kind)))
             display(shown, update)  # type: ignore[arg-type]
 
         def count_layout(size: object = None, scroll: bool = False) -> None:
@@ -338,11 +336,7 @@ async def test_a_lone_arrow_draws_the_item_and_its_detail_in_one_frame_without_a
         # (tool_00004's first field is a multi-line one: its form is laid out anew.)
         for index in range(1, 4):
             await pilot.press("down")
-            name = f"{kind[:-1]}_{index:05d}"
-            if kind == "tools":
-                await wait_for(pilot, lambda: form_of(app, name), f"the form of {name}")  # noqa: B023
-            else:
-                await wait_for(pilot, lambda: shows(app, kind, index), f"the detail of {name}")  # noqa: B023
+            await wait_for(pilot, lambda: shown(index), f"the detail of {kind[:-1]}_{index:05d}")  # noqa: B023
         assert {name for name, _ in frames} >= {f"{kind[:-1]}_{index:05d}" for index in range(1, 4)}
         for name, detail in frames:
             assert name in detail, f"a frame drew {name} highlighted beside the detail {detail!r}"
